@@ -1,0 +1,61 @@
+// Operator CLI: `blog-api <group> <command> …`. Prints one JSON object on stdout (exit 0), or a
+// clear error on stderr (exit 1: cannot be done; exit 2: the command line is wrong).
+import { ConfigError, loadConfig } from '../config/config.js';
+import { createContext, type AppContext } from '../context.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { openDatabase } from '../db/database.js';
+import { CommandError, UsageError } from './cli-support.js';
+import { keyCommand } from './key-commands.js';
+import { storeCommand } from './store-commands.js';
+import { extraCommands } from './extra-commands.js';
+
+const USAGE = `usage: blog-api <command>
+  migrate
+  store create --handle <h> --name <n> [--no-categories] [--no-media] [--uncertified] [--no-emoji]
+  store update <handle> [--categories on|off] [--media on|off] [--certified on|off] [--writes-paused on|off]
+                        [--emoji on|off] [--posts-per-day N] [--images-per-day N] [--body-max-bytes N]
+                        [--title-max-length N] [--image-max-bytes N] [--image-max-pixels N] [--image-max-width N]
+                        [--image-max-gif-frames N] [--image-max-total-pixels N] [--category-max-depth N]
+                        [--storefront-base-url URL|default] [--utc-offset ±hh:mm] [--name N]
+  store show <handle>
+  key issue --store <h> --app <name> --scopes a,b,c [--expires-in-days N | --no-expiry]
+            [--read-per-minute N] [--write-per-minute N] [--concurrency N]
+  key revoke <key_id>
+  key update <key_id> [--expires-at <ISO 8601 with offset | never>] [--read-per-minute N] [--write-per-minute N] [--concurrency N]
+  key list --store <h>
+${extraCommands.usage}`;
+
+export async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [group, sub, ...rest] = argv;
+  if (!group || group === 'help' || group === '--help') return { code: group ? 0 : 2, stdout: group ? `${USAGE}\n` : '', stderr: group ? '' : `${USAGE}\n` };
+  let ctx: AppContext | undefined;
+  try {
+    const config = loadConfig();
+    if (group === 'migrate') {
+      const handle = openDatabase(config.database);
+      try {
+        const outcome = await migrateToLatest(handle);
+        return ok({ migrated: true, applied: outcome.applied });
+      } finally {
+        await handle.close();
+      }
+    }
+    ctx = await createContext(config);
+    let result: unknown;
+    if (group === 'store') result = await storeCommand(ctx, sub, rest);
+    else if (group === 'key') result = await keyCommand(ctx, sub, rest);
+    else if (extraCommands.groups[group]) result = await extraCommands.groups[group](ctx, sub, rest);
+    else throw new UsageError(`unknown command "${group}"`);
+    return ok(result);
+  } catch (err) {
+    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${USAGE}\n` };
+    if (err instanceof CommandError || err instanceof ConfigError) return { code: 1, stdout: '', stderr: `blog-api: ${err.message}\n` };
+    return { code: 1, stdout: '', stderr: `blog-api: unexpected error: ${err instanceof Error ? err.message : String(err)}\n` };
+  } finally {
+    await ctx?.close();
+  }
+}
+
+function ok(result: unknown) {
+  return { code: 0, stdout: `${JSON.stringify(result)}\n`, stderr: '' };
+}

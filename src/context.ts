@@ -1,0 +1,68 @@
+// AppContext: everything a request or a CLI command needs, built once per process.
+import type { AppConfig } from './config/config.js';
+import { openDatabase, type Db, type DatabaseHandle, type Engine } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { loadServiceSecret } from './db/service-secret.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { CursorCodec } from './lib/cursor.js';
+import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
+import { AuditService } from './modules/audit/index.js';
+import { IdempotencyService } from './modules/idempotency/index.js';
+import { IdentityService } from './modules/identity/index.js';
+import { KeyService } from './modules/keys/index.js';
+import { StoreService } from './modules/stores/index.js';
+import { API_VERSION_DATE } from './version.js';
+
+export interface AppContext {
+  config: AppConfig;
+  engine: Engine;
+  db: Db;
+  clock: Clock;
+  cursors: CursorCodec;
+  stores: StoreService;
+  keys: KeyService;
+  identity: IdentityService;
+  audit: AuditService;
+  idempotency: IdempotencyService;
+  traffic: TrafficControl;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  /** Runs migrations on open (servers and CLI do; default true). */
+  migrate?: boolean;
+  onTrafficBackendError?: (err: unknown) => void;
+  database?: DatabaseHandle;
+}
+
+export async function createContext(config: AppConfig, options: ContextOptions = {}): Promise<AppContext> {
+  const clock = options.clock ?? systemClock;
+  const handle = options.database ?? openDatabase(config.database);
+  try {
+    if (options.migrate !== false) await migrateToLatest(handle);
+    const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
+    const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
+    const { db } = handle;
+    return {
+      config,
+      engine: handle.engine,
+      db,
+      clock,
+      cursors,
+      stores: new StoreService(db, clock),
+      keys: new KeyService(db, clock),
+      identity: new IdentityService(db, clock, API_VERSION_DATE),
+      audit: new AuditService(db, cursors),
+      idempotency: new IdempotencyService(db, clock),
+      traffic,
+      async close() {
+        await traffic.close();
+        await handle.close();
+      },
+    };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { initialMigration } from './migrations/0001-initial.js';
+import type { DatabaseHandle, Engine } from './database.js';
+
+/** One ordered set of migrations for both engines; names sort in the order they apply. */
+function migrationsFor(engine: Engine): Record<string, Migration> {
+  return {
+    '0001-initial': initialMigration(engine),
+  };
+}
+
+class InCodeMigrationProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrationsFor(this.engine);
+  }
+}
+
+export interface MigrationOutcome {
+  applied: string[];
+}
+
+/** Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationOutcome> {
+  const migrator = new Migrator({ db: handle.db, provider: new InCodeMigrationProvider(handle.engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

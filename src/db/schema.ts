@@ -1,0 +1,167 @@
+// Table types for Kysely. Times are UTC epoch milliseconds (sortable, one code path for
+// both engines); booleans are 0/1 integers for the same reason; JSON is stored as text.
+import type { Generated } from 'kysely';
+
+export interface StoresTable {
+  id: Generated<number>;
+  handle: string;
+  name: string;
+  categories_enabled: number;
+  media_enabled: number;
+  certified: number;
+  writes_paused: number;
+  emoji_allowed: number;
+  title_max_length: number;
+  body_max_bytes: number;
+  posts_per_day: number;
+  images_per_day: number;
+  image_max_bytes: number;
+  image_max_pixels: number;
+  image_max_width: number;
+  image_max_gif_frames: number;
+  image_max_total_pixels: number;
+  category_max_depth: number;
+  storefront_base_url: string | null;
+  utc_offset: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  store_id: number;
+  application: string;
+  secret_hash: string;
+  /** Comma-separated scope names as issued (implied scopes are expanded when read). */
+  scopes: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  read_per_minute: number;
+  write_per_minute: number;
+  concurrency: number;
+  created_at: number;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  store_id: number;
+  occurred_at: number;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  key_id: string | null;
+  application: string | null;
+  request_id: string | null;
+  /** JSON array of field names written. */
+  changes: string;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  parent_id: number | null;
+  /** parent_id or 0 for a root: lets one unique index cover "same name under the same parent". */
+  parent_key: number;
+  depth: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  store_id: number;
+  title: string;
+  summary: string | null;
+  body_html: string;
+  /** JSON array of strings: what the HTML filter removed at the last write. */
+  warnings: string;
+  cover_image_id: string | null;
+  default_category_id: number | null;
+  published_at: number | null;
+  view_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostCategoriesTable {
+  post_id: number;
+  category_id: number;
+  store_id: number;
+}
+
+export interface PostProductLinksTable {
+  store_id: number;
+  post_id: number;
+  product_id: string;
+  created_at: number;
+}
+
+export interface ContentFingerprintsTable {
+  store_id: number;
+  fingerprint: string;
+  post_id: number;
+  created_at: number;
+}
+
+export interface IdempotencyRecordsTable {
+  store_id: number;
+  application: string;
+  idem_key: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  status_code: number | null;
+  response_body: string | null;
+  location: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface DeleteConfirmationsTable {
+  token_hash: string;
+  store_id: number;
+  post_id: number;
+  key_id: string;
+  expires_at: number;
+}
+
+export interface DailyUsageTable {
+  store_id: number;
+  kind: string;
+  day: string;
+  used: number;
+}
+
+export interface ImagesTable {
+  id: string;
+  store_id: number;
+  basename: string;
+  sha256: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface ServiceSettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  stores: StoresTable;
+  api_keys: ApiKeysTable;
+  audit_events: AuditEventsTable;
+  categories: CategoriesTable;
+  posts: PostsTable;
+  post_categories: PostCategoriesTable;
+  post_product_links: PostProductLinksTable;
+  content_fingerprints: ContentFingerprintsTable;
+  idempotency_records: IdempotencyRecordsTable;
+  delete_confirmations: DeleteConfirmationsTable;
+  daily_usage: DailyUsageTable;
+  images: ImagesTable;
+  service_settings: ServiceSettingsTable;
+}

@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, detail } from '../lib/api-error.js';
+import { detailsFromAjv } from './validation.js';
+
+/** The contract's envelope: `{ error: { code, message, details, request_id, retryable } }`. */
+export function envelopeOf(err: ApiError, requestId: string) {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      details: err.details,
+      request_id: requestId,
+      retryable: err.retryable,
+    },
+  };
+}
+
+/**
+ * Maps anything thrown into a contract error. The contract has no 400: every framework error
+ * (bad JSON, wrong content type, body too large, schema failure) gets a contract code.
+ */
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (Array.isArray(e?.validation)) {
+    return new ApiError('validation_failed', detailsFromAjv(e.validation as never, e.validationContext));
+  }
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new ApiError('content_too_large', [detail('body', 'exceeds the size this endpoint accepts')]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new ApiError('validation_failed', [detail('Content-Type', 'must be application/json')]);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('validation_failed', [detail('body', 'must be a JSON object')]);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('validation_failed', [detail('body', 'is not valid JSON')]);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('validation_failed', [detail('Content-Length', 'does not match the body sent')]);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new ApiError('validation_failed', [detail('Content-Type', 'must be multipart/form-data')]);
+  }
+  // Body parsers report malformed JSON as a SyntaxError with a 400 status.
+  if (e instanceof SyntaxError || (e?.statusCode === 400 && /JSON/i.test(e?.message ?? ''))) {
+    return new ApiError('validation_failed', [detail('body', 'is not valid JSON')]);
+  }
+  if (e?.statusCode === 413) return new ApiError('content_too_large', [detail('body', 'exceeds the size this endpoint accepts')]);
+  if (e?.statusCode === 415) return new ApiError('validation_failed', [detail('Content-Type', 'is not accepted by this endpoint')]);
+  if (e?.statusCode === 404) return new ApiError('not_found');
+  if (e?.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError('validation_failed', [detail('body', 'could not be read')]);
+  }
+  return null;
+}
+
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(envelopeOf(err, String(request.id)));
+}
+
+export function errorHandler(this: unknown, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const apiError = toApiError(err);
+  if (apiError) {
+    if (apiError.status >= 500) request.log.error({ err }, 'request failed');
+    return sendApiError(request, reply, apiError);
+  }
+  request.log.error({ err }, 'unexpected error');
+  return sendApiError(request, reply, new ApiError('internal_error'));
+}

@@ -1,0 +1,73 @@
+// Idempotency step of the pipeline (after schema validation, before the handler).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, detail } from '../lib/api-error.js';
+import { sha256Hex } from '../lib/crypto.js';
+import type { AppContext } from '../context.js';
+import type { IdempotencyScope } from '../modules/idempotency/index.js';
+import { callerOf } from './route-policy.js';
+
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyScope: IdempotencyScope | null;
+  }
+}
+
+/** JSON with sorted keys: sameness ignores key order (decisions). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function readIdempotencyKey(request: FastifyRequest): string {
+  const sent = request.headers['idempotency-key'];
+  if (typeof sent !== 'string' || sent.length === 0) throw new ApiError('validation_failed', [detail('Idempotency-Key', 'is required')]);
+  if (!KEY_PATTERN.test(sent)) throw new ApiError('validation_failed', [detail('Idempotency-Key', 'must be 1 to 255 printable ASCII characters')]);
+  return sent;
+}
+
+export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('idempotencyScope', null);
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.routeOptions.config?.policy?.idempotent) return;
+    const caller = callerOf(request);
+    const scope: IdempotencyScope = { storeId: caller.store.id, application: caller.application, key: readIdempotencyKey(request) };
+    const path = request.url.split('?')[0];
+    const hash = sha256Hex(`${request.method} ${path} ${canonicalJson(request.body)}`);
+    const outcome = await ctx.idempotency.begin(scope, hash);
+    switch (outcome.kind) {
+      case 'proceed':
+        request.idempotencyScope = scope;
+        return;
+      case 'reused':
+        throw new ApiError('idempotency_key_reused', [detail('Idempotency-Key', 'was used before with a different request')]);
+      case 'in_progress':
+        throw new ApiError('idempotency_in_progress', [detail('Idempotency-Key', 'the first request with this key is still running')], { 'Retry-After': '2' });
+      case 'replay':
+        if (outcome.location) reply.header('Location', outcome.location);
+        reply.header('Idempotent-Replayed', 'true');
+        return reply.code(outcome.statusCode).type('application/json; charset=utf-8').send(outcome.body);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const scope = request.idempotencyScope;
+    if (!scope) return payload;
+    request.idempotencyScope = null;
+    if (reply.statusCode >= 200 && reply.statusCode < 300) {
+      const location = reply.getHeader('location');
+      await ctx.idempotency.complete(scope, reply.statusCode, String(payload ?? ''), typeof location === 'string' ? location : null);
+    } else {
+      await ctx.idempotency.release(scope);
+    }
+    return payload;
+  });
+}

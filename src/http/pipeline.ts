@@ -1,0 +1,79 @@
+// The request pipeline in its fixed order (decisions: error precedence, first match wins):
+// request id + common headers → 401 → 403 → 429 rate → 429 concurrency → 503 store gates →
+// 404 feature → (Fastify) body parse + schema 422 → idempotency → handler (404, 409/413/415/422, quota).
+// Everything up to the feature flag runs in onRequest, so it wins over a malformed body.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, detail } from '../lib/api-error.js';
+import { parseBearer, type Caller } from '../modules/keys/index.js';
+import type { AppContext } from '../context.js';
+import type { RoutePolicy } from './route-policy.js';
+
+import { API_VERSION_DATE as API_VERSION } from '../version.js';
+
+export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('caller', null);
+  app.decorateRequest('releaseSlot', null);
+
+  // Registration fails loudly if a /v1 route forgets its policy (scope, gates).
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/v1') && !route.config?.policy && route.method !== 'HEAD') {
+      throw new Error(`Route ${route.method} ${route.url} has no policy`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Svc-Api-Version', API_VERSION);
+    reply.header('Cache-Control', 'no-store');
+    const policy = request.routeOptions.config?.policy;
+    if (policy) await admit(ctx, policy, request, reply);
+  });
+
+  const release = async (request: FastifyRequest) => {
+    const releaseSlot = request.releaseSlot;
+    request.releaseSlot = null;
+    if (releaseSlot) await releaseSlot();
+  };
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
+}
+
+const rateClassOf = (method: string) => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+
+async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const caller = await authenticate(ctx, request.headers.authorization);
+  request.caller = caller;
+  request.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
+
+  // Every authenticated request counts against its class, whatever its outcome.
+  const rateClass = rateClassOf(request.method);
+  const limit = rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute;
+  const decision = await ctx.traffic.consumeRate(caller.keyId, rateClass, limit);
+  reply.header('X-RateLimit-Limit', String(decision.limit));
+  reply.header('X-RateLimit-Remaining', String(decision.remaining));
+  reply.header('X-RateLimit-Reset', String(decision.resetAtUnixSeconds));
+
+  if (policy.scope !== 'any' && !caller.scopes.includes(policy.scope)) {
+    throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
+  }
+  if (!decision.allowed) {
+    throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
+  }
+  const releaseSlot = await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency);
+  if (!releaseSlot) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
+  request.releaseSlot = releaseSlot;
+
+  if (policy.tenantGate !== false) {
+    if (!caller.store.certified) throw new ApiError('tenant_not_certified');
+    if (rateClass === 'write' && caller.store.writesPaused) throw new ApiError('tenant_schema_changed');
+  }
+  if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories) throw new ApiError('feature_unavailable');
+  if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload) throw new ApiError('feature_unavailable');
+}
+
+async function authenticate(ctx: AppContext, header: string | undefined): Promise<Caller> {
+  const rawKey = parseBearer(header);
+  const caller = rawKey ? await ctx.keys.authenticate(rawKey) : null;
+  if (!caller) throw new ApiError('unauthorized');
+  return caller;
+}

@@ -1,0 +1,33 @@
+import type { Scope } from '../modules/keys/index.js';
+import type { Caller } from '../modules/keys/index.js';
+
+export type Feature = 'blog_categories' | 'media_upload';
+
+/** What a /v1 route requires, read by the pipeline. Every /v1 route must declare one. */
+export interface RoutePolicy {
+  /** The scope needed, or 'any' for endpoints open to every valid key (/v1/me, /v1/openapi.json). */
+  scope: Scope | 'any';
+  /** Optional per-store capability; off → 404 feature_unavailable. */
+  feature?: Feature;
+  /** Whether the store gates (uncertified, writes paused) apply. Default true. */
+  tenantGate?: boolean;
+  /** Create endpoints that take an Idempotency-Key. */
+  idempotent?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    policy?: RoutePolicy;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+    /** Releases this request's in-flight slot; set by the concurrency step. */
+    releaseSlot: (() => Promise<void>) | null;
+  }
+}
+
+/** Requires the caller the pipeline authenticated; routes with a policy always have one. */
+export function callerOf(request: { caller: Caller | null }): Caller {
+  if (!request.caller) throw new Error('Route reached without an authenticated caller');
+  return request.caller;
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { AuditPageSchema, AuditQuerySchema } from '../../modules/audit/index.js';
+import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
+import { callerOf } from '../route-policy.js';
+
+export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Querystring: Static<typeof AuditQuerySchema> }>(
+    '/v1/audit/events',
+    {
+      config: { policy: { scope: 'read_audit' } },
+      schema: {
+        tags: ['audit'],
+        summary: 'List audit events, newest first',
+        security: [{ bearerAuth: [] }],
+        querystring: AuditQuerySchema,
+        response: { 200: AuditPageSchema, ...errorResponses(GATED_ERRORS) },
+      },
+    },
+    async (request) => ctx.audit.list(callerOf(request).store, request.query),
+  );
+}

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { IdentitySchema } from '../../modules/identity/index.js';
+import { errorResponses, PIPELINE_ERRORS } from '../../lib/schema-kit.js';
+import { callerOf } from '../route-policy.js';
+
+export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get(
+    '/v1/me',
+    {
+      config: { policy: { scope: 'any', tenantGate: false } },
+      schema: {
+        tags: ['identity'],
+        summary: 'Identity, scopes, features, limits, quotas and rate limits of the calling key',
+        security: [{ bearerAuth: [] }],
+        response: { 200: IdentitySchema, ...errorResponses(PIPELINE_ERRORS) },
+      },
+    },
+    async (request) => ctx.identity.describe(callerOf(request)),
+  );
+}

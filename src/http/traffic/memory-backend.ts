@@ -1,0 +1,78 @@
+import { releaseOnce } from './release-once.js';
+import type { Clock, RateClass, RateDecision, TrafficControl } from './types.js';
+import { assertCount, assertKeyId, assertRateClass } from './validate.js';
+import { WINDOW_MS, decide } from './window.js';
+
+/*
+ * Single-process backend. rate-limiter-flexible's RateLimiterMemory reads Date.now() internally
+ * and cannot take a clock, so the window is counted here instead: a few lines, and tests can
+ * move time without sleeping.
+ *
+ * Window semantics match the Redis backend (rate-limiter-flexible's "flexible fixed window"):
+ * a key's window starts with the first request counted in it and lasts WINDOW_MS; the count is
+ * independent of the limit, so a changed limit applies to the very next request.
+ */
+
+interface Window {
+  startMs: number;
+  count: number;
+}
+
+export function createMemoryTrafficControl(clock: Clock): TrafficControl {
+  const windows = new Map<string, Window>();
+  const inFlight = new Map<string, number>();
+  let lastSweepMs = Number.NEGATIVE_INFINITY;
+
+  /** Drops finished windows at most once per window length, so idle keys do not pile up. */
+  function sweep(nowMs: number): void {
+    if (nowMs - lastSweepMs < WINDOW_MS) return;
+    lastSweepMs = nowMs;
+    for (const [key, window] of windows) {
+      if (nowMs >= window.startMs + WINDOW_MS) windows.delete(key);
+    }
+  }
+
+  function countRequest(key: string, nowMs: number): Window {
+    const current = windows.get(key);
+    if (current && nowMs < current.startMs + WINDOW_MS) {
+      current.count += 1;
+      return current;
+    }
+    const fresh = { startMs: nowMs, count: 1 };
+    windows.set(key, fresh);
+    return fresh;
+  }
+
+  async function consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
+    assertKeyId(keyId);
+    assertRateClass(rateClass);
+    assertCount('limitPerMinute', limitPerMinute);
+    const nowMs = clock.now().getTime();
+    sweep(nowMs);
+    // Every request counts, refused ones included, so hammering a full allowance stays refused.
+    const window = countRequest(`${rateClass}:${keyId}`, nowMs);
+    return decide(limitPerMinute, window.count, nowMs, window.startMs + WINDOW_MS);
+  }
+
+  function releaseSlot(keyId: string): void {
+    const left = (inFlight.get(keyId) ?? 0) - 1;
+    if (left > 0) inFlight.set(keyId, left);
+    else inFlight.delete(keyId);
+  }
+
+  async function acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null> {
+    assertKeyId(keyId);
+    assertCount('max', max);
+    const used = inFlight.get(keyId) ?? 0;
+    if (used >= max) return null;
+    inFlight.set(keyId, used + 1);
+    return releaseOnce(async () => releaseSlot(keyId));
+  }
+
+  async function close(): Promise<void> {
+    windows.clear();
+    inFlight.clear();
+  }
+
+  return { consumeRate, acquireSlot, close };
+}

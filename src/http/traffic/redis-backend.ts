@@ -1,0 +1,77 @@
+import type { Reporter } from './backend-error.js';
+import { openRedisConnection } from './redis-connection.js';
+import { createRedisRateCounter } from './redis-rate.js';
+import { createRedisSlots } from './redis-slots.js';
+import { releaseOnce } from './release-once.js';
+import type { Clock, RateClass, RateDecision, TrafficControl } from './types.js';
+import { assertCount, assertKeyId, assertRateClass } from './validate.js';
+import { decide, failOpenDecision } from './window.js';
+
+/*
+ * Multi-process backend: every instance pointed at the same Redis and key prefix shares one
+ * allowance and one in-flight count per API key.
+ *
+ * Failure mode: FAIL OPEN. If Redis cannot answer, the request is allowed, the slot is granted
+ * (untracked), and the failure goes to `report`. Daily quotas and all data invariants are enforced
+ * by the database, so these limits only smooth traffic; an outage of this cache must not take the
+ * API down with it.
+ *
+ * Time: Redis owns the window (key TTL) and the slot ages (server TIME). The injected clock is only
+ * used to turn "ms until reset" into an absolute X-RateLimit-Reset value.
+ */
+export interface RedisTrafficControlOptions {
+  redisUrl: string;
+  clock: Clock;
+  keyPrefix: string;
+  report: Reporter;
+}
+
+export function createRedisTrafficControl(opts: RedisTrafficControlOptions): TrafficControl {
+  const { clock, keyPrefix, report } = opts;
+  const connection = openRedisConnection(opts.redisUrl, report);
+  const rates = createRedisRateCounter(connection.client, keyPrefix);
+  const slots = createRedisSlots(connection.client, keyPrefix);
+
+  async function consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
+    assertKeyId(keyId);
+    assertRateClass(rateClass);
+    assertCount('limitPerMinute', limitPerMinute);
+    await connection.whenSettled();
+    try {
+      const window = await rates.count(`${rateClass}:${keyId}`, limitPerMinute);
+      const nowMs = clock.now().getTime();
+      return decide(limitPerMinute, window.consumed, nowMs, nowMs + window.msUntilReset);
+    } catch (err) {
+      report('consumeRate', err);
+      return failOpenDecision(limitPerMinute, clock.now().getTime());
+    }
+  }
+
+  async function acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null> {
+    assertKeyId(keyId);
+    assertCount('max', max);
+    await connection.whenSettled();
+    let slotId: string | null;
+    try {
+      slotId = await slots.acquire(keyId, max);
+    } catch (err) {
+      report('acquireSlot', err);
+      // Nothing was recorded, so there is nothing to give back.
+      return releaseOnce(async () => {});
+    }
+    if (slotId === null) return null;
+    const heldSlot = slotId;
+    return releaseOnce(() => releaseSlot(keyId, heldSlot));
+  }
+
+  /** Never rejects: a lost release only costs a slot until its entry ages out (see redis-slots.ts). */
+  async function releaseSlot(keyId: string, slotId: string): Promise<void> {
+    try {
+      await slots.release(keyId, slotId);
+    } catch (err) {
+      report('releaseSlot', err);
+    }
+  }
+
+  return { consumeRate, acquireSlot, close: () => connection.close() };
+}

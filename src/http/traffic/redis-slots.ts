@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/*
+ * Shared in-flight counter: one sorted set per API key, one member per held slot, scored with the
+ * Redis server time at acquisition.
+ *
+ * Why not a plain INCR/DECR counter with a TTL: if a process crashes between INCR and DECR, the
+ * leaked increments only vanish when the whole key expires, and every later INCR would refresh
+ * that TTL, so under steady traffic leaked slots would never be given back. With one member per
+ * slot, each entry expires on its own: members older than SLOT_TTL_MS are dropped before counting.
+ * A request legitimately running longer than that stops counting against the limit, which is
+ * acceptable because request time-outs are far below one minute.
+ *
+ * Release is ZREM of that exact member, which removes at most once even if called repeatedly.
+ * The server clock (TIME) is used so processes with skewed clocks still agree on ages.
+ */
+export const SLOT_TTL_MS = 60_000;
+
+const ACQUIRE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1
+`;
+
+export function createRedisSlots(client: Redis, keyPrefix: string) {
+  const setKey = (keyId: string): string => `${keyPrefix}inflight:${keyId}`;
+
+  /** Returns the slot id when a slot was taken, or null when `max` are in flight. */
+  async function acquire(keyId: string, max: number): Promise<string | null> {
+    const slotId = randomUUID();
+    const taken = await client.eval(ACQUIRE_SCRIPT, 1, setKey(keyId), String(max), slotId, String(SLOT_TTL_MS));
+    return taken === 1 ? slotId : null;
+  }
+
+  async function release(keyId: string, slotId: string): Promise<void> {
+    await client.zrem(setKey(keyId), slotId);
+  }
+
+  return { acquire, release };
+}

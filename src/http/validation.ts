@@ -1,0 +1,91 @@
+// Two validators: request bodies are checked strictly (no type coercion, no silent removal of
+// unknown fields, every problem reported); query strings, path and headers arrive as text and
+// are coerced. Ajv errors become the contract's `{field, issue}` details.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { isOffsetDateTime } from '../lib/time.js';
+import type { ErrorDetail } from '../lib/api-error.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: coerce ? 'array' : false,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addFormat('offset-date-time', { type: 'string', validate: isOffsetDateTime });
+  ajv.addKeyword({ keyword: 'x-nullable-hint' });
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const validate: ValidateFunction = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  return (data: unknown) => {
+    const ok = validate(data);
+    return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
+  };
+};
+
+/** Fields the contract makes read-only in create and update bodies, with the way to change them. */
+const READ_ONLY_HINTS: Record<string, string> = {
+  status: 'is read-only: change it with POST /v1/blog/posts/{id}/publish or /unpublish',
+  published_at: 'is read-only here: set it with POST /v1/blog/posts/{id}/publish',
+};
+
+function joinPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (child !== undefined) parts.push(child);
+  return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}
+
+function issueFor(err: ErrorObject): string {
+  switch (err.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a recognised field';
+    case 'type': {
+      const t = err.params.type as string | string[];
+      return `must be ${Array.isArray(t) ? t.join(' or ') : t}`;
+    }
+    case 'format':
+      return err.params.format === 'offset-date-time'
+        ? 'must be an ISO 8601 date-time with a time-zone offset, e.g. 2026-09-14T10:00:00+08:00'
+        : `must be a valid ${err.params.format}`;
+    case 'uniqueItems':
+      return 'must not contain duplicates';
+    case 'minProperties':
+      return 'must contain at least one field';
+    default:
+      return err.message ?? 'is invalid';
+  }
+}
+
+/** Converts Ajv errors to contract details; `part` names where the value came from. */
+export function detailsFromAjv(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const err of errors) {
+    let field: string;
+    if (err.keyword === 'required') field = joinPath(err.instancePath, err.params.missingProperty as string);
+    else if (err.keyword === 'additionalProperties') field = joinPath(err.instancePath, err.params.additionalProperty as string);
+    else field = joinPath(err.instancePath);
+    if (!field) field = part === 'body' || part === undefined ? 'body' : part;
+    let issue = issueFor(err);
+    if (err.keyword === 'additionalProperties' && err.instancePath === '' && READ_ONLY_HINTS[field]) issue = READ_ONLY_HINTS[field];
+    if (field === 'body' && err.keyword === 'type') issue = 'must be a JSON object';
+    const key = `${field}|${issue}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push({ field, issue });
+  }
+  return details;
+}

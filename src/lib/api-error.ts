@@ -1,0 +1,34 @@
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+
+/** One field-level problem; `field` may be a body field, a query parameter or a header name. */
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+
+/**
+ * A contract error. Framework-free: the HTTP layer turns it into the envelope
+ * `{ error: { code, message, details, request_id, retryable } }`.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  constructor(
+    readonly code: ErrorCode,
+    readonly details: ErrorDetail[] = [],
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
+    message?: string,
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'ApiError';
+    this.status = ERROR_CATALOGUE[code].status;
+    this.retryable = ERROR_CATALOGUE[code].retryable;
+  }
+}
+
+export const detail = (field: string, issue: string): ErrorDetail => ({ field, issue });
+
+export function validationError(...details: ErrorDetail[]): ApiError {
+  return new ApiError('validation_failed', details);
+}

@@ -1,0 +1,51 @@
+// Opaque, signed page cursors (decisions: "signed by the server, and carry the query conditions").
+// A cursor = base64url(JSON {c: conditions fingerprint, p: position}) + "." + HMAC.
+import { hmacBase64Url, safeEqual, sha256Hex } from './crypto.js';
+
+export type CursorPosition = Array<string | number>;
+
+export type CursorReading =
+  | { kind: 'first-page' }
+  | { kind: 'continue'; position: CursorPosition }
+  | { kind: 'invalid' };
+
+const MAX_CURSOR_LENGTH = 512;
+
+function fingerprint(scope: string, conditions: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.keys(conditions).sort().map((k) => [k, conditions[k] ?? null]));
+  return sha256Hex(`${scope}|${canonical}`).slice(0, 16);
+}
+
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  encode(scope: string, conditions: Record<string, unknown>, position: CursorPosition): string {
+    const payload = Buffer.from(JSON.stringify({ c: fingerprint(scope, conditions), p: position })).toString('base64url');
+    return `${payload}.${hmacBase64Url(this.secret, payload)}`;
+  }
+
+  /**
+   * No cursor → first page. A cursor the service did not sign → invalid (422). A genuine
+   * cursor issued under other query conditions → first page again (the contract: changing
+   * the conditions restarts paging).
+   */
+  decode(scope: string, conditions: Record<string, unknown>, cursor: string | undefined): CursorReading {
+    if (cursor === undefined) return { kind: 'first-page' };
+    if (cursor.length > MAX_CURSOR_LENGTH) return { kind: 'invalid' };
+    const dot = cursor.indexOf('.');
+    if (dot <= 0) return { kind: 'invalid' };
+    const payload = cursor.slice(0, dot);
+    if (!safeEqual(cursor.slice(dot + 1), hmacBase64Url(this.secret, payload))) return { kind: 'invalid' };
+    let parsed: { c?: unknown; p?: unknown };
+    try {
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return { kind: 'invalid' };
+    }
+    if (!Array.isArray(parsed.p) || !parsed.p.every((v) => typeof v === 'number' || typeof v === 'string')) {
+      return { kind: 'invalid' };
+    }
+    if (parsed.c !== fingerprint(scope, conditions)) return { kind: 'first-page' };
+    return { kind: 'continue', position: parsed.p };
+  }
+}

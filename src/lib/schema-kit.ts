@@ -1,0 +1,63 @@
+// Building blocks for route schemas (TypeBox → JSON Schema). One definition validates the
+// request, types the handler and becomes the OpenAPI document, so they cannot drift.
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+
+/**
+ * `T | null` written as a JSON Schema type array (`["string","null"]`), valid OpenAPI 3.1 and
+ * far clearer in validation errors than an anyOf.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const base = schema as unknown as { type?: string | string[] };
+  if (typeof base.type !== 'string') throw new Error('Nullable() needs a schema with a single type');
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [base.type, 'null'] });
+}
+
+/** An ISO 8601 date-time that must carry an offset. */
+export const OffsetDateTime = (description?: string) =>
+  Type.String({ format: 'offset-date-time', description, examples: ['2026-09-14T10:00:00+08:00'] });
+
+export const ErrorDetailSchema = Type.Object({ field: Type.String(), issue: Type.String() });
+
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Error code; clients branch on it.' }),
+      message: Type.String({ description: 'Explanation in Traditional Chinese with a next step; wording may change.' }),
+      details: Type.Array(ErrorDetailSchema),
+      request_id: Type.String(),
+      retryable: Type.Boolean(),
+    }),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+
+/** Response schemas for the error codes a route can answer, grouped by status. */
+export function errorResponses(codes: ErrorCode[]): Record<number, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, unknown> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = { ...Type.Ref('ErrorEnvelope'), description: `Error codes: ${list.join(', ')}` };
+  }
+  return out;
+}
+
+export const PageMetaSchema = Type.Object({
+  next_cursor: Nullable(Type.String()),
+  limit: Type.Integer(),
+});
+
+export const PageQuery = {
+  cursor: Type.Optional(Type.String({ minLength: 1, description: 'The previous page’s meta.next_cursor, unchanged.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+};
+
+/** Errors every authenticated /v1 route can answer, by the pipeline's order. */
+export const PIPELINE_ERRORS: ErrorCode[] = ['unauthorized', 'insufficient_scope', 'rate_limited', 'concurrency_limited', 'internal_error'];
+export const GATED_ERRORS: ErrorCode[] = [...PIPELINE_ERRORS, 'tenant_not_certified', 'tenant_schema_changed', 'validation_failed'];
+
+export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });

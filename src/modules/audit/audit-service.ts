@@ -1,0 +1,62 @@
+import type { Static } from '@sinclair/typebox';
+import type { Db } from '../../db/database.js';
+import { ApiError, detail } from '../../lib/api-error.js';
+import type { CursorCodec } from '../../lib/cursor.js';
+import { formatWithOffset } from '../../lib/time.js';
+import type { Store } from '../stores/index.js';
+import type { AuditEventSchema, AuditQuerySchema } from './audit-schemas.js';
+
+type AuditQuery = Static<typeof AuditQuerySchema>;
+type AuditEvent = Static<typeof AuditEventSchema>;
+
+const CURSOR_SCOPE = 'audit';
+
+export class AuditService {
+  constructor(
+    private readonly db: Db,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** Newest first (by id, which grows with time), cursor-paged. */
+  async list(store: Store, query: AuditQuery): Promise<{ data: AuditEvent[]; meta: { next_cursor: string | null; limit: number } }> {
+    const limit = query.limit ?? 20;
+    const conditions = {
+      action: query.action,
+      resource_type: query.resource_type,
+      resource_id: query.resource_id,
+      key_id: query.key_id,
+      since: query.since ? Date.parse(query.since) : undefined,
+      until: query.until ? Date.parse(query.until) : undefined,
+    };
+    const reading = this.cursors.decode(CURSOR_SCOPE, conditions, query.cursor);
+    if (reading.kind === 'invalid') throw new ApiError('validation_failed', [detail('cursor', 'was not issued by this service; omit it to start from the first page')]);
+
+    let q = this.db.selectFrom('audit_events').selectAll().where('store_id', '=', store.id);
+    if (conditions.action) q = q.where('action', '=', conditions.action);
+    if (conditions.resource_type) q = q.where('resource_type', '=', conditions.resource_type);
+    if (conditions.resource_id) q = q.where('resource_id', '=', conditions.resource_id);
+    if (conditions.key_id) q = q.where('key_id', '=', conditions.key_id);
+    if (conditions.since !== undefined) q = q.where('occurred_at', '>=', conditions.since);
+    if (conditions.until !== undefined) q = q.where('occurred_at', '<', conditions.until);
+    if (reading.kind === 'continue') q = q.where('id', '<', Number(reading.position[0]));
+    const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last ? this.cursors.encode(CURSOR_SCOPE, conditions, [last.id]) : null;
+    return {
+      data: page.map((row) => ({
+        id: row.id,
+        occurred_at: formatWithOffset(row.occurred_at, store.utcOffset),
+        action: row.action,
+        resource_type: row.resource_type,
+        resource_id: row.resource_id,
+        key_id: row.key_id,
+        application: row.application,
+        request_id: row.request_id,
+        changes: JSON.parse(row.changes) as string[],
+      })),
+      meta: { next_cursor: nextCursor, limit },
+    };
+  }
+}

@@ -1,0 +1,95 @@
+// Idempotency records (contract, Limits → Idempotency; decisions: scoped to store + application).
+// Insert-first: the row is written before the work starts, so the database's primary key
+// decides the race between concurrent identical requests across any number of processes.
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** An in-progress record older than this belongs to a request that died; a retry takes it over. */
+export const ABANDONED_AFTER_MS = 60_000;
+
+export interface IdempotencyScope {
+  storeId: number;
+  application: string;
+  key: string;
+}
+
+export type BeginOutcome =
+  | { kind: 'proceed' }
+  | { kind: 'replay'; statusCode: number; body: string; location: string | null }
+  | { kind: 'reused' }
+  | { kind: 'in_progress' };
+
+export class IdempotencyService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async begin(scope: IdempotencyScope, requestHash: string): Promise<BeginOutcome> {
+    const now = this.clock.now().getTime();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await this.tryInsert(scope, requestHash, now)) return { kind: 'proceed' };
+      const existing = await this.find(scope);
+      if (!existing) continue; // released meanwhile: try to insert again
+      if (existing.expires_at <= now || (existing.state === 'in_progress' && existing.created_at <= now - ABANDONED_AFTER_MS)) {
+        // Past retention (a new request) or abandoned: take the row over, guarded so only one taker wins.
+        const taken = await this.db
+          .updateTable('idempotency_records')
+          .set({ request_hash: requestHash, state: 'in_progress', status_code: null, response_body: null, location: null, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS })
+          .where('store_id', '=', scope.storeId)
+          .where('application', '=', scope.application)
+          .where('idem_key', '=', scope.key)
+          .where('created_at', '=', existing.created_at)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 1) return { kind: 'proceed' };
+        continue;
+      }
+      if (existing.request_hash !== requestHash) return { kind: 'reused' };
+      if (existing.state === 'in_progress') return { kind: 'in_progress' };
+      return { kind: 'replay', statusCode: existing.status_code ?? 200, body: existing.response_body ?? '', location: existing.location };
+    }
+    return { kind: 'in_progress' };
+  }
+
+  /** Stores the first successful response so that replays return it unchanged. */
+  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null): Promise<void> {
+    await this.whereScope(this.db.updateTable('idempotency_records').set({ state: 'completed', status_code: statusCode, response_body: body, location }), scope).execute();
+  }
+
+  /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
+  async release(scope: IdempotencyScope): Promise<void> {
+    await this.whereScope(this.db.deleteFrom('idempotency_records'), scope).where('state', '=', 'in_progress').execute();
+  }
+
+  private async tryInsert(scope: IdempotencyScope, requestHash: string, now: number): Promise<boolean> {
+    try {
+      await this.db
+        .insertInto('idempotency_records')
+        .values({ store_id: scope.storeId, application: scope.application, idem_key: scope.key, request_hash: requestHash, state: 'in_progress', status_code: null, response_body: null, location: null, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS })
+        .execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  private find(scope: IdempotencyScope) {
+    return this.whereScope(this.db.selectFrom('idempotency_records').selectAll(), scope).executeTakeFirst();
+  }
+
+  private whereScope<Q extends { where: (...args: any[]) => any }>(query: Q, scope: IdempotencyScope): Q {
+    return query
+      .where('store_id', '=', scope.storeId)
+      .where('application', '=', scope.application)
+      .where('idem_key', '=', scope.key);
+  }
+
+  /** Housekeeping: drops records past retention. */
+  async purgeExpired(): Promise<number> {
+    const result = await this.db.deleteFrom('idempotency_records').where('expires_at', '<=', this.clock.now().getTime()).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './identity-schemas.js';
+export * from './identity-service.js';

@@ -1,0 +1,2 @@
+export * from './store-settings.js';
+export * from './store-service.js';

@@ -1,0 +1,88 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { StoresTable } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import { STORE_DEFAULTS, storeFromRow, type Store } from './store-settings.js';
+
+export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export interface CreateStoreInput {
+  handle: string;
+  name: string;
+  categories?: boolean;
+  media?: boolean;
+  certified?: boolean;
+  emoji?: boolean;
+}
+
+/** Columns the operator may change with `store update`; all validated by the CLI first. */
+export type StoreChanges = Partial<
+  Pick<
+    StoresTable,
+    | 'name'
+    | 'categories_enabled'
+    | 'media_enabled'
+    | 'certified'
+    | 'writes_paused'
+    | 'emoji_allowed'
+    | 'title_max_length'
+    | 'body_max_bytes'
+    | 'posts_per_day'
+    | 'images_per_day'
+    | 'image_max_bytes'
+    | 'image_max_pixels'
+    | 'image_max_width'
+    | 'image_max_gif_frames'
+    | 'image_max_total_pixels'
+    | 'category_max_depth'
+    | 'storefront_base_url'
+    | 'utc_offset'
+  >
+>;
+
+export class StoreService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateStoreInput): Promise<Store> {
+    const now = this.clock.now().getTime();
+    const row: Insertable<StoresTable> = {
+      handle: input.handle,
+      name: input.name,
+      categories_enabled: input.categories === false ? 0 : 1,
+      media_enabled: input.media === false ? 0 : 1,
+      certified: input.certified === false ? 0 : 1,
+      writes_paused: 0,
+      emoji_allowed: input.emoji === false ? 0 : 1,
+      ...STORE_DEFAULTS,
+      storefront_base_url: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const created = await this.db.insertInto('stores').values(row).returningAll().executeTakeFirstOrThrow();
+    return storeFromRow(created);
+  }
+
+  async update(handle: string, changes: StoreChanges): Promise<Store | null> {
+    const patch: Updateable<StoresTable> = { ...changes, updated_at: this.clock.now().getTime() };
+    const updated = await this.db.updateTable('stores').set(patch).where('handle', '=', handle).returningAll().executeTakeFirst();
+    return updated ? storeFromRow(updated) : null;
+  }
+
+  async findByHandle(handle: string): Promise<Store | null> {
+    const row = await this.db.selectFrom('stores').selectAll().where('handle', '=', handle).executeTakeFirst();
+    return row ? storeFromRow(row) : null;
+  }
+
+  async findById(id: number): Promise<Store | null> {
+    const row = await this.db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? storeFromRow(row) : null;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,288 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { describe, it, type TestContext } from 'node:test';
+import { Redis } from 'ioredis';
+import { createTrafficControl, TrafficBackendError, type Clock, type TrafficControl } from '../../src/http/traffic/index.js';
+
+/** A clock the test moves by hand, so window rules are checked without sleeping. */
+function fakeClock(startIso: string): Clock & { advance(ms: number): void } {
+  let nowMs = Date.parse(startIso);
+  return {
+    now: () => new Date(nowMs),
+    advance: (ms: number) => {
+      nowMs += ms;
+    },
+  };
+}
+
+const realClock: Clock = { now: () => new Date() };
+
+describe('traffic control, memory backend', () => {
+  // Deliberately not on a second boundary, to check rounding of the reset time.
+  const start = '2030-01-01T00:00:00.250Z';
+  const startMs = Date.parse(start);
+
+  it('allows exactly N requests, then blocks with remaining 0 and Retry-After >= 1', async () => {
+    const traffic = createTrafficControl({ clock: fakeClock(start) });
+    for (let i = 1; i <= 5; i++) {
+      const d = await traffic.consumeRate('key-a', 'read', 5);
+      assert.equal(d.allowed, true, `request ${i} should be allowed`);
+      assert.equal(d.limit, 5);
+      assert.equal(d.remaining, 5 - i);
+      assert.equal(d.retryAfterSeconds, 0);
+    }
+    const blocked = await traffic.consumeRate('key-a', 'read', 5);
+    assert.equal(blocked.allowed, false);
+    assert.equal(blocked.remaining, 0);
+    assert.equal(blocked.retryAfterSeconds, 60);
+    const again = await traffic.consumeRate('key-a', 'read', 5);
+    assert.equal(again.allowed, false, 'refused requests keep counting, so the next is refused too');
+    assert.equal(again.remaining, 0);
+    await traffic.close();
+  });
+
+  it('counts read and write independently, and keys independently', async () => {
+    const traffic = createTrafficControl({ clock: fakeClock(start) });
+    for (let i = 0; i < 2; i++) await traffic.consumeRate('key-a', 'read', 2);
+    assert.equal((await traffic.consumeRate('key-a', 'read', 2)).allowed, false);
+    const write = await traffic.consumeRate('key-a', 'write', 2);
+    assert.equal(write.allowed, true);
+    assert.equal(write.remaining, 1);
+    const otherKey = await traffic.consumeRate('key-b', 'read', 2);
+    assert.equal(otherKey.allowed, true);
+    assert.equal(otherKey.remaining, 1);
+    await traffic.close();
+  });
+
+  it('reports the reset time and shrinking Retry-After, and refills once the window has passed', async () => {
+    const clock = fakeClock(start);
+    const traffic = createTrafficControl({ clock });
+    const expectedReset = Math.ceil((startMs + 60_000) / 1000);
+    const first = await traffic.consumeRate('key-a', 'write', 1);
+    assert.equal(first.resetAtUnixSeconds, expectedReset);
+
+    clock.advance(45_000);
+    const blocked = await traffic.consumeRate('key-a', 'write', 1);
+    assert.equal(blocked.allowed, false);
+    assert.equal(blocked.resetAtUnixSeconds, expectedReset, 'a refused request does not move the window');
+    assert.equal(blocked.retryAfterSeconds, 15);
+
+    clock.advance(14_900); // 100 ms before the window ends
+    const lastMoment = await traffic.consumeRate('key-a', 'write', 1);
+    assert.equal(lastMoment.allowed, false);
+    assert.equal(lastMoment.retryAfterSeconds, 1, 'never 0 while blocked');
+
+    clock.advance(100); // exactly at the end of the window
+    const refilled = await traffic.consumeRate('key-a', 'write', 1);
+    assert.equal(refilled.allowed, true);
+    assert.equal(refilled.remaining, 0);
+    assert.equal(refilled.resetAtUnixSeconds, Math.ceil((startMs + 120_000) / 1000));
+    assert.ok(refilled.resetAtUnixSeconds * 1000 >= clock.now().getTime() + 60_000);
+    await traffic.close();
+  });
+
+  it('applies a changed limit on the very next request', async () => {
+    const traffic = createTrafficControl({ clock: fakeClock(start) });
+    for (let i = 0; i < 3; i++) assert.equal((await traffic.consumeRate('key-a', 'read', 5)).allowed, true);
+
+    const lowered = await traffic.consumeRate('key-a', 'read', 3);
+    assert.equal(lowered.allowed, false, '4th request against a new limit of 3');
+    assert.equal(lowered.limit, 3);
+    assert.equal(lowered.remaining, 0);
+
+    const raised = await traffic.consumeRate('key-a', 'read', 10);
+    assert.equal(raised.allowed, true);
+    assert.equal(raised.limit, 10);
+    assert.equal(raised.remaining, 5, 'all 5 requests so far count, the refused one included');
+
+    assert.equal((await traffic.consumeRate('key-a', 'read', 0)).allowed, false, 'limit 0 refuses everything');
+    await traffic.close();
+  });
+
+  it('hands out max in-flight slots, then null; release frees one; double release frees once', async () => {
+    const traffic = createTrafficControl({ clock: fakeClock(start) });
+    const first = await traffic.acquireSlot('key-a', 2);
+    const second = await traffic.acquireSlot('key-a', 2);
+    assert.ok(first && second);
+    assert.equal(await traffic.acquireSlot('key-a', 2), null);
+    assert.ok(await traffic.acquireSlot('key-b', 2), 'other keys have their own slots');
+
+    await first();
+    const third = await traffic.acquireSlot('key-a', 2);
+    assert.ok(third, 'a released slot can be taken again');
+
+    await first(); // second release of the same slot must not free another one
+    assert.equal(await traffic.acquireSlot('key-a', 2), null);
+
+    await second();
+    await third();
+    assert.ok(await traffic.acquireSlot('key-a', 2));
+    assert.ok(await traffic.acquireSlot('key-a', 2));
+    assert.equal(await traffic.acquireSlot('key-a', 2), null);
+    await traffic.close();
+  });
+
+  it('rejects invalid arguments instead of guessing', async () => {
+    const traffic = createTrafficControl({ clock: fakeClock(start) });
+    await assert.rejects(traffic.consumeRate('', 'read', 5), TypeError);
+    await assert.rejects(traffic.consumeRate('key-a', 'read', -1), RangeError);
+    await assert.rejects(traffic.consumeRate('key-a', 'read', 1.5), RangeError);
+    await assert.rejects(traffic.acquireSlot('key-a', Number.NaN), RangeError);
+    await traffic.close();
+  });
+});
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const requireRedis = process.env.REQUIRE_REDIS === '1';
+
+/** Plain TCP PING so the check does not depend on the code under test. */
+function redisReachable(url: string, timeoutMs = 500): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    const finish = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once('error', () => finish(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    // A server requiring AUTH answers -NOAUTH, which still proves it is reachable.
+    socket.once('data', (data) => finish(/^[+-]/.test(data.toString())));
+  });
+}
+
+/** Skips (or fails under REQUIRE_REDIS=1) when Redis is down; returns true when the test may go on. */
+async function needRedis(t: TestContext): Promise<boolean> {
+  if (await redisReachable(redisUrl)) return true;
+  const message = `Redis not reachable at ${redisUrl}`;
+  if (requireRedis) assert.fail(`${message} (REQUIRE_REDIS=1)`);
+  t.skip(`${message}; set REDIS_URL or start Redis (REQUIRE_REDIS=1 turns this into a failure)`);
+  return false;
+}
+
+/** Removes every key a test created under its random prefix. */
+async function deleteKeys(prefix: string): Promise<void> {
+  const admin = new Redis(redisUrl, { lazyConnect: true });
+  try {
+    await admin.connect();
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length > 0) await admin.del(...keys);
+  } finally {
+    admin.disconnect();
+  }
+}
+
+describe('traffic control, redis backend', () => {
+  async function twoInstances(t: TestContext): Promise<[TrafficControl, TrafficControl, string[]]> {
+    const keyPrefix = `test:${randomUUID()}:`;
+    const errors: string[] = [];
+    const onBackendError = (err: unknown): void => {
+      errors.push(String(err));
+    };
+    const a = createTrafficControl({ redisUrl, clock: realClock, keyPrefix, onBackendError });
+    const b = createTrafficControl({ redisUrl, clock: realClock, keyPrefix, onBackendError });
+    t.after(async () => {
+      await a.close();
+      await b.close();
+      await deleteKeys(keyPrefix);
+    });
+    return [a, b, errors];
+  }
+
+  it('shares one allowance per key and class across instances', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a, b, errors] = await twoInstances(t);
+    const before = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < 3; i++) assert.equal((await a.consumeRate('key-a', 'read', 5)).allowed, true);
+    const fourth = await b.consumeRate('key-a', 'read', 5);
+    assert.equal(fourth.allowed, true);
+    assert.equal(fourth.remaining, 1, 'b sees the 3 requests counted by a');
+    assert.equal((await b.consumeRate('key-a', 'read', 5)).allowed, true);
+
+    const blockedOnA = await a.consumeRate('key-a', 'read', 5);
+    const blockedOnB = await b.consumeRate('key-a', 'read', 5);
+    for (const blocked of [blockedOnA, blockedOnB]) {
+      assert.equal(blocked.allowed, false);
+      assert.equal(blocked.remaining, 0);
+      assert.ok(blocked.retryAfterSeconds >= 1 && blocked.retryAfterSeconds <= 60, `retry ${blocked.retryAfterSeconds}`);
+      assert.ok(blocked.resetAtUnixSeconds > before && blocked.resetAtUnixSeconds <= before + 61);
+    }
+
+    const write = await b.consumeRate('key-a', 'write', 5);
+    assert.equal(write.allowed, true, 'writes have their own allowance');
+    assert.equal(write.remaining, 4);
+    assert.deepEqual(errors, []);
+  });
+
+  it('applies a changed limit on the next request', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a, b, errors] = await twoInstances(t);
+    for (let i = 0; i < 3; i++) await a.consumeRate('key-a', 'write', 5);
+    const lowered = await b.consumeRate('key-a', 'write', 3);
+    assert.equal(lowered.allowed, false);
+    assert.equal(lowered.limit, 3);
+    const raised = await a.consumeRate('key-a', 'write', 10);
+    assert.equal(raised.allowed, true);
+    assert.equal(raised.remaining, 5);
+    assert.deepEqual(errors, []);
+  });
+
+  it('shares in-flight slots across instances; double release frees once', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a, b, errors] = await twoInstances(t);
+    const s1 = await a.acquireSlot('key-a', 3);
+    const s2 = await a.acquireSlot('key-a', 3);
+    const s3 = await b.acquireSlot('key-a', 3);
+    assert.ok(s1 && s2 && s3);
+    assert.equal(await a.acquireSlot('key-a', 3), null);
+    assert.equal(await b.acquireSlot('key-a', 3), null);
+
+    await s1();
+    await s1();
+    const s4 = await b.acquireSlot('key-a', 3);
+    assert.ok(s4, 'the slot released on a is usable from b');
+    assert.equal(await a.acquireSlot('key-a', 3), null, 'the double release freed only one slot');
+
+    await Promise.all([s2(), s3(), s4()]);
+    assert.ok(await a.acquireSlot('key-b', 1), 'other keys are independent');
+    assert.deepEqual(errors, []);
+  });
+
+  it('fails open quickly and reports the error when Redis is unreachable', async () => {
+    const errors: unknown[] = [];
+    const traffic = createTrafficControl({
+      redisUrl: 'redis://127.0.0.1:1',
+      clock: realClock,
+      onBackendError: (err) => errors.push(err),
+    });
+    try {
+      const started = performance.now();
+      const decision = await traffic.consumeRate('key-a', 'read', 7);
+      const elapsedMs = performance.now() - started;
+      assert.ok(elapsedMs < 1000, `decision took ${elapsedMs.toFixed(0)} ms`);
+      assert.equal(decision.allowed, true);
+      assert.equal(decision.limit, 7);
+      assert.equal(decision.remaining, 7);
+      assert.equal(decision.retryAfterSeconds, 0);
+      assert.ok(decision.resetAtUnixSeconds >= Math.floor(Date.now() / 1000) + 59);
+
+      // Even a limit of 0 is not enforced while the store is down: fail open means fail open.
+      assert.equal((await traffic.consumeRate('key-a', 'read', 0)).allowed, true);
+
+      const slotStarted = performance.now();
+      const release = await traffic.acquireSlot('key-a', 1);
+      assert.ok(performance.now() - slotStarted < 1000);
+      assert.ok(release, 'a slot is granted when the store is down');
+      assert.ok(await traffic.acquireSlot('key-a', 1), 'and is not tracked');
+      await release();
+
+      assert.ok(errors.length >= 1, 'onBackendError was called');
+      assert.ok(errors.some((e) => e instanceof TrafficBackendError && e.operation === 'consumeRate'));
+      assert.ok(errors.some((e) => e instanceof TrafficBackendError && e.operation === 'acquireSlot'));
+    } finally {
+      await traffic.close();
+    }
+  });
+});
