@@ -1,0 +1,221 @@
+// Validates and re-encodes uploaded images: content-based format detection,
+// pixel/frame limits checked from the header before decoding, auto-orientation,
+// proportional downscaling and removal of all EXIF/XMP/IPTC metadata.
+import sharp from 'sharp';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
+
+import { sniffImageFormat } from './image-sniff.js';
+import {
+  IMAGE_FORMAT_INFO,
+  ImageRejection,
+  type ImageFormat,
+  type ImageLimits,
+  type ProcessedImage,
+} from './image-types.js';
+
+export { sniffImageFormat } from './image-sniff.js';
+export {
+  DEFAULT_IMAGE_LIMITS,
+  IMAGE_FORMAT_INFO,
+  ImageRejection,
+  type ImageFormat,
+  type ImageLimits,
+  type ImageRejectionReason,
+  type ProcessedImage,
+} from './image-types.js';
+
+// libvips' operation cache keeps recently used images and their buffers alive
+// so that repeated operations on the same input are cheap. Every upload is a
+// different image, so the cache would only hold memory between requests.
+sharp.cache(false);
+// sharp.concurrency() (libvips worker threads per image) is deliberately left at
+// its default of one per CPU core. How many images are processed at the same
+// time is bounded separately by libuv's thread pool (UV_THREADPOOL_SIZE, 4 by
+// default); peak memory is therefore roughly that many decoded images, each
+// bounded by the limits below. The HTTP layer should bound concurrent uploads.
+
+// sharp's documented recommendation for untrusted input: any decoder warning
+// (truncated data, corrupt segments) makes the image unreadable.
+const FAIL_ON = 'warning' as const;
+
+const JPEG_QUALITY = 85;
+const PNG_COMPRESSION_LEVEL = 6;
+const WEBP_QUALITY = 85;
+
+/** What the header says, before any pixel is decoded. */
+interface ImageHeader {
+  width: number;
+  /** Height of a single frame (equals the image height for still images). */
+  frameHeight: number;
+  frames: number;
+  /** Width once EXIF orientation has been applied, i.e. the width the resize acts on. */
+  orientedWidth: number;
+}
+
+export async function processImage(input: Buffer, limits: ImageLimits): Promise<ProcessedImage> {
+  assertValidLimits(limits);
+  if (input.length > limits.maxBytes) {
+    throw new ImageRejection('image_too_large', `file is ${input.length} bytes, the limit is ${limits.maxBytes}`);
+  }
+  const format = detectAcceptedFormat(input);
+  const header = await readHeader(input, format);
+  checkHeaderLimits(header, limits);
+
+  const { data, info } = await encode(input, format, header, limits);
+  return {
+    format,
+    ...IMAGE_FORMAT_INFO[format],
+    width: info.width,
+    // For animated output sharp reports the whole strip of frames as `height`.
+    height: info.pageHeight ?? info.height,
+    bytes: data.length,
+    data,
+  };
+}
+
+/** Programming or configuration errors, not client errors: fail loudly. */
+function assertValidLimits(limits: ImageLimits): void {
+  for (const key of ['maxBytes', 'maxPixels', 'maxGifFrames', 'maxTotalPixels', 'maxWidth'] as const) {
+    const value = limits[key];
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`ImageLimits.${key} must be a positive integer, got ${String(value)}`);
+    }
+  }
+}
+
+function detectAcceptedFormat(input: Buffer): ImageFormat {
+  const sniffed = sniffImageFormat(input);
+  if (sniffed === 'svg') {
+    // SVG can carry scripts and external references; it is never accepted.
+    throw new ImageRejection('unsupported_media_type', 'SVG images are not accepted');
+  }
+  if (sniffed === null) {
+    throw new ImageRejection('unsupported_media_type', 'only JPEG, PNG, GIF and WebP images are accepted');
+  }
+  return sniffed;
+}
+
+async function readHeader(input: Buffer, format: ImageFormat): Promise<ImageHeader> {
+  let metadata: Metadata;
+  try {
+    // metadata() only parses the header. The pixel limit is disabled here so the
+    // declared size can be reported precisely; it is enforced right after, and
+    // again by libvips itself when decoding.
+    metadata = await sharp(input, { limitInputPixels: false, failOn: FAIL_ON }).metadata();
+  } catch (error) {
+    throw new ImageRejection('unreadable', `the ${format} header could not be parsed`, { cause: error });
+  }
+  // The decoder picks its own format from the content; a disagreement with the
+  // magic bytes means a malformed or polyglot file.
+  if (metadata.format !== format) {
+    throw new ImageRejection('unreadable', `content looks like ${format} but decodes as ${String(metadata.format)}`);
+  }
+  const { width, height } = metadata;
+  if (!isPositiveInteger(width) || !isPositiveInteger(height)) {
+    throw new ImageRejection('unreadable', 'the header declares no valid dimensions');
+  }
+  // Read without `animated`, so `height` is already one frame; pageHeight is
+  // preferred when present because it is the frame height by definition.
+  const frameHeight = isPositiveInteger(metadata.pageHeight) ? metadata.pageHeight : height;
+  const frames = isAnimatable(format) && isPositiveInteger(metadata.pages) ? metadata.pages : 1;
+  // Multi-frame images are not re-oriented (see buildPipeline).
+  const orientedWidth = frames > 1 ? width : (metadata.autoOrient?.width ?? width);
+  return { width, frameHeight, frames, orientedWidth };
+}
+
+function checkHeaderLimits(header: ImageHeader, limits: ImageLimits): void {
+  const framePixels = header.width * header.frameHeight;
+  if (framePixels > limits.maxPixels) {
+    throw new ImageRejection(
+      'image_too_large',
+      `image is ${header.width}x${header.frameHeight} pixels, the limit is ${limits.maxPixels} pixels`,
+    );
+  }
+  if (header.frames > limits.maxGifFrames) {
+    throw new ImageRejection('image_too_large', `animation has ${header.frames} frames, the limit is ${limits.maxGifFrames}`);
+  }
+  const totalPixels = framePixels * header.frames;
+  if (totalPixels > limits.maxTotalPixels) {
+    throw new ImageRejection(
+      'image_too_large',
+      `animation has ${totalPixels} pixels over all frames, the limit is ${limits.maxTotalPixels}`,
+    );
+  }
+}
+
+async function encode(
+  input: Buffer,
+  format: ImageFormat,
+  header: ImageHeader,
+  limits: ImageLimits,
+): Promise<{ data: Buffer; info: OutputInfo }> {
+  const pipeline = buildPipeline(input, format, header, limits);
+  try {
+    return await pipeline.toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw rejectionFromDecodeError(format, error);
+  }
+}
+
+function buildPipeline(input: Buffer, format: ImageFormat, header: ImageHeader, limits: ImageLimits): Sharp {
+  const animated = header.frames > 1;
+  let pipeline = sharp(input, {
+    // All frames are decoded as one vertical strip, so libvips' own pixel check
+    // (width x strip height) must use the all-frames budget for animations.
+    limitInputPixels: animated ? limits.maxTotalPixels : limits.maxPixels,
+    animated,
+    failOn: FAIL_ON,
+  });
+  if (!animated) {
+    // Orientation is applied to the pixels here, before the EXIF block that
+    // carried it is dropped. sharp cannot rotate animations by 90 degrees, and
+    // its 180-degree/vertical flips act on the whole strip and reverse the frame
+    // order, so animations keep their stored pixel orientation.
+    pipeline = pipeline.autoOrient();
+  }
+  if (header.orientedWidth > limits.maxWidth) {
+    // Resizing by width only keeps the aspect ratio; for animations sharp
+    // resizes each frame of the strip (pageHeight is recomputed).
+    pipeline = pipeline.resize({ width: limits.maxWidth, withoutEnlargement: true });
+  }
+  return applyOutputFormat(pipeline, format);
+}
+
+/**
+ * Re-encodes in the input's format. No keepExif/keepXmp/keepMetadata call is
+ * made, so sharp writes no EXIF (GPS included), XMP or IPTC. The ICC profile is
+ * kept (pixels stay in their original colour space) except for GIF, which has
+ * no colour management: sharp converts GIF frames to sRGB instead.
+ */
+function applyOutputFormat(pipeline: Sharp, format: ImageFormat): Sharp {
+  switch (format) {
+    case 'jpeg':
+      return pipeline.keepIccProfile().jpeg({ quality: JPEG_QUALITY, mozjpeg: false });
+    case 'png':
+      return pipeline.keepIccProfile().png({ compressionLevel: PNG_COMPRESSION_LEVEL });
+    case 'webp':
+      return pipeline.keepIccProfile().webp({ quality: WEBP_QUALITY });
+    case 'gif':
+      // Identical consecutive frames are kept so the frame count (and the
+      // per-frame delays) match the upload.
+      return pipeline.gif({ keepDuplicateFrames: true });
+  }
+}
+
+function rejectionFromDecodeError(format: ImageFormat, error: unknown): ImageRejection {
+  const message = error instanceof Error ? error.message : String(error);
+  // Raised by libvips' own limitInputPixels check (defence in depth: the header
+  // check above should already have caught it).
+  if (/exceeds pixel limit/i.test(message)) {
+    return new ImageRejection('image_too_large', 'image exceeds the pixel limit', { cause: error });
+  }
+  return new ImageRejection('unreadable', `the ${format} image data could not be decoded`, { cause: error });
+}
+
+function isAnimatable(format: ImageFormat): boolean {
+  return format === 'gif' || format === 'webp';
+}
+
+function isPositiveInteger(value: number | undefined): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.js';
+
+/**
+ * Asserts the whole error envelope: status, code, message (the catalogue's zh-TW text),
+ * details exactly, request_id equal to the X-Request-Id header, retryable, and the common headers.
+ */
+export function assertError(
+  res: LightMyRequestResponse,
+  code: ErrorCode,
+  details: Array<{ field: string; issue: string | RegExp }> = [],
+): Record<string, any> {
+  const spec = ERROR_CATALOGUE[code];
+  const body = res.json();
+  assert.equal(res.statusCode, spec.status, `status for ${code}: ${res.body}`);
+  assert.deepEqual(Object.keys(body), ['error']);
+  const err = body.error;
+  assert.deepEqual(Object.keys(err).sort(), ['code', 'details', 'message', 'request_id', 'retryable']);
+  assert.equal(err.code, code);
+  assert.equal(err.message, spec.message);
+  assert.equal(err.retryable, spec.retryable);
+  assert.equal(typeof err.request_id, 'string');
+  assert.equal(err.request_id, res.headers['x-request-id']);
+  assert.equal(res.headers['x-svc-api-version'], '2026-09-14');
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+  assert.equal(err.details.length, details.length, `details: ${JSON.stringify(err.details)}`);
+  details.forEach((expected, i) => {
+    assert.equal(err.details[i].field, expected.field, `details[${i}].field in ${JSON.stringify(err.details)}`);
+    if (expected.issue instanceof RegExp) assert.match(err.details[i].issue, expected.issue);
+    else assert.equal(err.details[i].issue, expected.issue);
+  });
+  return err;
+}
+
+export function assertCommonHeaders(res: LightMyRequestResponse): void {
+  assert.equal(typeof res.headers['x-request-id'], 'string');
+  assert.equal(res.headers['x-svc-api-version'], '2026-09-14');
+  assert.equal(res.headers['cache-control'], 'no-store');
+}
