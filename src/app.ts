@@ -11,6 +11,8 @@ import { registerPipeline } from './http/pipeline.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
+import { registerCategoryRoutes } from './http/routes/category-routes.js';
+import { registerPostRoutes } from './http/routes/post-routes.js';
 import { registerIdentityRoutes } from './http/routes/identity-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 
@@ -39,6 +41,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerIdentityRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerPostRoutes(app, ctx);
+  registerCategoryRoutes(app, ctx);
   registerOpenApiRoute(app);
   return app;
 }

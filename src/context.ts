@@ -7,6 +7,8 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
 import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
+import { CategoryService } from './modules/categories/index.js';
+import { PostLifecycle, PostService } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { KeyService } from './modules/keys/index.js';
@@ -24,6 +26,9 @@ export interface AppContext {
   identity: IdentityService;
   audit: AuditService;
   idempotency: IdempotencyService;
+  posts: PostService;
+  lifecycle: PostLifecycle;
+  categories: CategoryService;
   traffic: TrafficControl;
   close(): Promise<void>;
 }
@@ -44,6 +49,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl);
     return {
       config,
       engine: handle.engine,
@@ -55,6 +61,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       identity: new IdentityService(db, clock, API_VERSION_DATE),
       audit: new AuditService(db, cursors),
       idempotency: new IdempotencyService(db, clock),
+      posts,
+      lifecycle: new PostLifecycle(db, clock, posts),
+      categories: new CategoryService(db, clock),
       traffic,
       async close() {
         await traffic.close();

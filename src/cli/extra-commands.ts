@@ -1,9 +1,14 @@
-// Command groups contributed by feature modules (posts, categories) are listed here.
+// Command groups beyond stores and keys.
 import type { AppContext } from '../context.js';
+import { categoryCommand, postCommand } from './back-office-commands.js';
 
 type Group = (ctx: AppContext, sub: string | undefined, args: string[]) => Promise<unknown>;
 
 export const extraCommands: { usage: string; groups: Record<string, Group> } = {
-  usage: '',
-  groups: {},
+  usage: `  post link-product <handle> <post_id> <product_id>
+  post unlink-product <handle> <post_id> <product_id>
+  category rename <handle> <category_id> <new name>
+  category move <handle> <category_id> --parent <category_id|root>
+  category delete <handle> <category_id>            (leaf categories only; posts lose it)`,
+  groups: { post: postCommand, category: categoryCommand },
 };

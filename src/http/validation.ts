@@ -19,16 +19,22 @@ function makeAjv(coerce: boolean): Ajv {
   });
   addFormats(ajv);
   ajv.addFormat('offset-date-time', { type: 'string', validate: isOffsetDateTime });
-  ajv.addKeyword({ keyword: 'x-nullable-hint' });
+  ajv.addKeyword({ keyword: 'x-optional-body' });
   return ajv;
 }
+
+/** Schema keyword marking a request body that may be left out entirely. */
+export const OPTIONAL_BODY = 'x-optional-body';
 
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
 export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate: ValidateFunction = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  // Endpoints whose whole body is optional (publish, delete step 1) mark their schema so.
+  const bodyOptional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_BODY] === true;
   return (data: unknown) => {
+    if ((data === undefined || data === null) && bodyOptional) return { value: undefined };
     const ok = validate(data);
     return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
   };

@@ -1,0 +1,75 @@
+// Back-office operations that the API does not offer: product links of posts, and renaming,
+// moving and deleting categories.
+import type { AppContext } from '../context.js';
+import { ApiError } from '../lib/api-error.js';
+import type { Store } from '../modules/stores/index.js';
+import { CommandError, parse, requirePositional, UsageError } from './cli-support.js';
+
+async function storeOf(ctx: AppContext, handle: string): Promise<Store> {
+  const store = await ctx.stores.findByHandle(handle);
+  if (!store) throw new CommandError(`no store with handle "${handle}"`);
+  return store;
+}
+
+function idArg(positionals: string[], index: number, what: string): number {
+  const raw = requirePositional(positionals, index, what);
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw new UsageError(`${what} must be a positive integer (got "${raw}")`);
+  return Number(raw);
+}
+
+/** Domain errors become operator-readable command errors. */
+async function run<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError) throw new CommandError(`${err.code}${err.details.length ? `: ${err.details.map((d) => `${d.field} ${d.issue}`).join('; ')}` : ''}`);
+    throw err;
+  }
+}
+
+export async function postCommand(ctx: AppContext, sub: string | undefined, args: string[]): Promise<unknown> {
+  if (sub !== 'link-product' && sub !== 'unlink-product') throw new UsageError('post commands: link-product, unlink-product');
+  const { positionals } = parse(args, {});
+  const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
+  const postId = idArg(positionals, 1, 'post_id');
+  const productId = requirePositional(positionals, 2, 'product_id');
+  await run(() => ctx.posts.require(store, postId));
+  if (sub === 'link-product') {
+    await ctx.db
+      .insertInto('post_product_links')
+      .values({ store_id: store.id, post_id: postId, product_id: productId, created_at: ctx.clock.now().getTime() })
+      .onConflict((oc) => oc.columns(['post_id', 'product_id']).doNothing())
+      .execute();
+  } else {
+    await ctx.db.deleteFrom('post_product_links').where('post_id', '=', postId).where('product_id', '=', productId).execute();
+  }
+  const links = await ctx.db.selectFrom('post_product_links').select('product_id').where('post_id', '=', postId).orderBy('product_id').execute();
+  return { store: store.handle, post_id: postId, product_ids: links.map((l) => l.product_id) };
+}
+
+export async function categoryCommand(ctx: AppContext, sub: string | undefined, args: string[]): Promise<unknown> {
+  switch (sub) {
+    case 'rename': {
+      const { positionals } = parse(args, {});
+      const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
+      return run(() => ctx.categories.rename(store, idArg(positionals, 1, 'category_id'), requirePositional(positionals, 2, 'new name')));
+    }
+    case 'move': {
+      const { positionals, values } = parse(args, { parent: { type: 'string' } });
+      const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
+      const parent = values.parent;
+      if (typeof parent !== 'string') throw new UsageError('category move needs --parent <category_id|root>');
+      const parentId = parent === 'root' ? null : idArg([parent], 0, '--parent');
+      return run(() => ctx.categories.move(store, idArg(positionals, 1, 'category_id'), parentId));
+    }
+    case 'delete': {
+      const { positionals } = parse(args, {});
+      const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
+      const id = idArg(positionals, 1, 'category_id');
+      await run(() => ctx.categories.delete(store, id));
+      return { store: store.handle, category_id: id, deleted: true };
+    }
+    default:
+      throw new UsageError('category commands: rename, move, delete');
+  }
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
+import { CategoryListSchema, CategorySchema, CreateCategoryBody } from '../../modules/categories/index.js';
+import { callerOf } from '../route-policy.js';
+import { actorOf } from '../route-policy-actor.js';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['categories'];
+
+export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get(
+    '/v1/blog/categories',
+    {
+      config: { policy: { scope: 'read_blog', feature: 'blog_categories' } },
+      schema: { tags, security, summary: 'All categories at once, ordered by id', response: { 200: CategoryListSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
+    },
+    async (request) => ctx.categories.list(callerOf(request).store),
+  );
+
+  app.post<{ Body: Static<typeof CreateCategoryBody> }>(
+    '/v1/blog/categories',
+    {
+      config: { policy: { scope: 'write_blog', feature: 'blog_categories', idempotent: true } },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a category (optionally under a parent)',
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'Required: 1–255 printable ASCII characters' } } },
+        body: CreateCategoryBody,
+        response: { 201: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'category_name_conflict', 'idempotency_key_reused', 'idempotency_in_progress']) },
+      },
+    },
+    async (request, reply) => {
+      const category = await ctx.categories.create(callerOf(request).store, request.body, actorOf(request));
+      return reply.code(201).send(category);
+    },
+  );
+}

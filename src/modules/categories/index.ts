@@ -1,0 +1,2 @@
+export * from './category-schemas.js';
+export * from './category-service.js';

@@ -1,0 +1,27 @@
+// Duplicate content (contract: same store, same title and body within ten minutes → 409).
+// One row per (store, fingerprint) under a primary key: the database settles concurrent
+// creates, whichever process they run in.
+import type { Db } from '../../db/database.js';
+import { ApiError, detail } from '../../lib/api-error.js';
+
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
+export function duplicateError(postId: number): ApiError {
+  return new ApiError('duplicate_content', [detail('post_id', String(postId))]);
+}
+
+/** Throws duplicate_content when a post with this content was created in the window. */
+export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: string, now: number, exceptPostId?: number): Promise<void> {
+  const existing = await findFingerprint(trx, storeId, fingerprint);
+  if (existing && existing.created_at > now - DUPLICATE_WINDOW_MS && existing.post_id !== exceptPostId) throw duplicateError(existing.post_id);
+}
+
+/** Records a creation; an older row for the same content (outside the window) is replaced. */
+export async function recordFingerprint(trx: Db, storeId: number, fingerprint: string, postId: number, now: number): Promise<void> {
+  await trx.deleteFrom('content_fingerprints').where('store_id', '=', storeId).where('fingerprint', '=', fingerprint).where('created_at', '<=', now - DUPLICATE_WINDOW_MS).execute();
+  await trx.insertInto('content_fingerprints').values({ store_id: storeId, fingerprint, post_id: postId, created_at: now }).execute();
+}
+
+export function findFingerprint(db: Db, storeId: number, fingerprint: string) {
+  return db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', storeId).where('fingerprint', '=', fingerprint).executeTakeFirst();
+}

@@ -1,0 +1,5 @@
+export * from './post-schemas.js';
+export * from './post-state.js';
+export * from './post-service.js';
+export * from './post-lifecycle.js';
+export { filterPostHtml } from './html-filter.js';

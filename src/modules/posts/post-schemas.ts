@@ -1,0 +1,88 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, OffsetDateTime, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
+
+const CategoryIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
+  uniqueItems: true,
+  maxItems: 100,
+  description: 'All categories of the post: positive, unique',
+});
+
+const writable = {
+  title: Type.String({ maxLength: 10_000, description: 'Trimmed; 1..limits.title_max_length characters' }),
+  body_html: Type.String({ description: 'Filtered by an allow-list; removed items are listed in warnings' }),
+  summary: Nullable(Type.String({ maxLength: 10_000 })),
+  category_ids: Nullable(CategoryIds),
+  default_category_id: Nullable(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Must be one of category_ids' })),
+  cover_image_url: Type.String({ maxLength: 2048, description: 'The url of an image uploaded by this store' }),
+};
+
+export const CreatePostBody = Type.Object(
+  {
+    title: writable.title,
+    body_html: writable.body_html,
+    summary: Type.Optional(writable.summary),
+    category_ids: Type.Optional(writable.category_ids),
+    default_category_id: Type.Optional(writable.default_category_id),
+    cover_image_url: Type.Optional(Nullable(writable.cover_image_url)),
+  },
+  { additionalProperties: false },
+);
+export type CreatePostInput = Static<typeof CreatePostBody>;
+
+/** PATCH: every field optional, at least one; title, body_html and cover_image_url take no null. */
+export const UpdatePostBody = Type.Object(
+  {
+    title: Type.Optional(writable.title),
+    body_html: Type.Optional(writable.body_html),
+    summary: Type.Optional(writable.summary),
+    category_ids: Type.Optional(writable.category_ids),
+    default_category_id: Type.Optional(writable.default_category_id),
+    cover_image_url: Type.Optional(writable.cover_image_url),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdatePostInput = Static<typeof UpdatePostBody>;
+
+export const PublishBody = Type.Object(
+  { published_at: Type.Optional(Nullable(OffsetDateTime('Omitted, null or past: publish now (or back-dated); future: schedule'))) },
+  { additionalProperties: false, 'x-optional-body': true, description: 'Optional body' },
+);
+
+export const DeleteBody = Type.Object(
+  { confirmation_token: Type.String({ minLength: 1, maxLength: 200, description: 'From the details of the first call’s 409 confirmation_required' }) },
+  { additionalProperties: false, 'x-optional-body': true, description: 'Omitted on the first call; sent with the token on the second' },
+);
+
+const CoverImage = Type.Object({ path: Type.String(), url: Type.String() });
+
+const postFields = {
+  id: Type.Integer(),
+  title: Type.String(),
+  summary: Nullable(Type.String()),
+  cover_image: Type.Union([CoverImage, Type.Null()], { description: 'null when the post has no cover' }),
+  status: Type.String({ enum: ['draft', 'scheduled', 'published'], description: 'Derived from the publish time; new values may be added' }),
+  published_at: Nullable(Type.String()),
+  category_ids: Type.Array(Type.Integer()),
+  default_category_id: Nullable(Type.Integer()),
+  view_count: Type.Integer(),
+  public_url: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+};
+
+export const PostSchema = Type.Object({ ...postFields, body_html: Type.String(), warnings: Type.Array(Type.String()) });
+export type PostView = Static<typeof PostSchema>;
+export const PostListItemSchema = Type.Object(postFields);
+export type PostListItem = Static<typeof PostListItemSchema>;
+
+export const PostListQuery = Type.Object(
+  {
+    status: Type.Optional(Type.String({ enum: ['draft', 'scheduled', 'published'] })),
+    category_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only when categories are enabled' })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type PostListQueryInput = Static<typeof PostListQuery>;
+
+export const PostPageSchema = Type.Object({ data: Type.Array(PostListItemSchema), meta: PageMetaSchema });

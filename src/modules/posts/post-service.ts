@@ -1,0 +1,146 @@
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { ApiError, detail } from '../../lib/api-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CursorCodec } from '../../lib/cursor.js';
+import { recordAudit, type Actor } from '../audit/index.js';
+import { consumeQuota } from '../quotas/index.js';
+import type { Store } from '../stores/index.js';
+import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
+import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
+import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
+import { findPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
+import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
+
+const LIST_CURSOR_SCOPE = 'posts';
+
+/** Request field names → the post fields they write (for audit `changes`). */
+const FIELD_CHANGES: Record<string, string> = { cover_image_url: 'cover_image' };
+const changedFields = (input: object) => Object.keys(input).map((k) => FIELD_CHANGES[k] ?? k).sort();
+
+export class PostService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
+    return { store, now, publicBaseUrl: this.publicBaseUrl };
+  }
+
+  async create(store: Store, input: CreatePostInput, actor: Actor): Promise<PostView> {
+    const now = this.clock.now().getTime();
+    const title = prepareTitle(input.title, store);
+    const body = prepareBody(input.body_html, store);
+    const categoryIds = input.category_ids ?? [];
+    const defaultCategoryId = input.default_category_id ?? null;
+    await checkCategories(this.db, store, categoryIds, defaultCategoryId);
+    const coverImageId = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
+    const fingerprint = contentFingerprint(title, body.html);
+
+    let postId: number;
+    try {
+      postId = await this.db.transaction().execute(async (trx) => {
+        await assertNotDuplicate(trx, store.id, fingerprint, now);
+        const row = await trx
+          .insertInto('posts')
+          .values({
+            store_id: store.id,
+            title,
+            summary: input.summary ?? null,
+            body_html: body.html,
+            warnings: JSON.stringify(body.warnings),
+            cover_image_id: coverImageId,
+            default_category_id: defaultCategoryId,
+            published_at: null,
+            view_count: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await replaceCategories(trx, store.id, row.id, categoryIds);
+        await recordFingerprint(trx, store.id, fingerprint, row.id, now);
+        await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: row.id, changes: changedFields(input), at: now });
+        // Last: a quota counts successful creations only, after every other rule has passed.
+        await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
+        return row.id;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const winner = await findFingerprint(this.db, store.id, fingerprint);
+        if (winner) throw duplicateError(winner.post_id);
+      }
+      throw err;
+    }
+    return presentPost(await this.require(store, postId), this.presentContext(store, now));
+  }
+
+  async update(store: Store, id: number, input: UpdatePostInput, actor: Actor): Promise<PostView> {
+    const now = this.clock.now().getTime();
+    const current = await this.require(store, id);
+    const title = input.title !== undefined ? prepareTitle(input.title, store) : current.title;
+    const body = input.body_html !== undefined ? prepareBody(input.body_html, store) : null;
+    const categoryIds = input.category_ids !== undefined ? (input.category_ids ?? []) : current.category_ids;
+    const defaultCategoryId = input.default_category_id !== undefined ? input.default_category_id : current.default_category_id;
+    await checkCategories(this.db, store, categoryIds, defaultCategoryId);
+    const coverImageId = input.cover_image_url !== undefined ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : current.cover_image_id;
+
+    await this.db.transaction().execute(async (trx) => {
+      if (input.title !== undefined || body) {
+        await assertNotDuplicate(trx, store.id, contentFingerprint(title, body?.html ?? current.body_html), now, id);
+      }
+      await trx
+        .updateTable('posts')
+        .set({
+          title,
+          ...(input.summary !== undefined ? { summary: input.summary } : {}),
+          ...(body ? { body_html: body.html, warnings: JSON.stringify(body.warnings) } : {}),
+          cover_image_id: coverImageId,
+          default_category_id: defaultCategoryId,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('store_id', '=', store.id)
+        .execute();
+      if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
+      await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
+    });
+    return presentPost(await this.require(store, id), this.presentContext(store, now));
+  }
+
+  async get(store: Store, id: number): Promise<PostView> {
+    return presentPost(await this.require(store, id), this.presentContext(store));
+  }
+
+  async list(store: Store, query: PostListQueryInput): Promise<{ data: PostListItem[]; meta: { next_cursor: string | null; limit: number } }> {
+    if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
+    const limit = query.limit ?? 20;
+    const conditions = { status: query.status, category_id: query.category_id };
+    const reading = this.cursors.decode(LIST_CURSOR_SCOPE, conditions, query.cursor);
+    if (reading.kind === 'invalid') throw new ApiError('validation_failed', [detail('cursor', 'was not issued by this service; omit it to start from the first page')]);
+    const now = this.clock.now().getTime();
+    const rows = await listPosts(this.db, {
+      storeId: store.id,
+      status: query.status as 'draft' | 'scheduled' | 'published' | undefined,
+      categoryId: query.category_id,
+      now,
+      after: reading.kind === 'continue' ? { createdAt: Number(reading.position[0]), id: Number(reading.position[1]) } : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last ? this.cursors.encode(LIST_CURSOR_SCOPE, conditions, [last.created_at, last.id]) : null;
+    const c = this.presentContext(store, now);
+    return { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
+  }
+
+  /** The post of this store, or 404 (another store's post is indistinguishable from none). */
+  async require(store: Store, id: number, db: Db = this.db): Promise<PostRecord> {
+    const post = await findPost(db, store.id, id);
+    if (!post) throw new ApiError('not_found');
+    return post;
+  }
+}
