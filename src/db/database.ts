@@ -19,7 +19,7 @@ export interface DatabaseHandle {
 // time, an id or a count, all far below 2^53, so numbers are safe and keep one code path.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, options: { poolSize?: number; onIdleError?: (err: Error) => void } = {}): DatabaseHandle {
   if (config.engine === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
     const sqlite = new BetterSqlite3(config.file);
@@ -33,6 +33,9 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
+  // An idle client dying (server restart, failover) must not crash the process: pg drops the
+  // client from the pool and the next query opens a fresh one.
+  pool.on('error', (err) => options.onIdleError?.(err));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
