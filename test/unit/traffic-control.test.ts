@@ -133,7 +133,7 @@ describe('traffic control, memory backend', () => {
   });
 });
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const requireRedis = process.env.REQUIRE_REDIS === '1';
 
 /** Plain TCP PING so the check does not depend on the code under test. */
