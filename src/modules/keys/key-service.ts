@@ -118,9 +118,10 @@ export class KeyService {
       .executeTakeFirst();
     if (!row) return null;
     if (!safeEqual(row.secret_hash, hashSecret(parsed.secret))) return null;
-    const now = this.clock.now().getTime();
-    if (row.revoked_at !== null && row.revoked_at <= now) return null;
-    if (row.expires_at !== null && row.expires_at <= now) return null;
+    // Revocation is unconditional (its timestamp is only a record, possibly from another
+    // process's clock); expiry is compared with this process's clock.
+    if (row.revoked_at !== null) return null;
+    if (row.expires_at !== null && row.expires_at <= this.clock.now().getTime()) return null;
     return {
       keyId: row.key_id,
       application: row.application,
