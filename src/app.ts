@@ -14,6 +14,8 @@ import { registerAuditRoutes } from './http/routes/audit-routes.js';
 import { registerCategoryRoutes } from './http/routes/category-routes.js';
 import { registerPostRoutes } from './http/routes/post-routes.js';
 import { registerIdentityRoutes } from './http/routes/identity-routes.js';
+import { registerMediaFileRoutes } from './http/routes/media-file-routes.js';
+import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 
 export interface BuildAppOptions {
@@ -41,6 +43,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerIdentityRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  await registerMediaRoutes(app, ctx);
+  registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
   registerOpenApiRoute(app);

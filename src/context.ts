@@ -12,7 +12,9 @@ import { PostLifecycle, PostService } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { KeyService } from './modules/keys/index.js';
+import { createMediaService, type MediaService } from './modules/media/index.js';
 import { StoreService } from './modules/stores/index.js';
+import { StorefrontService } from './modules/storefront/index.js';
 import { API_VERSION_DATE } from './version.js';
 
 export interface AppContext {
@@ -26,9 +28,11 @@ export interface AppContext {
   identity: IdentityService;
   audit: AuditService;
   idempotency: IdempotencyService;
+  media: MediaService;
   posts: PostService;
   lifecycle: PostLifecycle;
   categories: CategoryService;
+  storefront: StorefrontService;
   traffic: TrafficControl;
   close(): Promise<void>;
 }
@@ -50,6 +54,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl);
+    const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     return {
       config,
       engine: handle.engine,
@@ -61,11 +66,15 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       identity: new IdentityService(db, clock, API_VERSION_DATE),
       audit: new AuditService(db, cursors),
       idempotency: new IdempotencyService(db, clock),
+      media: createMediaService(db, clock, config),
       posts,
       lifecycle: new PostLifecycle(db, clock, posts),
       categories: new CategoryService(db, clock),
+      storefront,
       traffic,
       async close() {
+        // Page views counted in memory are written before the database closes.
+        await storefront.close();
         await traffic.close();
         await handle.close();
       },

@@ -1,0 +1,93 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { fastifyMultipart } from '@fastify/multipart';
+import type { Static } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { ApiError, detail } from '../../lib/api-error.js';
+import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
+import type { Actor } from '../../modules/audit/index.js';
+import { ImageIdParam, ImageSchema, ImageUploadBodySchema, readImageUpload, type MultipartSource } from '../../modules/media/index.js';
+import { errorHandler, sendApiError } from '../error-envelope.js';
+import { callerOf } from '../route-policy.js';
+
+/**
+ * busboy's ceiling for any file part. Each upload passes its store's own (smaller) limit; this
+ * only bounds a store configured above it.
+ */
+export const IMAGE_BYTES_CEILING = 100 * 1024 * 1024;
+
+const actorOf = (request: FastifyRequest): Actor => {
+  const caller = callerOf(request);
+  return { storeId: caller.store.id, keyId: caller.keyId, application: caller.application, requestId: String(request.id) };
+};
+
+export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Encapsulated, so multipart parsing exists for the upload route only: every other endpoint
+  // keeps refusing a multipart body as a wrong Content-Type.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    await scope.register(fastifyMultipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: IMAGE_BYTES_CEILING, files: 1, fields: 4, fieldSize: 1024, fieldNameSize: 100, parts: 5, headerPairs: 50 },
+    });
+    // Any non-multipart body type is refused by Fastify before the handler; name the type this
+    // route wants rather than the JSON the rest of the API takes.
+    scope.setErrorHandler(function (err: FastifyError, request, reply) {
+      if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_TYPE') {
+        return sendApiError(request, reply, new ApiError('validation_failed', [detail('Content-Type', 'must be multipart/form-data')]));
+      }
+      return errorHandler.call(this, err, request, reply);
+    });
+
+    scope.post(
+      '/v1/media/images',
+      {
+        config: { policy: { scope: 'write_media', feature: 'media_upload' } },
+        // The body is streamed and checked by the handler; the schema only documents it.
+        validatorCompiler: () => (data: unknown) => ({ value: data }),
+        schema: {
+          tags: ['media'],
+          summary: 'Upload an image (multipart/form-data, field "file"); 201 new, 200 when the same content exists',
+          security: [{ bearerAuth: [] }],
+          consumes: ['multipart/form-data'],
+          body: ImageUploadBodySchema,
+          response: {
+            201: { ...ImageSchema, description: 'A new image' },
+            200: { ...ImageSchema, description: 'The live image this store already has with the same content' },
+            ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'image_too_large', 'unsupported_media_type', 'quota_exceeded']),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { store } = callerOf(request);
+        const file = await readImageUpload(request as unknown as MultipartSource, {
+          maxBytes: Math.min(store.limits.imageMaxBytes, IMAGE_BYTES_CEILING),
+          idleTimeoutMs: ctx.media.settings.uploadIdleTimeoutMs,
+          totalTimeoutMs: ctx.media.settings.uploadTotalTimeoutMs,
+        });
+        const result = await ctx.media.upload(store, file, actorOf(request));
+        return reply.code(result.created ? 201 : 200).send(result.image);
+      },
+    );
+  });
+
+  app.delete<{ Params: Static<typeof ImageIdParam> }>(
+    '/v1/media/images/:id',
+    {
+      config: { policy: { scope: 'write_media', feature: 'media_upload' } },
+      schema: {
+        tags: ['media'],
+        summary: 'Delete an image; its addresses stop working. Refused while a post uses it',
+        security: [{ bearerAuth: [] }],
+        params: ImageIdParam,
+        response: {
+          204: { type: 'null', description: 'Deleted; no body' },
+          ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'image_in_use']),
+        },
+      },
+    },
+    async (request, reply) => {
+      await ctx.media.delete(callerOf(request).store, request.params.id, actorOf(request));
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,244 @@
+// Upload, de-duplication, deletion and serving of images. The service owns its transactions;
+// files are written outside them (a transaction on SQLite holds the only connection, so no slow
+// I/O happens inside one) in an order that never leaves a row pointing at a missing file.
+import type { Readable } from 'node:stream';
+import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { AppConfig } from '../../config/config.js';
+import { isUniqueViolation, type Db } from '../../db/database.js';
+import type { ImagesTable } from '../../db/schema.js';
+import { ApiError, detail } from '../../lib/api-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { recordAudit, type Actor } from '../audit/index.js';
+import { consumeQuota } from '../quotas/index.js';
+import type { Store } from '../stores/index.js';
+import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
+import { ImageRejection, processImage, type ImageLimits, type ProcessedImage } from './image-processor.js';
+import type { ImageObject } from './image-schemas.js';
+import { LocalMediaStore } from './local-media-store.js';
+import { mediaSettingsFromEnv, type MediaSettings } from './media-settings.js';
+import type { MediaStore } from './media-store.js';
+import { FILE_FIELD, type UploadedFile } from './upload-reader.js';
+
+/** Posts listed in an image_in_use error (contract: at most 20). */
+export const IN_USE_DETAILS_MAX = 20;
+
+export interface UploadResult {
+  /** false when the same content was already a live image of the store (answer 200). */
+  created: boolean;
+  image: ImageObject;
+}
+
+export interface ServedImage {
+  contentType: string;
+  bytes: number;
+  modifiedAt: Date;
+  /** Strong validator: a basename never changes content, so the name itself identifies it. */
+  etag: string;
+  /** Absent when only the headers were asked for (HEAD). */
+  stream?: Readable;
+}
+
+type ImageRow = Selectable<ImagesTable>;
+
+export class MediaService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly files: MediaStore,
+    private readonly publicBaseUrl: string,
+    readonly settings: MediaSettings,
+  ) {}
+
+  /** Stores a new image, or answers with the live image that has the same uploaded bytes. */
+  async upload(store: Store, file: UploadedFile, actor: Actor): Promise<UploadResult> {
+    // De-duplication first: a replay costs no decoding, no quota and no audit event.
+    const existing = await this.findLiveByContent(store.id, file.sha256);
+    if (existing) return { created: false, image: this.present(store, existing) };
+
+    const processed = await processUpload(file.data, limitsOf(store));
+    const row: ImageRow = {
+      id: newImageId(),
+      store_id: store.id,
+      basename: newBasename(processed.format),
+      sha256: file.sha256,
+      content_type: processed.contentType,
+      width: processed.width,
+      height: processed.height,
+      bytes: processed.bytes,
+      created_at: this.clock.now().getTime(),
+      deleted_at: null,
+    };
+    // File first, row second: a crash in between leaves an unreferenced file (never served,
+    // since serving asks the database), not a row whose address answers 404.
+    await this.files.put(store.handle, row.basename, processed.data);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // Insert before taking quota: a concurrent twin then fails on the live-content index
+        // (and answers 200) instead of waiting for, and possibly failing, the quota row.
+        await trx.insertInto('images').values(row).execute();
+        await consumeQuota(trx, store.id, 'images', store.quotas.imagesPerDay, row.created_at);
+        await recordAudit(trx, actor, { action: 'image.uploaded', resourceType: 'image', resourceId: row.id, changes: [FILE_FIELD], at: row.created_at });
+      });
+    } catch (err) {
+      await this.files.remove(store.handle, row.basename).catch(() => undefined);
+      if (isUniqueViolation(err)) {
+        // Another request stored the same content first (the partial unique index decided).
+        const winner = await this.findLiveByContent(store.id, file.sha256);
+        if (winner) return { created: false, image: this.present(store, winner) };
+      }
+      throw err;
+    }
+    return { created: true, image: this.present(store, row) };
+  }
+
+  /**
+   * Deletes a live image of the store: the row is marked deleted with its audit event in one
+   * transaction, then the file is removed. If the file cannot be removed the row is restored
+   * (and its event withdrawn) so the database and the files agree, and the caller gets a 500.
+   */
+  async delete(store: Store, id: string, actor: Actor): Promise<void> {
+    const image = IMAGE_ID_PATTERN.test(id) ? await this.findLiveById(store.id, id) : undefined;
+    if (!image) throw new ApiError('not_found');
+    const now = this.clock.now().getTime();
+    await this.db.transaction().execute(async (trx) => {
+      const users = await this.postsUsing(trx, store, image);
+      if (users.length > 0) throw new ApiError('image_in_use', users.map((postId) => detail('post_id', String(postId))));
+      const result = await trx
+        .updateTable('images')
+        .set({ deleted_at: now })
+        .where('id', '=', image.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      // A concurrent delete of the same image won; repeating a delete answers 404.
+      if (Number(result.numUpdatedRows) === 0) throw new ApiError('not_found');
+      await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
+    });
+    try {
+      await this.files.remove(store.handle, image.basename);
+    } catch (removeError) {
+      await this.restore(store, image, removeError);
+      throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, { cause: removeError });
+    }
+  }
+
+  /** The file behind a public address, or null for anything unknown, deleted or malformed. */
+  async openPublic(handle: string, basename: string, withBody: boolean): Promise<ServedImage | null> {
+    if (!isValidHandle(handle) || !isValidBasename(basename)) return null;
+    const row = await this.db
+      .selectFrom('images')
+      .innerJoin('stores', 'stores.id', 'images.store_id')
+      .select(['images.content_type', 'images.basename'])
+      .where('stores.handle', '=', handle)
+      .where('images.basename', '=', basename)
+      .where('images.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    const etag = `"${basename.slice(0, basename.indexOf('.'))}"`;
+    if (!withBody) {
+      const info = await this.files.stat(handle, basename);
+      return info && { contentType: row.content_type, bytes: info.bytes, modifiedAt: info.modifiedAt, etag };
+    }
+    const opened = await this.files.open(handle, basename);
+    return opened && { contentType: row.content_type, bytes: opened.info.bytes, modifiedAt: opened.info.modifiedAt, etag, stream: opened.stream };
+  }
+
+  /** Ids of the store's posts (drafts included) using the image, by id, at most 20. */
+  private async postsUsing(trx: Db, store: Store, image: ImageRow): Promise<number[]> {
+    // The url is the public base followed by the path, so looking for the path finds both, and
+    // still finds bodies written before PUBLIC_BASE_URL changed. The path holds only
+    // [a-z0-9/.-], none of which is a LIKE wildcard.
+    const { path } = imagePublicRef(store.handle, image.basename, this.publicBaseUrl);
+    const rows = await trx
+      .selectFrom('posts')
+      .select('id')
+      .where('store_id', '=', store.id)
+      .where((eb) => eb.or([eb('cover_image_id', '=', image.id), sql<SqlBool>`body_html LIKE ${`%${path}%`}`]))
+      .orderBy('id')
+      .limit(IN_USE_DETAILS_MAX)
+      .execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  private async restore(store: Store, image: ImageRow, cause: unknown): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.updateTable('images').set({ deleted_at: null }).where('id', '=', image.id).execute();
+        // The deletion did not happen, so its event goes too: events record successful writes.
+        await trx
+          .deleteFrom('audit_events')
+          .where('store_id', '=', store.id)
+          .where('resource_type', '=', 'image')
+          .where('resource_id', '=', image.id)
+          .where('action', '=', 'image.deleted')
+          .execute();
+      });
+    } catch (restoreError) {
+      // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice.
+      throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, { cause: [cause, restoreError] });
+    }
+  }
+
+  private findLiveByContent(storeId: number, sha256: string): Promise<ImageRow | undefined> {
+    return this.db
+      .selectFrom('images')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('sha256', '=', sha256)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  private findLiveById(storeId: number, id: string): Promise<ImageRow | undefined> {
+    return this.db
+      .selectFrom('images')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  private present(store: Store, row: ImageRow): ImageObject {
+    return {
+      id: row.id,
+      basename: row.basename,
+      ...imagePublicRef(store.handle, row.basename, this.publicBaseUrl),
+      content_type: row.content_type,
+      width: row.width,
+      height: row.height,
+      bytes: row.bytes,
+    };
+  }
+}
+
+function limitsOf(store: Store): ImageLimits {
+  return {
+    maxBytes: store.limits.imageMaxBytes,
+    maxPixels: store.limits.imageMaxPixels,
+    maxGifFrames: store.limits.imageMaxGifFrames,
+    maxTotalPixels: store.limits.imageMaxTotalPixels,
+    maxWidth: store.limits.imageMaxWidth,
+  };
+}
+
+/** processImage with its client-side rejections turned into contract errors naming `file`. */
+async function processUpload(data: Buffer, limits: ImageLimits): Promise<ProcessedImage> {
+  try {
+    return await processImage(data, limits);
+  } catch (err) {
+    if (!(err instanceof ImageRejection)) throw err;
+    switch (err.reason) {
+      case 'unsupported_media_type':
+        throw new ApiError('unsupported_media_type', [detail(FILE_FIELD, err.detail)]);
+      case 'image_too_large':
+        throw new ApiError('image_too_large', [detail(FILE_FIELD, err.detail)]);
+      case 'unreadable':
+        throw new ApiError('validation_failed', [detail(FILE_FIELD, `is not a readable image: ${err.detail}`)]);
+    }
+  }
+}
+
+/** The service as the application runs it: files in the local media folder. */
+export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = new LocalMediaStore(config.mediaDir)): MediaService {
+  return new MediaService(db, clock, store, config.publicBaseUrl, mediaSettingsFromEnv());
+}

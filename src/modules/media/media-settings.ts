@@ -1,0 +1,38 @@
+// Upload timing, from optional environment variables validated at start like the rest of the
+// configuration (a bad value stops the process with a clear message).
+import { ConfigError } from '../../config/config.js';
+
+export interface MediaSettings {
+  /** An upload that sends no byte for this long is abandoned (a stalled client). */
+  uploadIdleTimeoutMs: number;
+  /** The whole upload body must arrive within this time. */
+  uploadTotalTimeoutMs: number;
+}
+
+export const MEDIA_SETTING_DEFAULTS: Readonly<MediaSettings> = Object.freeze({
+  uploadIdleTimeoutMs: 30_000,
+  // 10 MiB at 1 Mbit/s takes about 90 s; five minutes leaves room for slow links while still
+  // bounding a body that trickles in just fast enough to dodge the idle timeout.
+  uploadTotalTimeoutMs: 300_000,
+});
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallbackMs: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallbackMs;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 3600) {
+    problems.push(`${name} must be an integer number of seconds from 1 to 3600 (got "${raw}")`);
+    return fallbackMs;
+  }
+  return value * 1000;
+}
+
+export function mediaSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): MediaSettings {
+  const problems: string[] = [];
+  const settings = {
+    uploadIdleTimeoutMs: seconds(env, 'MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS', MEDIA_SETTING_DEFAULTS.uploadIdleTimeoutMs, problems),
+    uploadTotalTimeoutMs: seconds(env, 'MEDIA_UPLOAD_TIMEOUT_SECONDS', MEDIA_SETTING_DEFAULTS.uploadTotalTimeoutMs, problems),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
+}
