@@ -77,9 +77,13 @@ for (const target of await engineTargets()) {
     });
 
     it('applies the PATCH rules: at least one field, which fields take null, category_ids replaces the set', async () => {
-      const [c1, c2, c3] = await Promise.all(
-        ['A', 'B', 'C'].map(async (name) => (await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': `cat-${name}-${n++}` }, body: { name } })).json()),
-      );
+      // Created one after another so that ids ascend in this order.
+      const created: Array<{ id: number }> = [];
+      for (const name of ['A', 'B', 'C']) {
+        const res = await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': `cat-${name}-${n++}` }, body: { name } });
+        created.push(res.json());
+      }
+      const [c1, c2, c3] = created;
       const post = await createPost(t, key, { summary: 'S', category_ids: [c1.id, c2.id], default_category_id: c2.id });
       assertError(await patch(post.id, {}), 'validation_failed', [{ field: 'body', issue: 'must contain at least one field' }]);
       for (const field of ['title', 'body_html', 'cover_image_url']) {
