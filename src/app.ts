@@ -17,6 +17,8 @@ import { registerIdentityRoutes } from './http/routes/identity-routes.js';
 import { registerMediaFileRoutes } from './http/routes/media-file-routes.js';
 import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
+import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
+import { registerDocsRoutes } from './http/routes/docs-routes.js';
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -48,5 +50,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerPostRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
   registerOpenApiRoute(app);
+  registerStorefrontRoutes(app, ctx);
+  registerDocsRoutes(app);
   return app;
 }

@@ -1,0 +1,116 @@
+// The HTML of the store front pages. Texts shown to shoppers are Traditional Chinese, like the
+// service's messages. Values from users are escaped by the `html` template; the filtered body
+// is the one piece of user markup inserted as is.
+import { formatWithOffset } from '../../lib/time.js';
+import { html, trustedHtml, type SafeHtml } from './html-template.js';
+import type { CategoryLabel, IndexEntry, VisiblePost } from './storefront-repository.js';
+import { STOREFRONT_CSS } from './storefront-style.js';
+
+export interface PageStore {
+  name: string;
+  utcOffset: string;
+  /** The service's own address of this store's pages: `<PUBLIC_BASE_URL>/s/<handle>`. */
+  serviceBase: string;
+}
+
+function layout(store: PageStore, title: string, head: SafeHtml | string, main: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="zh-Hant-TW">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+${head}<style>${trustedHtml(STOREFRONT_CSS)}</style>
+</head>
+<body>
+<header class="site"><a href="${store.serviceBase}/blog">${store.name}</a></header>
+<main>
+${main}
+</main>
+<footer class="foot">${store.name}</footer>
+</body>
+</html>
+`.value;
+}
+
+function publishedTime(epochMs: number, offset: string): SafeHtml {
+  const iso = formatWithOffset(epochMs, offset);
+  return html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
+}
+
+export interface PostPageInput {
+  store: PageStore;
+  post: VisiblePost;
+  categories: CategoryLabel[];
+  coverUrl: string | null;
+  canonicalUrl: string;
+}
+
+export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl }: PostPageInput): string {
+  const head = html`${post.summary ? html`<meta name="description" content="${post.summary}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n`;
+  const categoryList = categories.length
+    ? html` · <ul class="categories">${categories.map((c) => html`<li>${c.name}</li>`)}</ul>`
+    : '';
+  const cover = post.cover && coverUrl
+    ? html`<img class="cover" src="${coverUrl}" alt="${post.title}"${post.cover.width ? html` width="${post.cover.width}" height="${post.cover.height}"` : ''}>\n`
+    : '';
+  const main = html`<article>
+<h1>${post.title}</h1>
+<p class="meta">${publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</p>
+${cover}${post.summary ? html`<p class="summary">${post.summary}</p>\n` : ''}<div class="body">
+${trustedHtml(post.bodyHtml)}
+</div>
+</article>`;
+  return layout(store, `${post.title} | ${store.name}`, head, main);
+}
+
+export interface IndexPageInput {
+  store: PageStore;
+  posts: IndexEntry[];
+  /** Query value of the next (older) page, or null on the last page. */
+  olderCursor: string | null;
+  isFirstPage: boolean;
+}
+
+export function renderIndexPage({ store, posts, olderCursor, isFirstPage }: IndexPageInput): string {
+  const items = posts.map(
+    (p) => html`<li><h2><a href="${store.serviceBase}/blog/posts/${p.id}">${p.title}</a></h2>
+<p class="meta">${publishedTime(p.publishedAt, store.utcOffset)}</p>${p.summary ? html`<p>${p.summary}</p>` : ''}</li>
+`,
+  );
+  const pager = html`<nav class="pager">${isFirstPage ? html`<span></span>` : html`<a href="${store.serviceBase}/blog" rel="first">最新文章</a>`}${
+    olderCursor ? html`<a href="${store.serviceBase}/blog?before=${olderCursor}" rel="next">較舊的文章</a>` : ''
+  }</nav>`;
+  const main = html`<h1>部落格</h1>
+${posts.length ? html`<ul class="posts">\n${items}</ul>` : html`<p>目前沒有文章。</p>`}
+${pager}`;
+  return layout(store, `部落格 | ${store.name}`, '', main);
+}
+
+/** One page for every "not visible": unknown store, draft, scheduled, deleted, another store's. */
+export function renderNotFoundPage(): string {
+  return bareLayout('找不到頁面', html`<h1>找不到頁面</h1>\n<p>這篇文章不存在或尚未公開。</p>`);
+}
+
+export function renderErrorPage(): string {
+  return bareLayout('暫時無法顯示', html`<h1>暫時無法顯示</h1>\n<p>請稍後再試一次。</p>`);
+}
+
+function bareLayout(title: string, main: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="zh-Hant-TW">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${trustedHtml(STOREFRONT_CSS)}</style>
+</head>
+<body>
+<main>
+${main}
+</main>
+</body>
+</html>
+`.value;
+}

@@ -1,0 +1,98 @@
+// Reads for the public pages. Visibility is decided in SQL from the clock, exactly as
+// deriveStatus does: published means published_at <= now; drafts (null) and scheduled
+// posts (future) never match, and every query is scoped to the store.
+import type { Db } from '../../db/database.js';
+import { HANDLE_PATTERN, storeFromRow, type Store } from '../stores/index.js';
+
+export interface StorefrontStore {
+  store: Store;
+  updatedAt: number;
+}
+
+export interface VisiblePost {
+  id: number;
+  title: string;
+  summary: string | null;
+  bodyHtml: string;
+  publishedAt: number;
+  updatedAt: number;
+  defaultCategoryId: number | null;
+  cover: { basename: string; width: number; height: number } | null;
+}
+
+export interface CategoryLabel {
+  id: number;
+  name: string;
+  updatedAt: number;
+}
+
+export interface IndexEntry {
+  id: number;
+  title: string;
+  summary: string | null;
+  publishedAt: number;
+}
+
+export async function findStoreByHandle(db: Db, handle: string): Promise<StorefrontStore | null> {
+  if (!HANDLE_PATTERN.test(handle)) return null;
+  const row = await db.selectFrom('stores').selectAll().where('handle', '=', handle).executeTakeFirst();
+  return row ? { store: storeFromRow(row), updatedAt: row.updated_at } : null;
+}
+
+export async function findVisiblePost(db: Db, storeId: number, id: number, now: number): Promise<VisiblePost | null> {
+  const row = await db
+    .selectFrom('posts')
+    .leftJoin('images', (join) => join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null))
+    .select([
+      'posts.id', 'posts.title', 'posts.summary', 'posts.body_html', 'posts.published_at', 'posts.updated_at',
+      'posts.default_category_id', 'images.basename', 'images.width', 'images.height',
+    ])
+    .where('posts.store_id', '=', storeId)
+    .where('posts.id', '=', id)
+    .where('posts.published_at', '<=', now)
+    .executeTakeFirst();
+  if (!row || row.published_at === null) return null;
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    bodyHtml: row.body_html,
+    publishedAt: row.published_at,
+    updatedAt: row.updated_at,
+    defaultCategoryId: row.default_category_id,
+    cover: row.basename ? { basename: row.basename, width: row.width ?? 0, height: row.height ?? 0 } : null,
+  };
+}
+
+export async function categoriesOf(db: Db, storeId: number, postId: number): Promise<CategoryLabel[]> {
+  const rows = await db
+    .selectFrom('post_categories')
+    .innerJoin('categories', 'categories.id', 'post_categories.category_id')
+    .select(['categories.id', 'categories.name', 'categories.updated_at'])
+    .where('post_categories.post_id', '=', postId)
+    .where('categories.store_id', '=', storeId)
+    .orderBy('categories.id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, updatedAt: r.updated_at }));
+}
+
+/** Published posts, newest publish time first (id breaks ties), after a keyset position. */
+export async function listVisiblePosts(
+  db: Db,
+  storeId: number,
+  now: number,
+  limit: number,
+  before?: { publishedAt: number; id: number },
+): Promise<IndexEntry[]> {
+  let q = db
+    .selectFrom('posts')
+    .select(['id', 'title', 'summary', 'published_at'])
+    .where('store_id', '=', storeId)
+    .where('published_at', '<=', now);
+  if (before) {
+    const { publishedAt, id } = before;
+    q = q.where((eb) => eb.or([eb('published_at', '<', publishedAt), eb.and([eb('published_at', '=', publishedAt), eb('id', '<', id)])]));
+  }
+  const rows = await q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, publishedAt: r.published_at as number }));
+}

@@ -1,0 +1,97 @@
+// The store front pages the service serves itself at <PUBLIC_BASE_URL>/s/<handle>/blog...
+// Whether a post shows is decided with the injected clock at request time, so a scheduled
+// post appears the moment its time passes and an unpublished one disappears at once.
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { imagePublicRef } from '../media/image-refs.js';
+import { storefrontBase } from '../stores/index.js';
+import { storefrontCsp } from './page-security.js';
+import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
+import { categoriesOf, findStoreByHandle, findVisiblePost, listVisiblePosts, type StorefrontStore } from './storefront-repository.js';
+import { STOREFRONT_CSS } from './storefront-style.js';
+import { ViewCounter } from './view-counter.js';
+
+export const INDEX_PAGE_SIZE = 20;
+
+const POST_ID = /^[1-9][0-9]{0,14}$/;
+/** Index position: `<published_at epoch ms>.<id>` of the last post on the previous page. */
+const INDEX_CURSOR = /^([0-9]{1,15})\.([1-9][0-9]{0,14})$/;
+
+export interface RenderedPostPage {
+  postId: number;
+  html: string;
+  /** Newest update time among everything the page shows. */
+  lastModified: number;
+}
+
+export interface RenderedIndexPage {
+  html: string;
+}
+
+export class StorefrontService {
+  readonly views: ViewCounter;
+  /** One policy for every page: the stylesheet is the same constant everywhere. */
+  readonly csp: string;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly publicBaseUrl: string,
+    viewFlushIntervalMs?: number,
+  ) {
+    this.views = new ViewCounter(db, viewFlushIntervalMs);
+    this.csp = storefrontCsp(STOREFRONT_CSS, publicBaseUrl);
+  }
+
+  /** The page of a published post of this store, or null for anything a shopper must not see. */
+  async postPage(handle: string, idText: string): Promise<RenderedPostPage | null> {
+    if (!POST_ID.test(idText)) return null;
+    const found = await findStoreByHandle(this.db, handle);
+    if (!found) return null;
+    const { store } = found;
+    const post = await findVisiblePost(this.db, store.id, Number(idText), this.clock.now().getTime());
+    if (!post) return null;
+    const categories = await categoriesOf(this.db, store.id, post.id);
+    // The main category leads; the rest keep id order.
+    categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
+    const html = renderPostPage({
+      store: this.pageStore(found),
+      post,
+      categories,
+      coverUrl: post.cover ? imagePublicRef(store.handle, post.cover.basename, this.publicBaseUrl).url : null,
+      canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
+    });
+    const lastModified = Math.max(post.updatedAt, post.publishedAt, found.updatedAt, ...categories.map((c) => c.updatedAt));
+    return { postId: post.id, html, lastModified };
+  }
+
+  /** A page of the store's published posts, newest publish time first; null for an unknown store or a malformed position. */
+  async indexPage(handle: string, before: string | undefined): Promise<RenderedIndexPage | null> {
+    let position: { publishedAt: number; id: number } | undefined;
+    if (before !== undefined) {
+      const m = INDEX_CURSOR.exec(before);
+      if (!m) return null;
+      position = { publishedAt: Number(m[1]), id: Number(m[2]) };
+    }
+    const found = await findStoreByHandle(this.db, handle);
+    if (!found) return null;
+    const rows = await listVisiblePosts(this.db, found.store.id, this.clock.now().getTime(), INDEX_PAGE_SIZE + 1, position);
+    const posts = rows.slice(0, INDEX_PAGE_SIZE);
+    const last = posts[posts.length - 1];
+    const olderCursor = rows.length > INDEX_PAGE_SIZE && last ? `${last.publishedAt}.${last.id}` : null;
+    return { html: renderIndexPage({ store: this.pageStore(found), posts, olderCursor, isFirstPage: !position }) };
+  }
+
+  /** Counts one page view; never waits for the database (see ViewCounter). */
+  recordView(postId: number): void {
+    this.views.record(postId);
+  }
+
+  close(): Promise<void> {
+    return this.views.close();
+  }
+
+  private pageStore({ store }: StorefrontStore): PageStore {
+    return { name: store.name, utcOffset: store.utcOffset, serviceBase: `${this.publicBaseUrl}/s/${store.handle}` };
+  }
+}
