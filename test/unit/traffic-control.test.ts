@@ -261,7 +261,7 @@ describe('traffic control, redis backend', () => {
       const started = performance.now();
       const decision = await traffic.consumeRate('key-a', 'read', 7);
       const elapsedMs = performance.now() - started;
-      assert.ok(elapsedMs < 1000, `decision took ${elapsedMs.toFixed(0)} ms`);
+      assert.ok(elapsedMs < 5000, `decision took ${elapsedMs.toFixed(0)} ms`);
       assert.equal(decision.allowed, true);
       assert.equal(decision.limit, 7);
       assert.equal(decision.remaining, 7);
@@ -273,7 +273,7 @@ describe('traffic control, redis backend', () => {
 
       const slotStarted = performance.now();
       const release = await traffic.acquireSlot('key-a', 1);
-      assert.ok(performance.now() - slotStarted < 1000);
+      assert.ok(performance.now() - slotStarted < 5000, "a refused connection must not hang the decision");
       assert.ok(release, 'a slot is granted when the store is down');
       assert.ok(await traffic.acquireSlot('key-a', 1), 'and is not tracked');
       await release();

@@ -6,23 +6,36 @@ import type { Reporter } from './backend-error.js';
  * - enableOfflineQueue: false  -> commands issued while disconnected fail at once instead of queueing;
  * - commandTimeout             -> a connected but unresponsive server cannot stall a request;
  * - connectTimeout             -> a black-holed address is given up on quickly and retried;
- * - maxRetriesPerRequest: 1    -> a command caught by a dropped connection is not replayed for long.
+ * - maxRetriesPerRequest: 1    -> a command caught by a dropped connection is not replayed for long;
+ * - lazyConnect: true          -> the connection is opened by the first decision, not at construction.
  * Reconnection keeps going with ioredis' default backoff, so limits resume once Redis is back.
+ *
+ * Why lazy: the client is created while the process starts up (database migrations, route and schema
+ * compilation). That work can keep the event loop busy for longer than the connect timeout; the
+ * timer then fires before the already-established connection is noticed, the attempt counts as
+ * failed, and the first requests after start-up would fail open although Redis is healthy.
+ * Connecting on first use starts the attempt when the process is serving requests. It also means
+ * a process that never takes a decision (e.g. an operator command) never connects at all.
  */
-const COMMAND_TIMEOUT_MS = 150;
-const CONNECT_TIMEOUT_MS = 500;
-/** Upper bound on how long the first requests after start-up wait for the initial connection. */
-const INITIAL_CONNECT_WAIT_MS = 200;
+// Generous enough that a busy event loop (a large body being filtered) does not read as an outage.
+const COMMAND_TIMEOUT_MS = 1000;
+const CONNECT_TIMEOUT_MS = 1000;
+/** Upper bound on how long a request waits for the first connection attempt to settle. */
+const INITIAL_CONNECT_WAIT_MS = 1000;
 
 export interface RedisConnection {
   readonly client: Redis;
-  /** Resolves once the client is usable or the start-up attempt has settled either way (bounded wait). */
+  /**
+   * Opens the connection on first use; resolves once that first attempt has settled either way,
+   * or after a bounded wait. Resolves at once afterwards (and after close).
+   */
   whenSettled(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function openRedisConnection(redisUrl: string, report: Reporter): RedisConnection {
   const client = new Redis(redisUrl, {
+    lazyConnect: true,
     enableOfflineQueue: false,
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: CONNECT_TIMEOUT_MS,
@@ -31,41 +44,58 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
   // Without a listener ioredis prints every reconnect failure to stderr; route them to the caller's log.
   client.on('error', (err: unknown) => report('connection', err));
 
-  const initialAttempt = settleInitialAttempt(client);
   let closed = false;
+  let settled = false;
+  let firstAttempt: Promise<void> | undefined;
+
+  /** Starts the first connection attempt (once) and resolves when it is ready, failed or closed. */
+  function startFirstAttempt(): Promise<void> {
+    firstAttempt ??= new Promise<void>((resolve) => {
+      const done = (): void => {
+        settled = true;
+        client.off('ready', done);
+        client.off('error', done);
+        client.off('end', done);
+        resolve();
+      };
+      client.once('ready', done);
+      client.once('error', done);
+      client.once('end', done);
+      // A failure also arrives as an 'error' event (reported above); ioredis then keeps reconnecting.
+      client.connect().catch(() => undefined);
+    });
+    return firstAttempt;
+  }
+
+  /**
+   * Requests arriving while the first connection is being made would otherwise fail open for no
+   * reason (the offline queue is off). Each waits for that attempt, at most INITIAL_CONNECT_WAIT_MS
+   * from its own arrival; once it has settled nobody waits, so later outages fail immediately
+   * instead of adding latency.
+   */
+  function whenSettled(): Promise<void> {
+    if (settled || closed) return Promise.resolve();
+    const attempt = startFirstAttempt();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, INITIAL_CONNECT_WAIT_MS);
+      // Do not keep the process alive just for this wait.
+      timer.unref();
+      void attempt.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 
   return {
     client,
-    whenSettled: () => initialAttempt,
+    whenSettled,
     async close() {
       if (closed) return;
       closed = true;
       await closeClient(client);
     },
   };
-}
-
-/**
- * Requests arriving while the very first connection is still being made would otherwise fail open
- * for no reason (the offline queue is off). They wait for that first attempt only, never longer
- * than INITIAL_CONNECT_WAIT_MS; later outages fail immediately instead of adding latency.
- */
-function settleInitialAttempt(client: Redis): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      client.off('ready', done);
-      client.off('error', done);
-      client.off('end', done);
-      resolve();
-    };
-    const timer = setTimeout(done, INITIAL_CONNECT_WAIT_MS);
-    // Do not keep the process alive just for this wait.
-    timer.unref();
-    client.once('ready', done);
-    client.once('error', done);
-    client.once('end', done);
-  });
 }
 
 /** QUIT lets in-flight replies (e.g. slot releases) finish; fall back to a hard disconnect if Redis is away. */
