@@ -139,7 +139,7 @@ for (const target of await engineTargets()) {
       assert.ok(index.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !index.includes('<script'), 'the index escapes as well');
     });
 
-    it('drafts, unpublished, deleted, other stores’ posts and unknown stores are 404 pages', async () => {
+    it('drafts, unpublished, deleted, other stores’ posts, unknown and uncertified stores are 404 pages', async () => {
       const draft = await createPost(t, key, { title: 'Secret draft' });
       assertNotFoundPage(await page(postUrl(draft.id)), 'Secret draft');
 
@@ -167,6 +167,11 @@ for (const target of await engineTargets()) {
       assertNotFoundPage(await page(`/s/${store.handle}/blog/posts/${mine.id}/extra`));
       assertNotFoundPage(await page(`/s/${store.handle}`));
       assertNotFoundPage(await page(`/s/${store.handle}/blog/posts/${mine.id}`.replace('/blog/', '/blog/x/')));
+      await t.ctx.stores.update(store.handle, { certified: 0 });
+      assertNotFoundPage(await page(postUrl(mine.id)), 'Mine');
+      assertNotFoundPage(await page(`/s/${store.handle}/blog`), 'Mine');
+      await t.ctx.stores.update(store.handle, { certified: 1 });
+      assert.equal((await page(postUrl(mine.id))).statusCode, 200, 'visible again once certified');
       await t.ctx.storefront.views.flush();
       assert.equal((await apiPost(draft.id)).view_count, 0);
       assert.equal((await apiPost(foreign.id, other.key)).view_count, 1, 'only the 200 under its own store counted');

@@ -35,7 +35,8 @@ export interface IndexEntry {
 
 export async function findStoreByHandle(db: Db, handle: string): Promise<StorefrontStore | null> {
   if (!HANDLE_PATTERN.test(handle)) return null;
-  const row = await db.selectFrom('stores').selectAll().where('handle', '=', handle).executeTakeFirst();
+  // A store that has not finished onboarding shows nothing publicly, as its API reads are refused too.
+  const row = await db.selectFrom('stores').selectAll().where('handle', '=', handle).where('certified', '=', 1).executeTakeFirst();
   return row ? { store: storeFromRow(row), updatedAt: row.updated_at } : null;
 }
 
