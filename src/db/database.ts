@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Compilable, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import type { DatabaseConfig } from '../config/config.js';
 import type { Database } from './schema.js';
 
@@ -29,15 +29,106 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
   // client from the pool and the next query opens a fresh one.
   pool.on('error', (err) => options.onIdleError?.(err));
+  namePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/** Prepared statements kept per SQL text (least recently used dropped beyond this many). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every statement again on each call, which costs more than
+ * running it (see docs/performance.md). The SQL texts repeat, so their prepared statements are
+ * kept and reused. Safe because the driver runs one statement at a time on the one connection
+ * (and SQLite re-prepares a kept statement by itself after a schema change).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= size) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
+/** Server-side prepared statements per pool (each connection prepares each name once). */
+export const PREPARED_STATEMENT_NAMES = 500;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Kysely sends every PostgreSQL query unnamed, so the server parses and plans it again each
+ * time. Repeated data statements get a name instead: each connection then parses and plans
+ * them once (pg keeps track per connection). Bounded, so unusual one-off texts stay unnamed.
+ * PostgreSQL re-plans a named statement after a schema change by itself, except when its
+ * result columns change (a `select *` after a migration added a column): that statement is
+ * then sent unnamed from then on.
+ */
+function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): void {
+  const names = new Map<string, string | null>();
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+      if (typeof text === 'string' && Array.isArray(values) && rest.length === 0 && PREPARABLE.test(text)) {
+        let name = names.get(text);
+        if (name === undefined && names.size < max) names.set(text, (name = `blog_q${names.size + 1}`));
+        if (name) {
+          return query({ name, text, values }).catch((err: { code?: string }) => {
+            if (err?.code !== '0A000') throw err;
+            names.set(text, null);
+            return query(text, values);
+          });
+        }
+      }
+      return query(text, values, ...rest);
+    }) as typeof client.query;
+  });
+}
+
+/** A placeholder for the n-th argument while a template query is built. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A hot query built and compiled once per database (per shape), then run with new arguments.
+ * Kysely's builder and compiler cost several times what the statement itself costs on the
+ * per-request paths. `build` receives `$` and must use `$(i)` wherever argument i goes (values
+ * only, not lists: give a list's length as `shape` and use one `$` per element). It runs
+ * through Kysely as any query does, so transactions and the connection lock still apply.
+ */
+export function queryTemplate<Row>(build: (db: Db, $: (index: number) => any, shape: number) => Compilable<Row>) {
+  const compiled = new WeakMap<object, Map<number, { query: CompiledQuery<Row>; slots: Array<Slot | { value: unknown }> }>>();
+  return async (db: Db, args: readonly unknown[], shape = 0): Promise<Row[]> => {
+    const adapter = db.getExecutor().adapter;
+    let shapes = compiled.get(adapter);
+    if (!shapes) compiled.set(adapter, (shapes = new Map()));
+    let template = shapes.get(shape);
+    if (!template) {
+      const query = build(db, (index) => new Slot(index), shape).compile();
+      template = { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : { value: p })) };
+      shapes.set(shape, template);
+    }
+    const parameters = template.slots.map((slot) => (slot instanceof Slot ? args[slot.index] : slot.value));
+    const result = await db.executeQuery<Row>({ ...template.query, parameters });
+    return result.rows;
+  };
 }
 
 /** True when an error is a unique/primary-key violation on either engine. */

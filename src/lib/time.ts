@@ -17,11 +17,17 @@ export function parseOffsetDateTime(value: string): number | null {
   return isOffsetDateTime(value) ? Date.parse(value) : null;
 }
 
+/** Parsed offsets: a listed page formats three times per post with the same one or two offsets. */
+const parsedOffsets = new Map<string, number>();
+
 export function offsetMinutes(offset: string): number {
+  const known = parsedOffsets.get(offset);
+  if (known !== undefined) return known;
   const m = OFFSET_PATTERN.exec(offset);
   if (!m) throw new Error(`Invalid UTC offset: ${offset}`);
-  const minutes = Number(m[2]) * 60 + Number(m[3]);
-  return m[1] === '-' ? -minutes : minutes;
+  const minutes = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  if (parsedOffsets.size < 1000) parsedOffsets.set(offset, minutes);
+  return minutes;
 }
 
 export function isValidOffset(offset: string): boolean {

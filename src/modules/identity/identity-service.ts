@@ -1,11 +1,16 @@
 import type { Static } from '@sinclair/typebox';
-import type { Db } from '../../db/database.js';
+import { queryTemplate, type Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { formatNullable } from '../../lib/time.js';
+import { formatNullable, formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
 import type { Caller } from '../keys/index.js';
-import { readUsage } from '../quotas/index.js';
+import type { QuotaUsage } from '../quotas/index.js';
 import { IMAGE_FORMATS } from '../stores/index.js';
 import type { IdentitySchema } from './identity-schemas.js';
+
+/** Today's use of both daily quotas in one query (the quota module's readUsage, for two kinds). */
+const usageToday = queryTemplate((db, $) =>
+  db.selectFrom('daily_usage').select(['kind', 'used']).where('store_id', '=', $(0)).where('day', '=', $(1)).where('kind', 'in', ['posts', 'images']),
+);
 
 export class IdentityService {
   constructor(
@@ -17,10 +22,14 @@ export class IdentityService {
   async describe(caller: Caller): Promise<Static<typeof IdentitySchema>> {
     const now = this.clock.now().getTime();
     const { store } = caller;
-    const [posts, images] = await Promise.all([
-      readUsage(this.db, store.id, 'posts', store.quotas.postsPerDay, now),
-      readUsage(this.db, store.id, 'images', store.quotas.imagesPerDay, now),
-    ]);
+    const rows = await usageToday(this.db, [store.id, taipeiDay(now)]);
+    const resetsAt = formatWithOffset(nextTaipeiMidnight(now), TAIPEI_OFFSET);
+    const usage = (kind: string, limit: number): QuotaUsage => {
+      const used = rows.find((r) => r.kind === kind)?.used ?? 0;
+      return { limit, used, remaining: Math.max(0, limit - used), resets_at: resetsAt };
+    };
+    const posts = usage('posts', store.quotas.postsPerDay);
+    const images = usage('images', store.quotas.imagesPerDay);
     return {
       api_version: this.apiVersion,
       key_id: caller.keyId,

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import { queryTemplate, type Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
@@ -50,6 +50,26 @@ export interface KeySummary {
   rate_limits: { read_per_minute: number; write_per_minute: number; concurrency: number };
 }
 
+/** The key and its store in one query, compiled once (it runs on every request). */
+const keyWithStore = queryTemplate((db, $) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('stores', 'stores.id', 'api_keys.store_id')
+    .selectAll('stores')
+    .select([
+      'api_keys.key_id',
+      'api_keys.application',
+      'api_keys.secret_hash',
+      'api_keys.scopes',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'api_keys.read_per_minute',
+      'api_keys.write_per_minute',
+      'api_keys.concurrency',
+    ])
+    .where('api_keys.key_id', '=', $(0)),
+);
+
 /** The secret is hashed once with SHA-256 (a 190-bit random secret needs no slow KDF). */
 const hashSecret = (secret: string) => sha256Hex(secret);
 
@@ -99,23 +119,7 @@ export class KeyService {
   async authenticate(rawKey: string): Promise<Caller | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
-    const row = await this.db
-      .selectFrom('api_keys')
-      .innerJoin('stores', 'stores.id', 'api_keys.store_id')
-      .selectAll('stores')
-      .select([
-        'api_keys.key_id',
-        'api_keys.application',
-        'api_keys.secret_hash',
-        'api_keys.scopes',
-        'api_keys.expires_at',
-        'api_keys.revoked_at',
-        'api_keys.read_per_minute',
-        'api_keys.write_per_minute',
-        'api_keys.concurrency',
-      ])
-      .where('api_keys.key_id', '=', parsed.keyId)
-      .executeTakeFirst();
+    const [row] = await keyWithStore(this.db, [parsed.keyId]);
     if (!row) return null;
     if (!safeEqual(row.secret_hash, hashSecret(parsed.secret))) return null;
     // Revocation is unconditional (its timestamp is only a record, possibly from another

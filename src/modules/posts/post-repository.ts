@@ -1,13 +1,15 @@
 // Plain data access for posts; takes `db` or a transaction. No rules here.
-import type { Db } from '../../db/database.js';
+// The per-request reads are query templates, compiled once per shape (see queryTemplate and
+// docs/performance.md): one post with its categories in one statement; a page of the list and
+// then its categories (one statement with a derived table measured slower on SQLite).
+import { queryTemplate, type Db } from '../../db/database.js';
 
-export interface PostRecord {
+/** A post as listed: every field but the body and its warnings (a page never needs them). */
+export interface PostListRecord {
   id: number;
   store_id: number;
   title: string;
   summary: string | null;
-  body_html: string;
-  warnings: string;
   cover_image_id: string | null;
   default_category_id: number | null;
   published_at: number | null;
@@ -18,32 +20,80 @@ export interface PostRecord {
   category_ids: number[];
 }
 
-function selectPosts(db: Db) {
-  return db
-    .selectFrom('posts')
-    .leftJoin('images', 'images.id', 'posts.cover_image_id')
-    .selectAll('posts')
-    .select('images.basename as cover_basename');
+export interface PostRecord extends PostListRecord {
+  body_html: string;
+  warnings: string;
 }
 
-async function attachCategories(db: Db, rows: Array<Omit<PostRecord, 'category_ids'>>): Promise<PostRecord[]> {
-  if (rows.length === 0) return [];
-  const links = await db
+const LIST_COLUMNS = [
+  'posts.id',
+  'posts.store_id',
+  'posts.title',
+  'posts.summary',
+  'posts.cover_image_id',
+  'posts.default_category_id',
+  'posts.published_at',
+  'posts.view_count',
+  'posts.created_at',
+  'posts.updated_at',
+] as const;
+
+function fromPosts(db: Db) {
+  return db.selectFrom('posts').leftJoin('images', 'images.id', 'posts.cover_image_id').select('images.basename as cover_basename');
+}
+
+/** A post with one row per category link (ordered), folded into `category_ids`. */
+const postById = queryTemplate((db, $) =>
+  fromPosts(db)
+    .leftJoin('post_categories', 'post_categories.post_id', 'posts.id')
+    .select(LIST_COLUMNS)
+    .select(['posts.body_html', 'posts.warnings', 'post_categories.category_id as link_category_id'])
+    .where('posts.store_id', '=', $(0))
+    .where('posts.id', '=', $(1))
+    .orderBy('post_categories.category_id'),
+);
+
+type Folded<R> = Omit<R, 'link_category_id'> & { category_ids: number[] };
+
+/** Rows of posts, each repeated once per category link (null when none), in order → posts. */
+function foldCategories<R extends { id: number; link_category_id: number | null }>(rows: R[]): Array<Folded<R>> {
+  const posts: Array<Folded<R>> = [];
+  let current: Folded<R> | undefined;
+  for (const row of rows) {
+    if (current?.id !== row.id) {
+      const { link_category_id: _, ...post } = row;
+      current = { ...post, category_ids: [] };
+      posts.push(current);
+    }
+    if (row.link_category_id !== null) current.category_ids.push(row.link_category_id);
+  }
+  return posts;
+}
+
+/** Category links of `shape` posts (one template per page size). */
+const categoryLinks = queryTemplate((db, $, shape) =>
+  db
     .selectFrom('post_categories')
     .select(['post_id', 'category_id'])
-    .where('post_id', 'in', rows.map((r) => r.id))
-    .orderBy('category_id')
-    .execute();
+    .where('post_id', 'in', Array.from({ length: shape }, (_, i) => $(i)))
+    .orderBy('category_id'),
+);
+
+async function attachCategories<R extends { id: number }>(db: Db, rows: R[]): Promise<Array<R & { category_ids: number[] }>> {
+  if (rows.length === 0) return [];
+  const links = await categoryLinks(db, rows.map((r) => r.id), rows.length);
   const byPost = new Map<number, number[]>();
-  for (const link of links) byPost.set(link.post_id, [...(byPost.get(link.post_id) ?? []), link.category_id]);
+  for (const link of links) {
+    const list = byPost.get(link.post_id);
+    if (list) list.push(link.category_id);
+    else byPost.set(link.post_id, [link.category_id]);
+  }
   return rows.map((r) => ({ ...r, category_ids: byPost.get(r.id) ?? [] }));
 }
 
 export async function findPost(db: Db, storeId: number, id: number): Promise<PostRecord | null> {
-  const row = await selectPosts(db).where('posts.store_id', '=', storeId).where('posts.id', '=', id).executeTakeFirst();
-  if (!row) return null;
-  const [post] = await attachCategories(db, [row]);
-  return post;
+  const [post] = foldCategories(await postById(db, [storeId, id]));
+  return post ?? null;
 }
 
 export interface ListFilter {
@@ -56,27 +106,40 @@ export interface ListFilter {
   limit: number;
 }
 
-export async function listPosts(db: Db, filter: ListFilter): Promise<PostRecord[]> {
-  let q = selectPosts(db).where('posts.store_id', '=', filter.storeId);
-  if (filter.status === 'draft') q = q.where('posts.published_at', 'is', null);
-  if (filter.status === 'scheduled') q = q.where('posts.published_at', '>', filter.now);
-  if (filter.status === 'published') q = q.where('posts.published_at', '<=', filter.now);
-  if (filter.categoryId !== undefined) {
-    const categoryId = filter.categoryId;
+// Arguments of the list templates, by position.
+const A = { store: 0, now: 1, category: 2, afterCreated: 3, afterId: 4, limit: 5 } as const;
+const STATUS_SHAPES = [undefined, 'draft', 'scheduled', 'published'] as const;
+
+/** shape = status (0–3) + 4 × has category + 8 × has cursor: one compiled query per combination. */
+const listPage = queryTemplate((db, $, shape) => {
+  const status = STATUS_SHAPES[shape & 3];
+  let q = fromPosts(db).select(LIST_COLUMNS).where('posts.store_id', '=', $(A.store));
+  if (status === 'draft') q = q.where('posts.published_at', 'is', null);
+  if (status === 'scheduled') q = q.where('posts.published_at', '>', $(A.now));
+  if (status === 'published') q = q.where('posts.published_at', '<=', $(A.now));
+  if (shape & 4) {
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', categoryId)),
+      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', $(A.category))),
     );
   }
-  if (filter.after) {
-    const { createdAt, id } = filter.after;
-    q = q.where((eb) => eb.or([eb('posts.created_at', '<', createdAt), eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', '<', id)])]));
+  if (shape & 8) {
+    // A row-value comparison, so the index range starts at the cursor (an OR of the two
+    // conditions made every page scan from the newest post).
+    q = q.where((eb) => eb(eb.refTuple('posts.created_at', 'posts.id'), '<', eb.tuple($(A.afterCreated), $(A.afterId))));
   }
-  const rows = await q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(filter.limit).execute();
+  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit($(A.limit));
+});
+
+export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRecord[]> {
+  const shape = STATUS_SHAPES.indexOf(filter.status) + (filter.categoryId !== undefined ? 4 : 0) + (filter.after ? 8 : 0);
+  const rows = await listPage(db, [filter.storeId, filter.now, filter.categoryId, filter.after?.createdAt, filter.after?.id, filter.limit], shape);
   return attachCategories(db, rows);
 }
 
+const deleteCategoryLinks = queryTemplate((db, $) => db.deleteFrom('post_categories').where('post_id', '=', $(0)));
+
 export async function replaceCategories(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
-  await trx.deleteFrom('post_categories').where('post_id', '=', postId).execute();
+  await deleteCategoryLinks(trx, [postId]);
   if (categoryIds.length > 0) {
     await trx.insertInto('post_categories').values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId }))).execute();
   }

@@ -1,0 +1,119 @@
+// Command line of `npm run bench`: every figure the run uses, with defaults matching the targets.
+import { parseArgs } from 'node:util';
+
+export type EngineName = 'sqlite' | 'postgres';
+export type ServerMode = 'dist' | 'source';
+
+export interface BenchOptions {
+  engine: EngineName;
+  /** Seconds per endpoint. */
+  duration: number;
+  /** Seconds of unreported warm-up per read endpoint before the first repetition. */
+  warmup: number;
+  connections: number;
+  uploadConnections: number;
+  posts: number;
+  bodyKb: number;
+  repeats: number;
+  server: ServerMode;
+  /** Another build's folder holding main.js (e.g. to compare two builds); null: this project's. */
+  app: string | null;
+  build: boolean;
+  /** Also measure create under the other durability setting (FULL / synchronous_commit=off). */
+  durability: boolean;
+  /** Endpoint names to run (empty: all). */
+  only: string[];
+  postgresUrl: string;
+  /** Directory for `node --cpu-prof` output of the API server, or null. */
+  cpuProf: string | null;
+  /** Write the results as JSON here too. */
+  json: string | null;
+  smoke: boolean;
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+  --engine sqlite|postgres   database engine (default sqlite: a temporary file)
+  --duration N               seconds per endpoint (default 10)
+  --warmup N                 unreported warm-up seconds per read endpoint (default 2)
+  --connections N            connections per endpoint (default 32)
+  --upload-connections N     connections for the image upload (default 4)
+  --posts N                  posts seeded before the run (default 10000)
+  --body-kb N                body size of seeded and created posts in KB (default 5)
+  --repeats N                repetitions of the read set (default 3)
+  --server dist|source       run the built output (default; builds first) or src/ through tsx
+  --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
+  --no-build                 do not run "npm run build" first
+  --no-durability            skip the create run under the other durability setting
+  --only a,b                 only these rows: bare,get,list,walk,me,create,publish,upload
+  --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
+  --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
+  --json FILE                also write the results as JSON
+  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server`;
+
+export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'publish', 'upload'] as const;
+
+export class UsageError extends Error {}
+
+function positive(name: string, raw: string | undefined, fallback: number, allowZero = false): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`--${name} takes a positive number (got "${raw}")`);
+  return n;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      engine: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      'upload-connections': { type: 'string' },
+      posts: { type: 'string' },
+      'body-kb': { type: 'string' },
+      repeats: { type: 'string' },
+      server: { type: 'string' },
+      app: { type: 'string' },
+      'no-build': { type: 'boolean' },
+      'no-durability': { type: 'boolean' },
+      only: { type: 'string' },
+      'postgres-url': { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      json: { type: 'string' },
+      smoke: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) throw new UsageError('');
+  const smoke = values.smoke === true;
+  const engine = (values.engine ?? 'sqlite') as EngineName;
+  if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
+  const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
+  if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
+  const only = (values.only ?? (smoke ? 'bare,get,create' : '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = only.filter((name) => !(ENDPOINTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${ENDPOINTS.join(', ')})`);
+  return {
+    engine,
+    duration: positive('duration', values.duration, smoke ? 1 : 10),
+    warmup: positive('warmup', values.warmup, smoke ? 0 : 2, true),
+    connections: Math.round(positive('connections', values.connections, 32)),
+    uploadConnections: Math.round(positive('upload-connections', values['upload-connections'], 4)),
+    posts: Math.round(positive('posts', values.posts, smoke ? 100 : 10_000)),
+    bodyKb: positive('body-kb', values['body-kb'], 5),
+    repeats: Math.round(positive('repeats', values.repeats, smoke ? 1 : 3)),
+    server: values.app ? 'dist' : server,
+    app: values.app ?? null,
+    build: server === 'dist' && !values.app && values['no-build'] !== true,
+    durability: !smoke && values['no-durability'] !== true,
+    only,
+    postgresUrl: values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    cpuProf: values['cpu-prof'] ?? null,
+    json: values.json ?? null,
+    smoke,
+  };
+}
+
+export const wants = (options: BenchOptions, name: (typeof ENDPOINTS)[number]) => options.only.length === 0 || options.only.includes(name);

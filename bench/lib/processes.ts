@@ -1,0 +1,167 @@
+// Server processes under test: the API (built output or source) and the bare node:http ceiling,
+// each a separate process on loopback, with their resident memory read from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { ServerMode } from './options.js';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface Memory {
+  /** Current resident set, MB. */
+  rssMb: number;
+  /** Peak resident set over the process's life (VmHWM), MB. */
+  hwmMb: number;
+}
+
+export function readMemory(pid: number): Memory | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system) the process has used so far, in seconds. */
+export function readCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ: 100 on every Linux build node runs on here. */
+const CLOCK_TICKS = 100;
+
+/** Samples VmRSS every 100 ms until stopped; returns the highest value seen (MB). */
+export function sampleRss(pid: number): { stop(): number } {
+  let peak = readMemory(pid)?.rssMb ?? NaN;
+  const timer = setInterval(() => {
+    const m = readMemory(pid);
+    if (m && !(m.rssMb <= peak)) peak = m.rssMb;
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      const m = readMemory(pid);
+      if (m && !(m.rssMb <= peak)) peak = m.rssMb;
+      return peak;
+    },
+  };
+}
+
+export interface RunningServer {
+  name: string;
+  pid: number;
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before answering:\n${output()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`server did not answer ${url} within ${timeoutMs / 1000} s:\n${output()}`);
+}
+
+function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port: number, probePath: string): Promise<RunningServer> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = `http://127.0.0.1:${port}`;
+  const server: RunningServer = {
+    name,
+    pid: child.pid!,
+    url,
+    output: () => log,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  return waitForHttp(`${url}${probePath}`, child, () => log).then(
+    () => server,
+    async (err) => {
+      await server.stop();
+      throw err;
+    },
+  );
+}
+
+/** Environment of a server: only what it needs, so nothing from the caller's shell leaks in. */
+function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+  return { ...env, ...extra };
+}
+
+export interface ApiServerOptions {
+  mode: ServerMode;
+  /** Folder of another build's main.js; default this project's dist/src or src. */
+  appDir?: string | null;
+  databaseUrl: string;
+  mediaDir: string;
+  cpuProfDir: string | null;
+  /** Runs bench/server-variant.ts (same start-up as main, with a durability setting) instead of main. */
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+}
+
+export async function startApiServer(options: ApiServerOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const nodeFlags: string[] = [];
+  if (options.cpuProfDir) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`);
+  const appRoot = options.appDir ? resolve(options.appDir) : options.mode === 'dist' ? join(ROOT, 'dist', 'src') : join(ROOT, 'src');
+  let entry: string[];
+  if (options.sqliteSynchronous) entry = ['--import', 'tsx', join(ROOT, 'bench', 'server-variant.ts')];
+  else if (options.mode === 'dist' || options.appDir) entry = [join(appRoot, 'main.js')];
+  else entry = ['--import', 'tsx', join(appRoot, 'main.ts')];
+  const env = serverEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: options.databaseUrl,
+    MEDIA_DIR: options.mediaDir,
+    BENCH_APP_ROOT: appRoot,
+    ...(options.sqliteSynchronous ? { BENCH_SQLITE_SYNCHRONOUS: options.sqliteSynchronous } : {}),
+  });
+  return startProcess('api', [...nodeFlags, ...entry], env, port, '/v1/me');
+}
+
+export async function startBareServer(payloadFile: string): Promise<RunningServer> {
+  const port = await freePort();
+  return startProcess('bare', [join(ROOT, 'bench', 'bare-server.mjs')], serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }), port, '/');
+}

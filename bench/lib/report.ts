@@ -1,0 +1,40 @@
+// The one table the run prints (Markdown, so it can be pasted into docs/performance.md as is).
+import type { Measurement } from './scenarios.js';
+
+export interface Row {
+  label: string;
+  connections: number | null;
+  m: Measurement | null;
+  /** Throughput relative to the bare node:http ceiling. */
+  ratio: number | null;
+  /** Shown instead of figures (e.g. "n/a (not available)"). */
+  note?: string;
+}
+
+const fmt = (n: number, digits: number) =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
+
+export function formatTable(rows: Row[]): string {
+  const header = ['endpoint', 'conns', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'CPU µs/req', 'peak RSS MB', 'non-2xx'];
+  const body = rows.map((r) => {
+    if (!r.m) return [r.label, r.connections === null ? '' : String(r.connections), r.note ?? 'n/a', '', '', '', '', '', ''];
+    const statuses = Object.entries(r.m.statusCodes).filter(([code]) => !code.startsWith('2'));
+    const non2xx = r.m.non2xx + r.m.errors === 0 ? '0' : `${r.m.non2xx + r.m.errors}${statuses.length ? ` (${statuses.map(([c, n]) => `${c}×${n}`).join(' ')})` : ''}`;
+    return [
+      r.label,
+      String(r.connections ?? ''),
+      fmt(r.m.rps, 0),
+      fmt(r.m.p50, 1),
+      fmt(r.m.p99, 1),
+      r.ratio === null ? '' : fmt(r.ratio, 2),
+      fmt(r.m.cpuUsPerRequest, 0),
+      fmt(r.m.peakRssMb, 0),
+      non2xx,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
+  const right = [false, true, true, true, true, true, true, true, true];
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}

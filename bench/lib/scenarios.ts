@@ -1,0 +1,158 @@
+// What each row of the table sends, as autocannon options, and how one row is measured.
+// autocannon calls setupRequest only on entries of `requests`, and a path given at the top level
+// loses to the URL's, so every request is described inside `requests`.
+import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'autocannon';
+import { randomLowerAlnum } from '../../src/lib/crypto.js';
+import { BOUNDARY, uploadBodyFactory } from './jpeg.js';
+import { readCpuSeconds, sampleRss, type RunningServer } from './processes.js';
+import { articleHtml } from './seed.js';
+
+export type LoadSpec = Omit<AutocannonOptions, 'url' | 'connections' | 'duration'>;
+
+export interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  peakRssMb: number;
+  /** Server CPU time (user + system) per answered request, microseconds. */
+  cpuUsPerRequest: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+export async function measure(server: RunningServer, spec: LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
+  const sampler = sampleRss(server.pid);
+  const cpuBefore = readCpuSeconds(server.pid);
+  let peakRssMb = NaN;
+  let result;
+  try {
+    result = await autocannon({ url: server.url, connections, duration: durationSeconds, timeout: 30, ...spec });
+  } finally {
+    peakRssMb = sampler.stop();
+  }
+  const cpuSeconds = readCpuSeconds(server.pid) - cpuBefore;
+  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count;
+  return {
+    rps: result['2xx'] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    peakRssMb,
+    cpuUsPerRequest: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statusCodes,
+  };
+}
+
+/** Spreads requests over the seeded posts (a stride coprime with most sizes, not one hot row). */
+const spread = (ids: number[], n: number) => ids[(n * 7919) % ids.length];
+
+export interface ScenarioContext {
+  key: string;
+  postIds: number[];
+  bodyBytes: number;
+}
+
+const auth = (c: ScenarioContext) => ({ authorization: `Bearer ${c.key}` });
+
+export function getPost(c: ScenarioContext): LoadSpec {
+  let n = 0;
+  return {
+    headers: auth(c),
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/blog/posts/${spread(c.postIds, n++)}` }) }],
+  };
+}
+
+export function listPosts(c: ScenarioContext): LoadSpec {
+  return { headers: auth(c), requests: [{ method: 'GET', path: '/v1/blog/posts?limit=20' }] };
+}
+
+/** Reads the `next_cursor` at the end of a page without parsing the whole page. */
+export function nextCursorOf(body: string): string | null {
+  const at = body.lastIndexOf('"next_cursor":');
+  if (at < 0) return null;
+  const m = /^"next_cursor":(?:"([^"]*)"|null)/.exec(body.slice(at, at + 600));
+  return m?.[1] ?? null;
+}
+
+/**
+ * Each connection walks the whole list page by page, following next_cursor, and starts over
+ * at the end (autocannon restarts the sequence when a step returns no request).
+ */
+export function pagedWalk(c: ScenarioContext): LoadSpec {
+  const pages = Math.ceil(c.postIds.length / 20) + 1;
+  const requests: AutocannonRequest[] = Array.from({ length: pages }, (_, i) => ({
+    method: 'GET',
+    setupRequest: (req, context) => {
+      if (i === 0) return { ...req, path: '/v1/blog/posts?limit=20' };
+      const cursor = context.cursor as string | null | undefined;
+      return cursor ? { ...req, path: `/v1/blog/posts?limit=20&cursor=${encodeURIComponent(cursor)}` } : null;
+    },
+    onResponse: (status, body, context) => {
+      context.cursor = status === 200 ? nextCursorOf(body) : null;
+    },
+  }));
+  return { headers: auth(c), requests, initialContext: { cursor: null } };
+}
+
+export function me(c: ScenarioContext): LoadSpec {
+  return { headers: auth(c), requests: [{ method: 'GET', path: '/v1/me' }] };
+}
+
+/** 5 KB (or --body-kb) article bodies, unique per request, each with its own Idempotency-Key. */
+export function createPost(c: ScenarioContext): LoadSpec {
+  const run = randomLowerAlnum(6);
+  const body = JSON.stringify(articleHtml(c.bodyBytes, 4242)).slice(1, -1);
+  let n = 0;
+  return {
+    headers: { ...auth(c), 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/blog/posts',
+        setupRequest: (req) => {
+          const i = ++n;
+          return {
+            ...req,
+            headers: { ...req.headers, 'idempotency-key': `bench-${run}-${i}` },
+            body: `{"title":"Bench create ${run} ${i}","summary":"Created by the benchmark","body_html":"<p>Run ${run}, post ${i}.</p>${body}"}`,
+          };
+        },
+      },
+    ],
+  };
+}
+
+/** Publishes posts round the seeded set, each with a distinct back-dated time (always a write). */
+export function publishPost(c: ScenarioContext): LoadSpec {
+  const base = Date.now() - 86_400_000;
+  let n = 0;
+  return {
+    headers: { ...auth(c), 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const i = ++n;
+          return { ...req, path: `/v1/blog/posts/${spread(c.postIds, i)}/publish`, body: `{"published_at":"${new Date(base - i * 1000).toISOString()}"}` };
+        },
+      },
+    ],
+  };
+}
+
+export function uploadImage(c: ScenarioContext, jpeg: Buffer): LoadSpec {
+  const bodyFor = uploadBodyFactory(jpeg);
+  const run = randomLowerAlnum(6);
+  let n = 0;
+  return {
+    headers: { ...auth(c), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    requests: [{ method: 'POST', path: '/v1/media/images', setupRequest: (req) => ({ ...req, body: bodyFor(`${run}-${++n}`) }) }],
+  };
+}
+
+/** The bare ceiling receives the same GET (path and headers) as the API's GET one post. */
+export const bareGet = getPost;

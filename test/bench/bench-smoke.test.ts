@@ -1,0 +1,43 @@
+// The benchmark harness end to end, tiny: a small seed, 1-second runs, two endpoints, the API
+// from source. Asserts only that it completes and prints the table with numbers in it, never
+// anything about speed (the machine running the tests may be busy with anything).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+
+function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const cellsOf = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+const NUMBER = /^-?\d[\d,]*(\.\d+)?$/;
+
+describe('npm run bench:smoke', () => {
+  it('completes and prints one table with numeric figures', { timeout: 180_000 }, async () => {
+    const { code, stdout, stderr } = await runSmoke();
+    assert.equal(code, 0, `exit ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+
+    const lines = stdout.split('\n').filter((l) => l.startsWith('|'));
+    assert.ok(lines.length >= 3, `a table in:\n${stdout}`);
+    const header = cellsOf(lines[0]);
+    for (const column of ['endpoint', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'peak RSS MB']) assert.ok(header.includes(column), `column ${column} in ${header.join(' | ')}`);
+    const rows = new Map(lines.slice(2).map((l) => [cellsOf(l)[0], cellsOf(l)]));
+
+    for (const label of ['bare node:http, same post JSON', 'GET /v1/blog/posts/{id}', 'POST /v1/blog/posts (5 KB body)']) {
+      const row = rows.get(label);
+      assert.ok(row, `row "${label}" in:\n${stdout}`);
+      for (const column of ['req/s', 'p50 ms', 'p99 ms', '× bare', 'peak RSS MB']) {
+        const value = row[header.indexOf(column)];
+        assert.match(value, NUMBER, `${label}: ${column} is a number (got "${value}")`);
+      }
+    }
+  });
+});
