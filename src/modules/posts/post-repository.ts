@@ -2,28 +2,15 @@
 // The per-request reads are query templates, compiled once per shape (see queryTemplate and
 // docs/performance.md): one post with its categories in one statement; a page of the list and
 // then its categories (one statement with a derived table measured slower on SQLite).
+import type { Selectable } from 'kysely';
 import { queryTemplate, type Db } from '../../db/database.js';
+import type { PostsTable } from '../../db/schema.js';
+
+/** A post as stored, with its cover's file name and its categories. */
+export type PostRecord = Selectable<PostsTable> & { cover_basename: string | null; category_ids: number[] };
 
 /** A post as listed: every field but the body and its warnings (a page never needs them). */
-export interface PostListRecord {
-  id: number;
-  store_id: number;
-  title: string;
-  summary: string | null;
-  cover_image_id: string | null;
-  default_category_id: number | null;
-  published_at: number | null;
-  view_count: number;
-  created_at: number;
-  updated_at: number;
-  cover_basename: string | null;
-  category_ids: number[];
-}
-
-export interface PostRecord extends PostListRecord {
-  body_html: string;
-  warnings: string;
-}
+export type PostListRecord = Omit<PostRecord, 'body_html' | 'warnings'>;
 
 const LIST_COLUMNS = [
   'posts.id',
