@@ -1,5 +1,6 @@
 // Opaque, signed page cursors (decisions: "signed by the server, and carry the query conditions").
 // A cursor = base64url(JSON {c: conditions fingerprint, p: position}) + "." + HMAC.
+import { ApiError, detail } from './api-error.js';
 import { hmacBase64Url, safeEqual, sha256Hex } from './crypto.js';
 
 export type CursorPosition = Array<string | number>;
@@ -47,5 +48,22 @@ export class CursorCodec {
     }
     if (parsed.c !== fingerprint(scope, conditions)) return { kind: 'first-page' };
     return { kind: 'continue', position: parsed.p };
+  }
+
+  /** Where to continue (undefined = the first page); a cursor this service did not sign → 422. */
+  readPosition(scope: string, conditions: Record<string, unknown>, cursor: string | undefined): CursorPosition | undefined {
+    const reading = this.decode(scope, conditions, cursor);
+    if (reading.kind === 'invalid') {
+      throw new ApiError('validation_failed', [detail('cursor', 'was not issued by this service; omit it to start from the first page')]);
+    }
+    return reading.kind === 'continue' ? reading.position : undefined;
+  }
+
+  /** Cuts the `limit + 1` rows fetched into one page and the signed cursor to the next (null on the last). */
+  page<T>(scope: string, conditions: Record<string, unknown>, rows: T[], limit: number, positionOf: (row: T) => CursorPosition) {
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last !== undefined ? this.encode(scope, conditions, positionOf(last)) : null;
+    return { rows: page, nextCursor };
   }
 }

@@ -28,8 +28,7 @@ export class AuditService {
       since: query.since ? Date.parse(query.since) : undefined,
       until: query.until ? Date.parse(query.until) : undefined,
     };
-    const reading = this.cursors.decode(CURSOR_SCOPE, conditions, query.cursor);
-    if (reading.kind === 'invalid') throw new ApiError('validation_failed', [detail('cursor', 'was not issued by this service; omit it to start from the first page')]);
+    const after = this.cursors.readPosition(CURSOR_SCOPE, conditions, query.cursor);
 
     let q = this.db.selectFrom('audit_events').selectAll().where('store_id', '=', store.id);
     if (conditions.action) q = q.where('action', '=', conditions.action);
@@ -38,12 +37,10 @@ export class AuditService {
     if (conditions.key_id) q = q.where('key_id', '=', conditions.key_id);
     if (conditions.since !== undefined) q = q.where('occurred_at', '>=', conditions.since);
     if (conditions.until !== undefined) q = q.where('occurred_at', '<', conditions.until);
-    if (reading.kind === 'continue') q = q.where('id', '<', Number(reading.position[0]));
+    if (after) q = q.where('id', '<', Number(after[0]));
     const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
 
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? this.cursors.encode(CURSOR_SCOPE, conditions, [last.id]) : null;
+    const { rows: page, nextCursor } = this.cursors.page(CURSOR_SCOPE, conditions, rows, limit, (row) => [row.id]);
     return {
       data: page.map((row) => ({
         id: row.id,

@@ -119,20 +119,17 @@ export class PostService {
     if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
     const conditions = { status: query.status, category_id: query.category_id };
-    const reading = this.cursors.decode(LIST_CURSOR_SCOPE, conditions, query.cursor);
-    if (reading.kind === 'invalid') throw new ApiError('validation_failed', [detail('cursor', 'was not issued by this service; omit it to start from the first page')]);
+    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor);
     const now = this.clock.now().getTime();
     const rows = await listPosts(this.db, {
       storeId: store.id,
       status: query.status as 'draft' | 'scheduled' | 'published' | undefined,
       categoryId: query.category_id,
       now,
-      after: reading.kind === 'continue' ? { createdAt: Number(reading.position[0]), id: Number(reading.position[1]) } : undefined,
+      after: after ? { createdAt: Number(after[0]), id: Number(after[1]) } : undefined,
       limit: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last ? this.cursors.encode(LIST_CURSOR_SCOPE, conditions, [last.created_at, last.id]) : null;
+    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id]);
     const c = this.presentContext(store, now);
     return { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
   }
