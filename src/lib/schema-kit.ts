@@ -61,3 +61,12 @@ export const PIPELINE_ERRORS: ErrorCode[] = ['unauthorized', 'insufficient_scope
 export const GATED_ERRORS: ErrorCode[] = [...PIPELINE_ERRORS, 'tenant_not_certified', 'tenant_schema_changed', 'validation_failed'];
 
 export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+
+/**
+ * The Idempotency-Key header of create endpoints, for the description only: its presence and
+ * shape are checked by the idempotency step so that it answers with the contract's details.
+ */
+export const IdempotencyHeader = {
+  type: 'object',
+  properties: { 'idempotency-key': { type: 'string', description: 'Required: 1–255 printable ASCII characters identifying this creation' } },
+};

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
+import { errorResponses, GATED_ERRORS, IdempotencyHeader } from '../../lib/schema-kit.js';
 import { CategoryListSchema, CategorySchema, CreateCategoryBody } from '../../modules/categories/index.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
@@ -27,7 +27,7 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
         tags,
         security,
         summary: 'Create a category (optionally under a parent)',
-        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'Required: 1–255 printable ASCII characters' } } },
+        headers: IdempotencyHeader,
         body: CreateCategoryBody,
         response: { 201: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'category_name_conflict', 'idempotency_key_reused', 'idempotency_in_progress']) },
       },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { ErrorCode } from '../../lib/error-catalogue.js';
-import { errorResponses, GATED_ERRORS, IdParam } from '../../lib/schema-kit.js';
+import { errorResponses, GATED_ERRORS, IdempotencyHeader, IdParam } from '../../lib/schema-kit.js';
 import { CreatePostBody, DeleteBody, PostListQuery, PostPageSchema, PostSchema, PublishBody, UpdatePostBody } from '../../modules/posts/index.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
@@ -20,10 +20,6 @@ const WRITE_ERRORS: ErrorCode[] = [
   'idempotency_in_progress',
   'quota_exceeded',
 ];
-const IdempotencyHeader = {
-  type: 'object',
-  properties: { 'idempotency-key': { type: 'string', description: 'Required: 1–255 printable ASCII characters identifying this creation' } },
-};
 
 export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post<{ Body: Static<typeof CreatePostBody> }>(
