@@ -5,7 +5,7 @@ import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
 import { registerIdempotency } from './http/idempotency-hook.js';
 import { registerJsonBody } from './http/json-body.js';
-import { loggerOptions } from './http/logging.js';
+import { lazyChildLoggerFactory, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
 import { requestIdFor } from './http/request-id.js';
@@ -30,6 +30,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: requestIdFor,
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: ctx.config.maxJsonBodyBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: false,

@@ -11,7 +11,7 @@ import { CategoryService } from './modules/categories/index.js';
 import { PostLifecycle, PostService } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
-import { KeyService } from './modules/keys/index.js';
+import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { StorefrontService } from './modules/storefront/index.js';
@@ -62,7 +62,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       clock,
       cursors,
       stores: new StoreService(db, clock),
-      keys: new KeyService(db, clock),
+      keys: new KeyService(db, clock, handle.watchTables(CALLER_TABLES)),
       identity: new IdentityService(db, clock, API_VERSION_DATE),
       audit: new AuditService(db, cursors),
       idempotency: new IdempotencyService(db, clock),

@@ -12,7 +12,17 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   engine: Engine;
+  /**
+   * A cheap way to tell that some tables may have changed, for caches of rows that are read on
+   * every request; null when the engine cannot tell without a query (PostgreSQL).
+   */
+  watchTables(tables: readonly string[]): TableWatch | null;
   close(): Promise<void>;
+}
+
+/** stamp() returns a different number after any change to the watched tables may have committed. */
+export interface TableWatch {
+  stamp(): number;
 }
 
 // pg returns int8 (bigint) columns and COUNT(*) as strings; every int8 here is an epoch-ms
@@ -29,8 +39,9 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    const statements = new StatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+    return { db, engine: 'sqlite', watchTables: (tables) => statements.watch(tables), close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
@@ -38,34 +49,99 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   pool.on('error', (err) => options.onIdleError?.(err));
   namePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', watchTables: () => null, close: () => db.destroy() };
 }
 
 /** Prepared statements kept per SQL text (least recently used dropped beyond this many). */
 export const STATEMENT_CACHE_SIZE = 500;
+
+interface KeptStatement {
+  statement: BetterSqlite3.Statement;
+  /** Watches of the tables this statement writes (none for a read). */
+  writes: SqliteTableWatch[];
+}
 
 /**
  * Kysely's SQLite driver prepares every statement again on each call, which costs more than
  * running it (see docs/performance.md). The SQL texts repeat, so their prepared statements are
  * kept and reused. Safe because the driver runs one statement at a time on the one connection
  * (and SQLite re-prepares a kept statement by itself after a schema change).
+ * The driver prepares a statement right before it runs it, so this is also where writes to
+ * watched tables are seen.
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (statement) {
-        statements.delete(sql);
-      } else {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= size) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, statement);
-      return statement;
-    },
-  };
+class StatementCache implements SqliteDatabase {
+  private readonly statements = new Map<string, KeptStatement>();
+  private readonly watches: SqliteTableWatch[] = [];
+  private readonly dataVersion: BetterSqlite3.Statement;
+
+  constructor(
+    private readonly sqlite: BetterSqlite3.Database,
+    private readonly size = STATEMENT_CACHE_SIZE,
+  ) {
+    this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  }
+
+  close(): void {
+    this.sqlite.close();
+  }
+
+  prepare(sql: string): BetterSqlite3.Statement {
+    let kept = this.statements.get(sql);
+    if (kept) {
+      this.statements.delete(sql);
+    } else {
+      const statement = this.sqlite.prepare(sql);
+      kept = { statement, writes: statement.readonly ? [] : this.watches.filter((w) => w.isWrittenBy(sql)) };
+      if (this.statements.size >= this.size) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(sql, kept);
+    for (const watch of kept.writes) watch.changed();
+    return kept.statement;
+  }
+
+  watch(tables: readonly string[]): TableWatch {
+    const watch = new SqliteTableWatch(tables, () => this.dataVersion.get() as number);
+    this.watches.push(watch);
+    // Statements kept before the watch existed are classified again.
+    for (const [sql, kept] of this.statements) if (!kept.statement.readonly && watch.isWrittenBy(sql)) kept.writes.push(watch);
+    return watch;
+  }
+}
+
+/**
+ * Changes come from two places: this connection's own writes (seen as the statements are
+ * prepared, so before they run) and commits by any other connection or process (the CLI,
+ * another instance), which SQLite reports through PRAGMA data_version. Any statement whose
+ * text names a watched table counts as a change to it, including a write that later rolls back.
+ */
+class SqliteTableWatch implements TableWatch {
+  private readonly pattern: RegExp;
+  private count = 0;
+  private lastDataVersion: number | undefined;
+
+  constructor(
+    tables: readonly string[],
+    private readonly readDataVersion: () => number,
+  ) {
+    this.pattern = new RegExp(`\\b(${tables.join('|')})\\b`, 'i');
+  }
+
+  isWrittenBy(sql: string): boolean {
+    return this.pattern.test(sql);
+  }
+
+  changed(): void {
+    this.count++;
+  }
+
+  stamp(): number {
+    const version = this.readDataVersion();
+    if (version !== this.lastDataVersion) {
+      this.lastDataVersion = version;
+      this.count++;
+    }
+    return this.count;
+  }
 }
 
 /** Server-side prepared statements per pool (each connection prepares each name once). */

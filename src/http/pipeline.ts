@@ -43,7 +43,8 @@ const rateClassOf = (method: string) => (method === 'GET' || method === 'HEAD' ?
 async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const caller = await authenticate(ctx, request.headers.authorization);
   request.caller = caller;
-  request.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
+  // Fastify logs the request's completion through reply.log, which starts as the same logger.
+  request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
 
   // Every authenticated request counts against its class, whatever its outcome.
   const rateClass = rateClassOf(request.method);

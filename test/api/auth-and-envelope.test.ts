@@ -103,7 +103,7 @@ for (const target of await engineTargets()) {
 
     it('never writes a secret to the log, and logs the key_id', async () => {
       const secret = key.slice(-32);
-      await me(`Bearer ${key}`);
+      const ok = await me(`Bearer ${key}`);
       await me(`Bearer ${key.slice(0, -4)}WXYZ`);
       await t.request({ method: 'GET', url: `/v1/me?key=${key}` });
       await t.request({ method: 'GET', url: `/v1/audit/events?cursor=${key}`, key });
@@ -112,6 +112,12 @@ for (const target of await engineTargets()) {
       assert.ok(!all.includes(secret), 'secret found in logs');
       assert.ok(!all.includes(`${secret.slice(0, 28)}WXYZ`), 'wrong secret found in logs');
       assert.ok(all.includes(key.slice(9, 17)), 'key_id is logged');
+      // The request's own log lines carry its id, key and store.
+      const lines = t.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean).map((line) => JSON.parse(line));
+      const completed = lines.find((l) => l.reqId === ok.headers['x-request-id'] && l.msg === 'request completed');
+      assert.ok(completed, 'the request completion is logged with its request id');
+      assert.equal(completed.key_id, key.slice(9, 17));
+      assert.equal(typeof completed.store, 'string');
     });
   });
 }

@@ -1,8 +1,9 @@
-import { queryTemplate, type Db } from '../../db/database.js';
+import { queryTemplate, type Db, type TableWatch } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { storeFromRow, type Store } from '../stores/index.js';
+import { CallerCache } from './caller-cache.js';
 import { generateKeyParts, parseApiKey } from './key-format.js';
 import { deserializeScopes, expandScopes, serializeScopes, type Scope } from './scopes.js';
 
@@ -74,10 +75,16 @@ const keyWithStore = queryTemplate((db, $) =>
 const hashSecret = (secret: string) => sha256Hex(secret);
 
 export class KeyService {
+  private readonly callers: CallerCache | null;
+
+  /** `callerTables`: a watch of CALLER_TABLES, to keep verified keys (null: read every time). */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+    callerTables: TableWatch | null = null,
+  ) {
+    this.callers = callerTables && new CallerCache(callerTables);
+  }
 
   /** Issues a key; the full key is in the result and is never stored or shown again. */
   async issue(input: IssueKeyInput): Promise<{ key: string; keyId: string; scopes: Scope[]; expiresAt: number | null }> {
@@ -114,18 +121,29 @@ export class KeyService {
   /**
    * Resolves a presented key to its caller, or null for any invalid key (unknown, wrong
    * secret, expired, revoked) so that every failure looks the same to the client.
-   * Reads the database each time: revocation and expiry changes apply on the very next request.
+   * Revocation and limit changes apply on the very next request: a kept caller is dropped as
+   * soon as its tables may have changed (see CallerCache), and otherwise the database is read.
    */
   async authenticate(rawKey: string): Promise<Caller | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
-    const [row] = await keyWithStore(this.db, [parsed.keyId]);
+    const stamp = this.callers?.begin();
+    const kept = this.callers?.find(parsed.keyId, parsed.secret);
+    const caller = kept ?? (await this.readCaller(parsed.keyId, parsed.secret));
+    if (!caller) return null;
+    // Expiry is compared with this process's clock on every request, kept or not.
+    if (caller.expiresAt !== null && caller.expiresAt <= this.clock.now().getTime()) return null;
+    if (!kept && stamp !== undefined) this.callers!.keep(stamp, parsed.keyId, parsed.secret, caller);
+    return caller;
+  }
+
+  private async readCaller(keyId: string, secret: string): Promise<Caller | null> {
+    const [row] = await keyWithStore(this.db, [keyId]);
     if (!row) return null;
-    if (!safeEqual(row.secret_hash, hashSecret(parsed.secret))) return null;
+    if (!safeEqual(row.secret_hash, hashSecret(secret))) return null;
     // Revocation is unconditional (its timestamp is only a record, possibly from another
-    // process's clock); expiry is compared with this process's clock.
+    // process's clock).
     if (row.revoked_at !== null) return null;
-    if (row.expires_at !== null && row.expires_at <= this.clock.now().getTime()) return null;
     return {
       keyId: row.key_id,
       application: row.application,

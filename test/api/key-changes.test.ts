@@ -1,0 +1,75 @@
+// Verified keys may be kept between requests (SQLite); a change to a key or its store made by
+// anyone — this instance, another instance, the CLI's process — still applies on the next request.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineTargets } from '../helpers/engines.js';
+import { secondInstance } from '../helpers/second-instance.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { assertError } from '../helpers/assertions.js';
+
+for (const target of await engineTargets()) {
+  describe(`key and store changes apply on the next request [${target.name}]`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let other: Awaited<ReturnType<typeof secondInstance>>;
+    before(async () => {
+      t = await startTestApp(target);
+      other = await secondInstance(t);
+    });
+    after(async () => {
+      await other?.close();
+      await t?.close();
+    });
+
+    const me = (key: string) => t.request({ method: 'GET', url: '/v1/me', key });
+    const posts = (key: string) => t.request({ method: 'GET', url: '/v1/blog/posts', key });
+
+    it('refuses a key revoked by another instance, after it was used many times', async () => {
+      const { key } = await t.tenant();
+      for (let i = 0; i < 3; i++) assert.equal((await me(key)).statusCode, 200);
+      assert.equal(await other.ctx.keys.revoke(key.slice(9, 17)), true);
+      assertError(await me(key), 'unauthorized');
+    });
+
+    it('refuses a key revoked by this instance', async () => {
+      const { key } = await t.tenant();
+      assert.equal((await me(key)).statusCode, 200);
+      await t.ctx.keys.revoke(key.slice(9, 17));
+      assertError(await me(key), 'unauthorized');
+    });
+
+    it('uses rate limits changed by another instance', async () => {
+      const { key } = await t.tenant();
+      assert.equal((await me(key)).headers['x-ratelimit-limit'], '600');
+      await other.ctx.keys.update(key.slice(9, 17), { readPerMinute: 1234 });
+      assert.equal((await me(key)).headers['x-ratelimit-limit'], '1234');
+    });
+
+    it('applies store gates and features changed by another instance', async () => {
+      const { store, key } = await t.tenant();
+      assert.equal((await posts(key)).statusCode, 200);
+      await other.ctx.stores.update(store.handle, { certified: 0 });
+      assertError(await posts(key), 'tenant_not_certified');
+      await other.ctx.stores.update(store.handle, { certified: 1, categories_enabled: 0 });
+      assert.equal((await posts(key)).statusCode, 200);
+      assertError(await t.request({ method: 'GET', url: '/v1/blog/categories', key }), 'feature_unavailable');
+    });
+
+    it('refuses a key the moment the clock passes its expiry, however often it was used', async () => {
+      const store = await t.createStore();
+      const key = await t.issueKey(store, ['read_blog'], { expiresInDays: 1 });
+      assert.equal((await me(key)).statusCode, 200);
+      t.clock.advance(24 * 3600 * 1000 - 1);
+      assert.equal((await me(key)).statusCode, 200);
+      t.clock.advance(1);
+      assertError(await me(key), 'unauthorized');
+    });
+
+    it('never accepts a wrong secret for a key id that was just used correctly', async () => {
+      const { key } = await t.tenant();
+      assert.equal((await me(key)).statusCode, 200);
+      const wrong = `${key.slice(0, -4)}${key.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+      assertError(await me(wrong), 'unauthorized');
+      assert.equal((await me(key)).statusCode, 200);
+    });
+  });
+}
