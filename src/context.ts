@@ -8,7 +8,7 @@ import { CursorCodec } from './lib/cursor.js';
 import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
-import { PostLifecycle, PostService } from './modules/posts/index.js';
+import { POST_READ_TABLES, PostLifecycle, PostReadCache, PostService } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
@@ -53,7 +53,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl);
+    const postReadsWatch = config.readCacheBytes > 0 ? handle.watchTables(POST_READ_TABLES) : null;
+    const postReads = postReadsWatch && new PostReadCache(postReadsWatch, config.readCacheBytes);
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, postReads);
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     return {
       config,

@@ -16,6 +16,8 @@ export interface AppConfig {
   logLevel: string;
   /** Hard ceiling on any JSON request body, before the per-store limit applies. */
   maxJsonBodyBytes: number;
+  /** Memory for posts and list pages kept between reads (SQLite only); 0 turns it off. */
+  readCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const maxJsonBodyBytes = Number(env.MAX_JSON_BODY_BYTES ?? 16 * 1024 * 1024);
   if (!Number.isInteger(maxJsonBodyBytes) || maxJsonBodyBytes < 1024) problems.push('MAX_JSON_BODY_BYTES must be an integer ≥ 1024');
 
+  const readCacheMb = Number(env.READ_CACHE_MB ?? 128);
+  if (!Number.isInteger(readCacheMb) || readCacheMb < 0) problems.push('READ_CACHE_MB must be an integer ≥ 0 (0 turns the read cache off)');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -89,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl,
     logLevel,
     maxJsonBodyBytes,
+    readCacheBytes: readCacheMb * 1024 * 1024,
   };
 }

@@ -3,3 +3,4 @@ export * from './post-state.js';
 export * from './post-service.js';
 export * from './post-lifecycle.js';
 export { filterPostHtml } from './html-filter.js';
+export * from './post-read-cache.js';

@@ -9,6 +9,7 @@ import type { Store } from '../stores/index.js';
 import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
+import type { PostPage, PostReadCache } from './post-read-cache.js';
 import { findPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
@@ -24,6 +25,8 @@ export class PostService {
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly publicBaseUrl: string,
+    /** Keeps presented posts and pages between reads; null reads the database every time. */
+    private readonly reads: PostReadCache | null = null,
   ) {}
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
@@ -112,15 +115,28 @@ export class PostService {
   }
 
   async get(store: Store, id: number): Promise<PostView> {
-    return presentPost(await this.require(store, id), this.presentContext(store));
+    const now = this.clock.now().getTime();
+    const stamp = this.reads?.begin();
+    const kept = this.reads?.findPost(store, id, now);
+    if (kept) return kept;
+    const post = await this.require(store, id);
+    const view = presentPost(post, this.presentContext(store, now));
+    if (stamp !== undefined) this.reads!.keepPost(stamp, store, id, view, post.published_at, now);
+    return view;
   }
 
-  async list(store: Store, query: PostListQueryInput): Promise<{ data: PostListItem[]; meta: { next_cursor: string | null; limit: number } }> {
+  async list(store: Store, query: PostListQueryInput): Promise<PostPage> {
     if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
     const conditions = { status: query.status, category_id: query.category_id };
     const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor);
     const now = this.clock.now().getTime();
+    // A status filter picks rows by the clock, so those pages are read every time.
+    const reads = query.status === undefined ? this.reads : null;
+    const pageKey = `${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
+    const stamp = reads?.begin();
+    const kept = reads?.findPage(store, pageKey, now);
+    if (kept) return kept;
     const rows = await listPosts(this.db, {
       storeId: store.id,
       status: query.status as 'draft' | 'scheduled' | 'published' | undefined,
@@ -131,7 +147,9 @@ export class PostService {
     });
     const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id]);
     const c = this.presentContext(store, now);
-    return { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
+    const result = { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
+    if (stamp !== undefined) reads!.keepPage(stamp, store, pageKey, result, page.map((p) => p.published_at), now);
+    return result;
   }
 
   /** The post of this store, or 404 (another store's post is indistinguishable from none). */
