@@ -69,8 +69,8 @@ async function run(options: BenchOptions): Promise<Results> {
     const seeded = await seedDatabase(db, { posts: options.posts, bodyKb: options.bodyKb });
     log(`seeded ${options.posts} posts of ${options.bodyKb} KB on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const c: scenario.ScenarioContext = { key: seeded.key, postIds: seeded.postIds, bodyBytes: Math.round(options.bodyKb * 1024) };
-    const startApi = async (extra: { sqliteSynchronous?: 'FULL' | 'NORMAL' } = {}) => {
-      const server = await startApiServer({ mode: options.server, appDir: options.app, databaseUrl: db.database.url, mediaDir: join(db.workDir, 'media'), cpuProfDir: options.cpuProf, ...extra });
+    const startApi = async (extra: { sqliteSynchronous?: 'FULL' | 'NORMAL'; readCacheMb?: number } = {}) => {
+      const server = await startApiServer({ mode: options.server, appDir: options.app, databaseUrl: db.database.url, mediaDir: join(db.workDir, 'media'), cpuProfDir: options.cpuProf, readCacheMb: options.readCacheMb, ...extra });
       servers.push(server);
       return server;
     };
@@ -160,6 +160,19 @@ async function run(options: BenchOptions): Promise<Results> {
     const hwm = readMemory(api.pid)?.hwmMb ?? null;
     results.serverPeakMb = hwm;
 
+    // What a read costs when nothing is kept (a first read, or after a write): a fresh server
+    // process with the read cache off.
+    if (wants(options, 'uncached')) {
+      await stop(api);
+      api = await startApi({ readCacheMb: 0 });
+      for (const r of READS.filter((x) => x.name === 'get' || x.name === 'list')) {
+        const label = `${r.label}, read cache off`;
+        if (options.warmup > 0) await measureRow(api, r.spec(c), options.connections, options.warmup, `${label} (warm-up)`);
+        const m = await measureRow(api, r.spec(c), options.connections, options.duration, label);
+        rows.set(`${r.name}-uncached`, { label, connections: options.connections, m, ratio: ratio(m) });
+      }
+    }
+
     // Durability: the same create run under the other setting, on a fresh server process.
     if (options.durability && wants(options, 'create')) {
       await stop(api);
@@ -179,7 +192,7 @@ async function run(options: BenchOptions): Promise<Results> {
       rows.set('durability', { label: text, connections: options.connections, m, ratio: ratio(m) });
     }
 
-    const order = ['bare', 'get', 'list', 'walk', 'me', 'create', 'publish', 'upload', 'durability'];
+    const order = ['bare', 'get', 'list', 'walk', 'me', 'get-uncached', 'list-uncached', 'create', 'publish', 'upload', 'durability'];
     results.rows = order.filter((k) => rows.has(k)).map((k) => rows.get(k)!);
     results.targets = checkTargets(options, rows, results.rssAfterRepetitionMb, results.rssPeakPerRepetitionMb);
     return results;

@@ -24,6 +24,8 @@ export interface BenchOptions {
   /** Endpoint names to run (empty: all). */
   only: string[];
   postgresUrl: string;
+  /** READ_CACHE_MB of the API server: room for the seeded posts, so a walk over them all is kept. */
+  readCacheMb: number;
   /** Directory for `node --cpu-prof` output of the API server, or null. */
   cpuProf: string | null;
   /** Write the results as JSON here too. */
@@ -44,13 +46,14 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,get,list,walk,me,create,publish,upload
+  --only a,b                 only these rows: bare,get,list,walk,me,create,publish,upload,uncached
+  --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
   --json FILE                also write the results as JSON
   --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server`;
 
-export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'publish', 'upload'] as const;
+export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'publish', 'upload', 'uncached'] as const;
 
 export class UsageError extends Error {}
 
@@ -80,6 +83,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       only: { type: 'string' },
       'postgres-url': { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'read-cache-mb': { type: 'string' },
       json: { type: 'string' },
       smoke: { type: 'boolean' },
       help: { type: 'boolean' },
@@ -110,6 +114,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     durability: !smoke && values['no-durability'] !== true,
     only,
     postgresUrl: values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    readCacheMb: Math.round(positive('read-cache-mb', values['read-cache-mb'], 256, true)),
     cpuProf: values['cpu-prof'] ?? null,
     json: values.json ?? null,
     smoke,

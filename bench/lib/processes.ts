@@ -137,6 +137,7 @@ export interface ApiServerOptions {
   databaseUrl: string;
   mediaDir: string;
   cpuProfDir: string | null;
+  readCacheMb: number;
   /** Runs bench/server-variant.ts (same start-up as main, with a durability setting) instead of main. */
   sqliteSynchronous?: 'FULL' | 'NORMAL';
 }
@@ -156,6 +157,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     DATABASE_URL: options.databaseUrl,
     MEDIA_DIR: options.mediaDir,
     BENCH_APP_ROOT: appRoot,
+    READ_CACHE_MB: String(options.readCacheMb),
     ...(options.sqliteSynchronous ? { BENCH_SQLITE_SYNCHRONOUS: options.sqliteSynchronous } : {}),
   });
   return startProcess('api', [...nodeFlags, ...entry], env, port, '/v1/me');

@@ -6,6 +6,7 @@ import { errorResponses, GATED_ERRORS, IdempotencyHeader, IdParam } from '../../
 import { CreatePostBody, DeleteBody, PostListQuery, PostPageSchema, PostSchema, PublishBody, UpdatePostBody } from '../../modules/posts/index.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
+import { sendKept } from '../kept-json.js';
 
 type Id = { Params: Static<typeof IdParam> };
 const security = [{ bearerAuth: [] }];
@@ -40,7 +41,7 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: { policy: { scope: 'read_blog' } },
       schema: { tags, security, summary: 'List posts, newest first', querystring: PostListQuery, response: { 200: PostPageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
     },
-    async (request) => ctx.posts.list(callerOf(request).store, request.query),
+    async (request, reply) => sendKept(reply, await ctx.posts.list(callerOf(request).store, request.query)),
   );
 
   app.get<Id>(
@@ -49,7 +50,7 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: { policy: { scope: 'read_blog' } },
       schema: { tags, security, summary: 'Get a post', params: IdParam, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found']) } },
     },
-    async (request) => ctx.posts.get(callerOf(request).store, request.params.id),
+    async (request, reply) => sendKept(reply, await ctx.posts.get(callerOf(request).store, request.params.id)),
   );
 
   app.patch<Id & { Body: Static<typeof UpdatePostBody> }>(

@@ -12,9 +12,14 @@ export interface PostPage {
   meta: { next_cursor: string | null; limit: number };
 }
 
-/** Rough size of a listed post as kept (object overhead plus its short strings). */
-const LIST_ITEM_BYTES = 600;
-const POST_OVERHEAD_BYTES = 1000;
+/**
+ * Rough sizes as kept, JSON included (see sendKept): a listed post's object and short strings
+ * twice over; a post's body three times its length (the view's string and its JSON, one byte a
+ * character for ASCII text and two for most other text).
+ */
+const LIST_ITEM_BYTES = 1200;
+const POST_OVERHEAD_BYTES = 1500;
+const BODY_BYTES_PER_CHARACTER = 3;
 
 /**
  * Integrations poll the same posts and pages over and over; reading and presenting them was
@@ -40,7 +45,7 @@ export class PostReadCache {
 
   keepPost(stamp: number, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
     const until = publishedAt !== null && publishedAt > now ? publishedAt : undefined;
-    this.cache.keep(stamp, postKey(store, id), Object.freeze(view), { now, until, bytes: POST_OVERHEAD_BYTES + view.body_html.length * 2 });
+    this.cache.keep(stamp, postKey(store, id), Object.freeze(view), { now, until, bytes: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
   }
 
   findPage(store: Store, query: string, now: number): PostPage | undefined {

@@ -1,0 +1,20 @@
+// Sending a kept (frozen, shared) response value: it is serialised once, not on every read.
+import type { FastifyReply } from 'fastify';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const serialised = new WeakMap<object, string>();
+
+/**
+ * Values the read caches keep are frozen and served to many requests; their JSON (through the
+ * route's response schema, as any reply) is kept beside them and dies with them. Anything else
+ * is returned for Fastify to serialise as usual.
+ */
+export function sendKept<T extends object>(reply: FastifyReply, value: T): T | FastifyReply {
+  if (!Object.isFrozen(value)) return value;
+  let json = serialised.get(value);
+  if (json === undefined) {
+    json = reply.serialize(value) as string;
+    serialised.set(value, json);
+  }
+  return reply.type(JSON_TYPE).send(json);
+}
