@@ -33,11 +33,14 @@ export function readIdempotencyKey(request: FastifyRequest): string {
   return sent;
 }
 
+/** Hooks of one route, as Fastify accepts them: none, one or a list. */
+const hookList = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+/** Must run before the routes are added: only routes whose policy says `idempotent` get the hooks. */
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('idempotencyScope', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.routeOptions.config?.policy?.idempotent) return;
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request);
     const scope: IdempotencyScope = { storeId: caller.store.id, application: caller.application, key: readIdempotencyKey(request) };
     const path = request.url.split('?')[0];
@@ -56,9 +59,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
         reply.header('Idempotent-Replayed', 'true');
         return reply.code(outcome.statusCode).type('application/json; charset=utf-8').send(outcome.body);
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const scope = request.idempotencyScope;
     if (!scope) return payload;
     request.idempotencyScope = null;
@@ -69,5 +72,11 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await ctx.idempotency.release(scope);
     }
     return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.policy?.idempotent) return;
+    route.preHandler = [...hookList(route.preHandler), preHandler];
+    route.onSend = [...hookList(route.onSend), onSend];
   });
 }
