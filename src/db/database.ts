@@ -20,9 +20,12 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** stamp() returns a different number after any change to the watched tables may have committed. */
+/**
+ * stamp() returns a different number after any change to the watched tables may have committed,
+ * or null while it cannot tell (then nothing may be served from or kept in a cache).
+ */
 export interface TableWatch {
-  stamp(): number;
+  stamp(): number | null;
 }
 
 // pg returns int8 (bigint) columns and COUNT(*) as strings; every int8 here is an epoch-ms
@@ -100,7 +103,7 @@ class StatementCache implements SqliteDatabase {
   }
 
   watch(tables: readonly string[]): TableWatch {
-    const watch = new SqliteTableWatch(tables, () => this.dataVersion.get() as number);
+    const watch = new SqliteTableWatch(tables, () => (this.sqlite.inTransaction ? null : (this.dataVersion.get() as number)));
     this.watches.push(watch);
     // Statements kept before the watch existed are classified again.
     for (const [sql, kept] of this.statements) if (!kept.statement.readonly && watch.isWrittenBy(sql)) kept.writes.push(watch);
@@ -113,15 +116,19 @@ class StatementCache implements SqliteDatabase {
  * prepared, so before they run) and commits by any other connection or process (the CLI,
  * another instance), which SQLite reports through PRAGMA data_version. Any statement whose
  * text names a watched table counts as a change to it, including a write that later rolls back.
+ * While a transaction is open on the connection (another request's, between its awaits),
+ * data_version shows that transaction's snapshot, not the latest commits, so the stamp is null
+ * then: nothing is found or kept, and reads wait for the transaction as they would uncached.
  */
 class SqliteTableWatch implements TableWatch {
   private readonly pattern: RegExp;
   private count = 0;
-  private lastDataVersion: number | undefined;
+  private lastDataVersion: number | null | undefined;
 
   constructor(
     tables: readonly string[],
-    private readonly readDataVersion: () => number,
+    /** null: the connection is inside a transaction and cannot tell. */
+    private readonly readDataVersion: () => number | null,
   ) {
     this.pattern = new RegExp(`\\b(${tables.join('|')})\\b`, 'i');
   }
@@ -134,8 +141,9 @@ class SqliteTableWatch implements TableWatch {
     this.count++;
   }
 
-  stamp(): number {
+  stamp(): number | null {
     const version = this.readDataVersion();
+    if (version === null) return null;
     if (version !== this.lastDataVersion) {
       this.lastDataVersion = version;
       this.count++;

@@ -29,19 +29,21 @@ export interface KeepOptions {
  */
 export class WatchedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
-  private stamp: number;
+  private stamp: number | null = null;
   private bytes = 0;
 
   constructor(
     private readonly watch: TableWatch,
     private readonly maxBytes: number,
-  ) {
-    this.stamp = watch.stamp();
-  }
+  ) {}
 
-  /** Call before reading: empties the cache if the tables changed, and returns the read's stamp. */
-  begin(): number {
+  /**
+   * Call right before find() and the read: empties the cache if the tables changed, and returns
+   * the read's stamp (null: the cache cannot be used for this read).
+   */
+  begin(): number | null {
     const stamp = this.watch.stamp();
+    if (stamp === null) return null;
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.bytes = 0;
@@ -50,8 +52,9 @@ export class WatchedCache<V> {
     return stamp;
   }
 
-  /** The value kept for `key` that is right at clock time `now`; call begin() first. */
-  find(key: string, now: number): V | undefined {
+  /** The value kept for `key` that is right at clock time `now`, given the stamp begin() returned. */
+  find(stamp: number | null, key: string, now: number): V | undefined {
+    if (stamp === null) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (now < entry.from || now >= entry.until) {
@@ -65,8 +68,8 @@ export class WatchedCache<V> {
   }
 
   /** Keeps a value read after begin() returned `stamp`, unless the tables changed meanwhile. */
-  keep(stamp: number, key: string, value: V, options: KeepOptions): void {
-    if (options.bytes > this.maxBytes || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
+  keep(stamp: number | null, key: string, value: V, options: KeepOptions): void {
+    if (stamp === null || options.bytes > this.maxBytes || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
     const previous = this.entries.get(key);
     if (previous) this.drop(key, previous);
     while (this.bytes + options.bytes > this.maxBytes) {

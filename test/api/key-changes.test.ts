@@ -30,6 +30,21 @@ for (const target of await engineTargets()) {
       assertError(await me(key), 'unauthorized');
     });
 
+    it('refuses a key revoked by another instance while this one is inside a transaction', async () => {
+      const { key } = await t.tenant();
+      assert.equal((await me(key)).statusCode, 200);
+      let pending: ReturnType<typeof me> | undefined;
+      await t.ctx.db.transaction().execute(async (trx) => {
+        // A read opens the transaction's snapshot, which predates the revocation below.
+        await trx.selectFrom('stores').select('id').execute();
+        await other.ctx.keys.revoke(key.slice(9, 17));
+        pending = me(key);
+        // Let the request run as far as it can while the transaction is still open.
+        for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      });
+      assertError(await pending!, 'unauthorized');
+    });
+
     it('refuses a key revoked by this instance', async () => {
       const { key } = await t.tenant();
       assert.equal((await me(key)).statusCode, 200);

@@ -23,18 +23,17 @@ interface Entry {
  */
 export class CallerCache {
   private readonly entries = new Map<string, Entry>();
-  private stamp: number;
+  private stamp: number | null = null;
 
   constructor(
     private readonly watch: TableWatch,
     private readonly size = CALLER_CACHE_SIZE,
-  ) {
-    this.stamp = watch.stamp();
-  }
+  ) {}
 
-  /** A stamp for a read that may be kept: pass it to keep(). */
-  begin(): number {
+  /** Call right before find() and the read: the stamp to pass to both (null: not usable now). */
+  begin(): number | null {
     const stamp = this.watch.stamp();
+    if (stamp === null) return null;
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;
@@ -42,14 +41,15 @@ export class CallerCache {
     return stamp;
   }
 
-  find(keyId: string, secret: string): Caller | undefined {
+  find(stamp: number | null, keyId: string, secret: string): Caller | undefined {
+    if (stamp === null) return undefined;
     const entry = this.entries.get(keyId);
     return entry && safeEqual(entry.secret, secret) ? entry.caller : undefined;
   }
 
   /** Keeps a caller verified from a read that began at `stamp`, unless the tables changed since. */
-  keep(stamp: number, keyId: string, secret: string, caller: Caller): void {
-    if (this.watch.stamp() !== stamp || stamp !== this.stamp) return;
+  keep(stamp: number | null, keyId: string, secret: string, caller: Caller): void {
+    if (stamp === null || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
     if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(keyId, { secret, caller: freezeCaller(caller) });
   }

@@ -127,13 +127,14 @@ export class KeyService {
   async authenticate(rawKey: string): Promise<Caller | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
-    const stamp = this.callers?.begin();
-    const kept = this.callers?.find(parsed.keyId, parsed.secret);
+    const callers = this.callers;
+    const stamp = callers ? callers.begin() : null;
+    const kept = callers?.find(stamp, parsed.keyId, parsed.secret);
     const caller = kept ?? (await this.readCaller(parsed.keyId, parsed.secret));
     if (!caller) return null;
     // Expiry is compared with this process's clock on every request, kept or not.
     if (caller.expiresAt !== null && caller.expiresAt <= this.clock.now().getTime()) return null;
-    if (!kept && stamp !== undefined) this.callers!.keep(stamp, parsed.keyId, parsed.secret, caller);
+    if (!kept) callers?.keep(stamp, parsed.keyId, parsed.secret, caller);
     return caller;
   }
 

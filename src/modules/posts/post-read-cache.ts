@@ -35,25 +35,26 @@ export class PostReadCache {
     this.cache = new WatchedCache(watch, maxBytes);
   }
 
-  begin(): number {
+  /** See WatchedCache.begin(): call right before a find and the read. */
+  begin(): number | null {
     return this.cache.begin();
   }
 
-  findPost(store: Store, id: number, now: number): PostView | undefined {
-    return this.cache.find(postKey(store, id), now) as PostView | undefined;
+  findPost(stamp: number | null, store: Store, id: number, now: number): PostView | undefined {
+    return this.cache.find(stamp, postKey(store, id), now) as PostView | undefined;
   }
 
-  keepPost(stamp: number, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
+  keepPost(stamp: number | null, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
     const until = publishedAt !== null && publishedAt > now ? publishedAt : undefined;
     this.cache.keep(stamp, postKey(store, id), Object.freeze(view), { now, until, bytes: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
   }
 
-  findPage(store: Store, query: string, now: number): PostPage | undefined {
-    return this.cache.find(pageKey(store, query), now) as PostPage | undefined;
+  findPage(stamp: number | null, store: Store, query: string, now: number): PostPage | undefined {
+    return this.cache.find(stamp, pageKey(store, query), now) as PostPage | undefined;
   }
 
   /** `publishTimes`: the publish times of the listed posts (the page changes when one passes). */
-  keepPage(stamp: number, store: Store, query: string, page: PostPage, publishTimes: Array<number | null>, now: number): void {
+  keepPage(stamp: number | null, store: Store, query: string, page: PostPage, publishTimes: Array<number | null>, now: number): void {
     let until = Infinity;
     for (const at of publishTimes) if (at !== null && at > now && at < until) until = at;
     Object.freeze(page.data);

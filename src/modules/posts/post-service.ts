@@ -116,12 +116,13 @@ export class PostService {
 
   async get(store: Store, id: number): Promise<PostView> {
     const now = this.clock.now().getTime();
-    const stamp = this.reads?.begin();
-    const kept = this.reads?.findPost(store, id, now);
+    const reads = this.reads;
+    const stamp = reads ? reads.begin() : null;
+    const kept = reads?.findPost(stamp, store, id, now);
     if (kept) return kept;
     const post = await this.require(store, id);
     const view = presentPost(post, this.presentContext(store, now));
-    if (stamp !== undefined) this.reads!.keepPost(stamp, store, id, view, post.published_at, now);
+    reads?.keepPost(stamp, store, id, view, post.published_at, now);
     return view;
   }
 
@@ -134,8 +135,8 @@ export class PostService {
     // A status filter picks rows by the clock, so those pages are read every time.
     const reads = query.status === undefined ? this.reads : null;
     const pageKey = `${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
-    const stamp = reads?.begin();
-    const kept = reads?.findPage(store, pageKey, now);
+    const stamp = reads ? reads.begin() : null;
+    const kept = reads?.findPage(stamp, store, pageKey, now);
     if (kept) return kept;
     const rows = await listPosts(this.db, {
       storeId: store.id,
@@ -148,7 +149,7 @@ export class PostService {
     const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id]);
     const c = this.presentContext(store, now);
     const result = { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
-    if (stamp !== undefined) reads!.keepPage(stamp, store, pageKey, result, page.map((p) => p.published_at), now);
+    reads?.keepPage(stamp, store, pageKey, result, page.map((p) => p.published_at), now);
     return result;
   }
 
