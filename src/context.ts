@@ -8,7 +8,7 @@ import { CursorCodec } from './lib/cursor.js';
 import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
-import { POST_READ_TABLES, PostLifecycle, PostReadCache, PostService } from './modules/posts/index.js';
+import { POST_READ_TABLES, PostLifecycle, PostReadCache, PostService, threadedFilter } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
@@ -55,7 +55,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const { db } = handle;
     const postReadsWatch = config.readCacheBytes > 0 ? handle.watchTables(POST_READ_TABLES) : null;
     const postReads = postReadsWatch && new PostReadCache(postReadsWatch, config.readCacheBytes);
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, postReads);
+    const htmlFilter = threadedFilter(config.htmlFilterThreads);
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     return {
       config,
@@ -77,6 +78,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       async close() {
         // Page views counted in memory are written before the database closes.
         await storefront.close();
+        await htmlFilter.close();
         await traffic.close();
         await handle.close();
       },

@@ -126,7 +126,7 @@ function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port
 
 /** Environment of a server: only what it needs, so nothing from the caller's shell leaks in. */
 function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...(process.env.HTML_FILTER_THREADS ? { HTML_FILTER_THREADS: process.env.HTML_FILTER_THREADS } : {}) };
   return { ...env, ...extra };
 }
 

@@ -1,5 +1,6 @@
 // Environment → validated, typed configuration. Every problem is listed at once so an
 // operator fixes them in one go (decisions: "a bad value stops the process with a clear message").
+import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, dirname } from 'node:path';
 
 export type DatabaseConfig =
@@ -18,6 +19,8 @@ export interface AppConfig {
   maxJsonBodyBytes: number;
   /** Memory for posts and list pages kept between reads (SQLite only); 0 turns it off. */
   readCacheBytes: number;
+  /** Worker threads that filter post bodies; 0 filters on the event loop. */
+  htmlFilterThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const readCacheMb = Number(env.READ_CACHE_MB ?? 128);
   if (!Number.isInteger(readCacheMb) || readCacheMb < 0) problems.push('READ_CACHE_MB must be an integer ≥ 0 (0 turns the read cache off)');
 
+  // Default: one thread beside the event loop when the machine has a second core.
+  const htmlFilterThreads = Number(env.HTML_FILTER_THREADS ?? (availableParallelism() > 1 ? 1 : 0));
+  if (!Number.isInteger(htmlFilterThreads) || htmlFilterThreads < 0 || htmlFilterThreads > 64) problems.push('HTML_FILTER_THREADS must be an integer from 0 to 64');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -95,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     maxJsonBodyBytes,
     readCacheBytes: readCacheMb * 1024 * 1024,
+    htmlFilterThreads,
   };
 }

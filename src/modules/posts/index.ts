@@ -4,3 +4,4 @@ export * from './post-service.js';
 export * from './post-lifecycle.js';
 export { filterPostHtml } from './html-filter.js';
 export * from './post-read-cache.js';
+export * from './html-filter-pool.js';

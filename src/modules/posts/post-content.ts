@@ -5,7 +5,8 @@ import { ApiError, detail } from '../../lib/api-error.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Store } from '../stores/index.js';
 import { findOwnedImageByUrl } from '../media/index.js';
-import { filterPostHtml, PostHtmlNestingError } from './html-filter.js';
+import { PostHtmlNestingError } from './html-filter.js';
+import type { HtmlFilter } from './html-filter-pool.js';
 import { checkTitle, describeCharacters, normalizeTitle } from './title-rules.js';
 
 export function prepareTitle(raw: string, store: Store): string {
@@ -25,13 +26,13 @@ export function prepareTitle(raw: string, store: Store): string {
 }
 
 /** Size is measured on body_html as sent (UTF-8 bytes), then the allow-list filter runs. */
-export function prepareBody(raw: string, store: Store): { html: string; warnings: string[] } {
+export async function prepareBody(raw: string, store: Store, htmlFilter: HtmlFilter): Promise<{ html: string; warnings: string[] }> {
   const bytes = Buffer.byteLength(raw, 'utf8');
   if (bytes > store.limits.bodyMaxBytes) {
     throw new ApiError('content_too_large', [detail('body_html', `is ${bytes} bytes; the limit is ${store.limits.bodyMaxBytes}`)]);
   }
   try {
-    return filterPostHtml(raw);
+    return await htmlFilter.filter(raw);
   } catch (err) {
     if (err instanceof PostHtmlNestingError) {
       throw new ApiError('validation_failed', [detail('body_html', `nests elements deeper than ${err.maxDepth} levels`)]);

@@ -9,6 +9,7 @@ import type { Store } from '../stores/index.js';
 import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
+import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
 import { findPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
@@ -19,15 +20,27 @@ const LIST_CURSOR_SCOPE = 'posts';
 const FIELD_CHANGES: Record<string, string> = { cover_image_url: 'cover_image' };
 const changedFields = (input: object) => Object.keys(input).map((k) => FIELD_CHANGES[k] ?? k).sort();
 
+export interface PostServiceOptions {
+  /** Keeps presented posts and pages between reads; null (default) reads the database every time. */
+  reads?: PostReadCache | null;
+  /** Where bodies are filtered (default: on the calling thread). */
+  htmlFilter?: HtmlFilter;
+}
+
 export class PostService {
+  private readonly reads: PostReadCache | null;
+  private readonly htmlFilter: HtmlFilter;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly publicBaseUrl: string,
-    /** Keeps presented posts and pages between reads; null reads the database every time. */
-    private readonly reads: PostReadCache | null = null,
-  ) {}
+    options: PostServiceOptions = {},
+  ) {
+    this.reads = options.reads ?? null;
+    this.htmlFilter = options.htmlFilter ?? inPlaceFilter;
+  }
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
     return { store, now, publicBaseUrl: this.publicBaseUrl };
@@ -36,7 +49,7 @@ export class PostService {
   async create(store: Store, input: CreatePostInput, actor: Actor): Promise<PostView> {
     const now = this.clock.now().getTime();
     const title = prepareTitle(input.title, store);
-    const body = prepareBody(input.body_html, store);
+    const body = await prepareBody(input.body_html, store, this.htmlFilter);
     const categoryIds = input.category_ids ?? [];
     const defaultCategoryId = input.default_category_id ?? null;
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
@@ -85,7 +98,7 @@ export class PostService {
     const now = this.clock.now().getTime();
     const current = await this.require(store, id);
     const title = input.title !== undefined ? prepareTitle(input.title, store) : current.title;
-    const body = input.body_html !== undefined ? prepareBody(input.body_html, store) : null;
+    const body = input.body_html !== undefined ? await prepareBody(input.body_html, store, this.htmlFilter) : null;
     const categoryIds = input.category_ids !== undefined ? (input.category_ids ?? []) : current.category_ids;
     const defaultCategoryId = input.default_category_id !== undefined ? input.default_category_id : current.default_category_id;
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
