@@ -201,9 +201,22 @@ class Slot {
  * only, not lists: give a list's length as `shape` and use one `$` per element). It runs
  * through Kysely as any query does, so transactions and the connection lock still apply.
  */
-export function queryTemplate<Row>(build: (db: Db, $: (index: number) => any, shape: number) => Compilable<Row>) {
+export function queryTemplate<Row>(build: TemplateBuilder<Row>) {
+  const run = compiledRunner(build);
+  return async (db: Db, args: readonly unknown[], shape = 0): Promise<Row[]> => (await run(db, args, shape)).rows;
+}
+
+/** queryTemplate for writes whose outcome is how many rows they changed. */
+export function writeTemplate(build: TemplateBuilder<unknown>) {
+  const run = compiledRunner(build);
+  return async (db: Db, args: readonly unknown[], shape = 0): Promise<number> => Number((await run(db, args, shape)).numAffectedRows ?? 0);
+}
+
+type TemplateBuilder<Row> = (db: Db, $: (index: number) => any, shape: number) => Compilable<Row>;
+
+function compiledRunner<Row>(build: TemplateBuilder<Row>) {
   const compiled = new WeakMap<object, Map<number, { query: CompiledQuery<Row>; slots: Array<Slot | { value: unknown }> }>>();
-  return async (db: Db, args: readonly unknown[], shape = 0): Promise<Row[]> => {
+  return (db: Db, args: readonly unknown[], shape: number) => {
     const adapter = db.getExecutor().adapter;
     let shapes = compiled.get(adapter);
     if (!shapes) compiled.set(adapter, (shapes = new Map()));
@@ -214,8 +227,7 @@ export function queryTemplate<Row>(build: (db: Db, $: (index: number) => any, sh
       shapes.set(shape, template);
     }
     const parameters = template.slots.map((slot) => (slot instanceof Slot ? args[slot.index] : slot.value));
-    const result = await db.executeQuery<Row>({ ...template.query, parameters });
-    return result.rows;
+    return db.executeQuery<Row>({ ...template.query, parameters });
   };
 }
 

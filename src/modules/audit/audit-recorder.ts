@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import { writeTemplate, type Db } from '../../db/database.js';
 
 export const AUDIT_ACTIONS = [
   'post.created',
@@ -30,20 +30,32 @@ export interface AuditEntry {
   at: number;
 }
 
+// Every write records one, so the statement is compiled once (see queryTemplate).
+const insertEvent = writeTemplate((db, $) =>
+  db.insertInto('audit_events').values({
+    store_id: $(0),
+    occurred_at: $(1),
+    action: $(2),
+    resource_type: $(3),
+    resource_id: $(4),
+    key_id: $(5),
+    application: $(6),
+    request_id: $(7),
+    changes: $(8),
+  }),
+);
+
 /** Records one audit event. Call it with the transaction of the write it records. */
 export async function recordAudit(trx: Db, actor: Actor, entry: AuditEntry): Promise<void> {
-  await trx
-    .insertInto('audit_events')
-    .values({
-      store_id: actor.storeId,
-      occurred_at: entry.at,
-      action: entry.action,
-      resource_type: entry.resourceType,
-      resource_id: String(entry.resourceId),
-      key_id: actor.keyId,
-      application: actor.application,
-      request_id: actor.requestId,
-      changes: JSON.stringify(entry.changes),
-    })
-    .execute();
+  await insertEvent(trx, [
+    actor.storeId,
+    entry.at,
+    entry.action,
+    entry.resourceType,
+    String(entry.resourceId),
+    actor.keyId,
+    actor.application,
+    actor.requestId,
+    JSON.stringify(entry.changes),
+  ]);
 }

@@ -2,7 +2,7 @@
 // Insert-first: the row is written before the work starts, so the database's primary key
 // decides the race between concurrent identical requests across any number of processes.
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/database.js';
+import { isUniqueViolation, writeTemplate } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -20,6 +20,30 @@ export type BeginOutcome =
   | { kind: 'replay'; statusCode: number; body: string; location: string | null }
   | { kind: 'reused' }
   | { kind: 'in_progress' };
+
+// Every idempotent request runs both, so they are compiled once (see queryTemplate).
+const insertInProgress = writeTemplate((db, $) =>
+  db.insertInto('idempotency_records').values({
+    store_id: $(0),
+    application: $(1),
+    idem_key: $(2),
+    request_hash: $(3),
+    state: 'in_progress',
+    status_code: null,
+    response_body: null,
+    location: null,
+    created_at: $(4),
+    expires_at: $(5),
+  }),
+);
+const markCompleted = writeTemplate((db, $) =>
+  db
+    .updateTable('idempotency_records')
+    .set({ state: 'completed', status_code: $(3), response_body: $(4), location: $(5) })
+    .where('store_id', '=', $(0))
+    .where('application', '=', $(1))
+    .where('idem_key', '=', $(2)),
+);
 
 export class IdempotencyService {
   constructor(
@@ -55,7 +79,7 @@ export class IdempotencyService {
 
   /** Stores the first successful response so that replays return it unchanged. */
   async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null): Promise<void> {
-    await this.whereScope(this.db.updateTable('idempotency_records').set({ state: 'completed', status_code: statusCode, response_body: body, location }), scope).execute();
+    await markCompleted(this.db, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
@@ -65,10 +89,7 @@ export class IdempotencyService {
 
   private async tryInsert(scope: IdempotencyScope, requestHash: string, now: number): Promise<boolean> {
     try {
-      await this.db
-        .insertInto('idempotency_records')
-        .values({ store_id: scope.storeId, application: scope.application, idem_key: scope.key, request_hash: requestHash, state: 'in_progress', status_code: null, response_body: null, location: null, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS })
-        .execute();
+      await insertInProgress(this.db, [scope.storeId, scope.application, scope.key, requestHash, now, now + IDEMPOTENCY_RETENTION_MS]);
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;

@@ -1,7 +1,7 @@
 // Duplicate content (contract: same store, same title and body within ten minutes → 409).
 // One row per (store, fingerprint) under a primary key: the database settles concurrent
 // creates, whichever process they run in.
-import type { Db } from '../../db/database.js';
+import { queryTemplate, writeTemplate, type Db } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -16,12 +16,24 @@ export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: 
   if (existing && existing.created_at > now - DUPLICATE_WINDOW_MS && existing.post_id !== exceptPostId) throw duplicateError(existing.post_id);
 }
 
+// Every create runs these, so they are compiled once (see queryTemplate).
+const deleteExpired = writeTemplate((db, $) =>
+  db.deleteFrom('content_fingerprints').where('store_id', '=', $(0)).where('fingerprint', '=', $(1)).where('created_at', '<=', $(2)),
+);
+const insertFingerprint = writeTemplate((db, $) =>
+  db.insertInto('content_fingerprints').values({ store_id: $(0), fingerprint: $(1), post_id: $(2), created_at: $(3) }),
+);
+const selectFingerprint = queryTemplate((db, $) =>
+  db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', $(0)).where('fingerprint', '=', $(1)),
+);
+
 /** Records a creation; an older row for the same content (outside the window) is replaced. */
 export async function recordFingerprint(trx: Db, storeId: number, fingerprint: string, postId: number, now: number): Promise<void> {
-  await trx.deleteFrom('content_fingerprints').where('store_id', '=', storeId).where('fingerprint', '=', fingerprint).where('created_at', '<=', now - DUPLICATE_WINDOW_MS).execute();
-  await trx.insertInto('content_fingerprints').values({ store_id: storeId, fingerprint, post_id: postId, created_at: now }).execute();
+  await deleteExpired(trx, [storeId, fingerprint, now - DUPLICATE_WINDOW_MS]);
+  await insertFingerprint(trx, [storeId, fingerprint, postId, now]);
 }
 
-export function findFingerprint(db: Db, storeId: number, fingerprint: string) {
-  return db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', storeId).where('fingerprint', '=', fingerprint).executeTakeFirst();
+export async function findFingerprint(db: Db, storeId: number, fingerprint: string): Promise<{ post_id: number; created_at: number } | undefined> {
+  const [row] = await selectFingerprint(db, [storeId, fingerprint]);
+  return row;
 }

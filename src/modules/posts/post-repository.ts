@@ -123,6 +123,42 @@ export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRec
   return attachCategories(db, rows);
 }
 
+export interface NewPost {
+  storeId: number;
+  title: string;
+  summary: string | null;
+  bodyHtml: string;
+  warnings: string;
+  coverImageId: string | null;
+  defaultCategoryId: number | null;
+  now: number;
+}
+
+/** A new post is always a draft with no views. */
+const insertPostRow = queryTemplate((db, $) =>
+  db
+    .insertInto('posts')
+    .values({
+      store_id: $(0),
+      title: $(1),
+      summary: $(2),
+      body_html: $(3),
+      warnings: $(4),
+      cover_image_id: $(5),
+      default_category_id: $(6),
+      published_at: null,
+      view_count: 0,
+      created_at: $(7),
+      updated_at: $(7),
+    })
+    .returning('id'),
+);
+
+export async function insertPost(trx: Db, post: NewPost): Promise<number> {
+  const [row] = await insertPostRow(trx, [post.storeId, post.title, post.summary, post.bodyHtml, post.warnings, post.coverImageId, post.defaultCategoryId, post.now]);
+  return row.id;
+}
+
 const deleteCategoryLinks = queryTemplate((db, $) => db.deleteFrom('post_categories').where('post_id', '=', $(0)));
 
 export async function replaceCategories(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {

@@ -11,7 +11,7 @@ import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolve
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
-import { findPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
+import { findPost, insertPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
@@ -60,29 +60,22 @@ export class PostService {
     try {
       postId = await this.db.transaction().execute(async (trx) => {
         await assertNotDuplicate(trx, store.id, fingerprint, now);
-        const row = await trx
-          .insertInto('posts')
-          .values({
-            store_id: store.id,
-            title,
-            summary: input.summary ?? null,
-            body_html: body.html,
-            warnings: JSON.stringify(body.warnings),
-            cover_image_id: coverImageId,
-            default_category_id: defaultCategoryId,
-            published_at: null,
-            view_count: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await replaceCategories(trx, store.id, row.id, categoryIds);
-        await recordFingerprint(trx, store.id, fingerprint, row.id, now);
-        await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: row.id, changes: changedFields(input), at: now });
+        const id = await insertPost(trx, {
+          storeId: store.id,
+          title,
+          summary: input.summary ?? null,
+          bodyHtml: body.html,
+          warnings: JSON.stringify(body.warnings),
+          coverImageId,
+          defaultCategoryId,
+          now,
+        });
+        await replaceCategories(trx, store.id, id, categoryIds);
+        await recordFingerprint(trx, store.id, fingerprint, id, now);
+        await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
         // Last: a quota counts successful creations only, after every other rule has passed.
         await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
-        return row.id;
+        return id;
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
