@@ -46,7 +46,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,get,list,walk,me,create,publish,upload,uncached
+  --only a,b                 only these rows: bare,get,list,walk,me,create,publish,upload,uncached (SQLite only)
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
