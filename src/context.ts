@@ -10,7 +10,7 @@ import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
 import { POST_READ_TABLES, PostLifecycle, PostReadCache, PostService, threadedFilter } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
-import { IdentityService } from './modules/identity/index.js';
+import { IDENTITY_TABLES, IdentityService } from './modules/identity/index.js';
 import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { StoreService } from './modules/stores/index.js';
@@ -66,7 +66,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       cursors,
       stores: new StoreService(db, clock),
       keys: new KeyService(db, clock, handle.watchTables(CALLER_TABLES)),
-      identity: new IdentityService(db, clock, API_VERSION_DATE),
+      identity: new IdentityService(db, clock, API_VERSION_DATE, handle.watchTables(IDENTITY_TABLES)),
       audit: new AuditService(db, cursors),
       idempotency: new IdempotencyService(db, clock),
       media: createMediaService(db, clock, config),

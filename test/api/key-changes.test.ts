@@ -6,6 +6,7 @@ import { engineTargets } from '../helpers/engines.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
+import { createPost } from '../helpers/posts.js';
 
 for (const target of await engineTargets()) {
   describe(`key and store changes apply on the next request [${target.name}]`, { skip: target.skip }, () => {
@@ -77,6 +78,25 @@ for (const target of await engineTargets()) {
       assert.equal((await me(key)).statusCode, 200);
       t.clock.advance(1);
       assertError(await me(key), 'unauthorized');
+    });
+
+    it('shows quota use, store changes and the new Taipei day in /v1/me on the next request', async () => {
+      const { store, key } = await t.tenant();
+      const quota = async () => (await me(key)).json().quotas.posts_per_day;
+      const before = await quota();
+      assert.equal((await quota()).used, before.used);
+      await createPost(t, key);
+      assert.equal((await quota()).used, before.used + 1);
+      await other.ctx.stores.update(store.handle, { name: 'Renamed elsewhere' });
+      assert.equal((await me(key)).json().store.name, 'Renamed elsewhere');
+      // The next Taipei midnight starts a new quota day.
+      const resetsAt = Date.parse(before.resets_at);
+      t.clock.set(resetsAt - 1);
+      assert.equal((await quota()).used, before.used + 1);
+      t.clock.set(resetsAt);
+      const next = await quota();
+      assert.equal(next.used, 0);
+      assert.equal(Date.parse(next.resets_at), resetsAt + 24 * 3600 * 1000);
     });
 
     it('never accepts a wrong secret for a key id that was just used correctly', async () => {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { IdentitySchema } from '../../modules/identity/index.js';
 import { errorResponses, PIPELINE_ERRORS } from '../../lib/schema-kit.js';
 import { callerOf } from '../route-policy.js';
+import { sendKept } from '../kept-json.js';
 
 export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -16,6 +17,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): v
         response: { 200: IdentitySchema, ...errorResponses(PIPELINE_ERRORS) },
       },
     },
-    async (request) => ctx.identity.describe(callerOf(request)),
+    async (request, reply) => sendKept(reply, await ctx.identity.describe(callerOf(request))),
   );
 }

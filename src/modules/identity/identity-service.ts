@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { queryTemplate, type Db } from '../../db/database.js';
+import { queryTemplate, type Db, type TableWatch } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatNullable, formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
 import type { Caller } from '../keys/index.js';
@@ -12,15 +12,47 @@ const usageToday = queryTemplate((db, $) =>
   db.selectFrom('daily_usage').select(['kind', 'used']).where('store_id', '=', $(0)).where('day', '=', $(1)).where('kind', 'in', ['posts', 'images']),
 );
 
+type Identity = Static<typeof IdentitySchema>;
+
+/** Tables an identity is read from: the key and its store (through the Caller) and the quotas. */
+export const IDENTITY_TABLES = ['daily_usage', 'api_keys', 'stores'] as const;
+
+interface KeptIdentity {
+  stamp: number;
+  from: number;
+  until: number;
+  identity: Identity;
+}
+
 export class IdentityService {
+  /**
+   * Identities kept per Caller object. Kept callers are shared and replaced whenever their
+   * tables change (CallerCache), so a caller read before a change never keys a fresh entry.
+   */
+  private readonly kept = new WeakMap<Caller, KeptIdentity>();
+
+  /** `tables`: a watch of IDENTITY_TABLES, to keep identities between requests (null: never). */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly apiVersion: string,
+    private readonly tables: TableWatch | null = null,
   ) {}
 
-  async describe(caller: Caller): Promise<Static<typeof IdentitySchema>> {
+  /** The identity of a caller, kept while the quotas and the caller are unchanged, and within its Taipei day. */
+  async describe(caller: Caller): Promise<Identity> {
     const now = this.clock.now().getTime();
+    const stamp = this.tables?.stamp() ?? null;
+    const kept = stamp === null ? undefined : this.kept.get(caller);
+    if (kept && kept.stamp === stamp && now >= kept.from && now < kept.until) return kept.identity;
+    const identity = await this.read(caller, now);
+    if (stamp !== null && this.tables!.stamp() === stamp) {
+      this.kept.set(caller, { stamp, from: now, until: nextTaipeiMidnight(now), identity: Object.freeze(identity) });
+    }
+    return identity;
+  }
+
+  private async read(caller: Caller, now: number): Promise<Identity> {
     const { store } = caller;
     const rows = await usageToday(this.db, [store.id, taipeiDay(now)]);
     const resetsAt = formatWithOffset(nextTaipeiMidnight(now), TAIPEI_OFFSET);
