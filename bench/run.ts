@@ -7,7 +7,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { makePhotoJpeg } from './lib/jpeg.js';
 import { parseOptions, USAGE, UsageError, wants, type BenchOptions } from './lib/options.js';
-import { readMemory, ROOT, startApiServer, startBareServer, type RunningServer } from './lib/processes.js';
+import { memoryAfterGc, readMemory, ROOT, startApiServer, startBareServer, type MemoryAfterGc, type RunningServer } from './lib/processes.js';
 import { formatTable, type Row } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase, type BenchDatabase } from './lib/seed.js';
@@ -28,6 +28,8 @@ interface Results {
   rssAfterRepetitionMb: number[];
   /** Highest VmRSS sampled during each repetition of the read set. */
   rssPeakPerRepetitionMb: number[];
+  /** Live memory after a full collection at the end of each repetition of the read set. */
+  afterGcPerRepetition: MemoryAfterGc[];
   serverPeakMb: number | null;
   targets: string[];
 }
@@ -55,7 +57,7 @@ async function run(options: BenchOptions): Promise<Results> {
     const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
   }
-  const results: Results = { options, machine: { cpus: cpus().length, node: process.version }, rows: [], rssAfterRepetitionMb: [], rssPeakPerRepetitionMb: [], serverPeakMb: null, targets: [] };
+  const results: Results = { options, machine: { cpus: cpus().length, node: process.version }, rows: [], rssAfterRepetitionMb: [], rssPeakPerRepetitionMb: [], afterGcPerRepetition: [], serverPeakMb: null, targets: [] };
   const db: BenchDatabase = await createBenchDatabase(options.engine, options.postgresUrl);
   const servers: RunningServer[] = [];
   const stopAll = async () => {
@@ -115,6 +117,8 @@ async function run(options: BenchOptions): Promise<Results> {
       if (mem && reads.length > 0) {
         results.rssAfterRepetitionMb.push(mem.rssMb);
         results.rssPeakPerRepetitionMb.push(peak);
+        const live = await memoryAfterGc(api);
+        if (live) results.afterGcPerRepetition.push(live);
       }
     }
     const pick = (name: string) => {
@@ -194,7 +198,7 @@ async function run(options: BenchOptions): Promise<Results> {
 
     const order = ['bare', 'get', 'list', 'walk', 'me', 'get-uncached', 'list-uncached', 'create', 'publish', 'upload', 'durability'];
     results.rows = order.filter((k) => rows.has(k)).map((k) => rows.get(k)!);
-    results.targets = checkTargets(options, rows, results.rssAfterRepetitionMb, results.rssPeakPerRepetitionMb);
+    results.targets = checkTargets(options, rows, results.rssAfterRepetitionMb, results.rssPeakPerRepetitionMb, results.afterGcPerRepetition);
     return results;
   } finally {
     await stopAll();
@@ -204,7 +208,7 @@ async function run(options: BenchOptions): Promise<Results> {
   }
 }
 
-function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number[], peaks: number[]): string[] {
+function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number[], peaks: number[], live: MemoryAfterGc[]): string[] {
   const out: string[] = [];
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const ratioTarget = (key: string, what: string, min: number) => {
@@ -219,13 +223,18 @@ function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number
   const readP99 = ['get', 'list', 'walk', 'me'].map((k) => rows.get(k)?.m?.p99).filter((v): v is number => v !== undefined);
   if (readP99.length) out.push(`read p99 ≤ 50 ms at ${options.connections} connections: worst ${Math.max(...readP99).toFixed(1)} ms — ${verdict(Math.max(...readP99) <= 50)}`);
   if (rss.length >= 2) {
-    // RSS between repetitions moves with garbage collection; a leak shows as peaks that keep rising.
-    const growth = peaks[peaks.length - 1] - peaks[0];
-    const flat = growth <= Math.max(10, peaks[0] * 0.1);
-    out.push(
-      `server RSS after each read repetition: ${rss.map((v) => v.toFixed(0)).join(' → ')} MB; ` +
-        `peak during each: ${peaks.map((v) => v.toFixed(0)).join(' → ')} MB (${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB) — ${flat ? 'flat' : 'GROWING'}`,
-    );
+    // RSS moves with when the collector runs (the heap grows up to a multiple of what is live,
+    // then shrinks); what is live after a full collection is what a leak would make grow.
+    out.push(`server RSS after each read repetition: ${rss.map((v) => v.toFixed(0)).join(' → ')} MB; peak during each: ${peaks.map((v) => v.toFixed(0)).join(' → ')} MB`);
+    if (live.length >= 2) {
+      const total = live.map((m) => m.heapUsedMb + m.externalMb);
+      const growth = total[total.length - 1] - total[0];
+      const flat = growth <= Math.max(5, total[0] * 0.05);
+      out.push(
+        `server memory live after a full GC at the end of each read repetition (heap + external): ${total.map((v) => v.toFixed(0)).join(' → ')} MB ` +
+          `(${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB) — ${flat ? 'flat' : 'GROWING'}`,
+      );
+    }
   } else if (rss.length === 1) {
     out.push(`server RSS after the read set: ${rss[0].toFixed(0)} MB (peak ${peaks[0].toFixed(0)} MB)`);
   }

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ServerMode } from './options.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -77,6 +78,35 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Live memory of the API after a full garbage collection, MB (see bench/gc-on-signal.mjs). */
+export interface MemoryAfterGc {
+  heapUsedMb: number;
+  externalMb: number;
+  rssMb: number;
+}
+
+const AFTER_GC = /BENCH_MEMORY_AFTER_GC (\{.*\})\n/g;
+
+/** Asks the API for a full collection and waits for its report (null if none comes). */
+export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Promise<MemoryAfterGc | null> {
+  type Report = { n: number; heapUsed: number; external: number; rss: number };
+  const latest = (): Report | null => {
+    const all = [...server.output().matchAll(AFTER_GC)];
+    return all.length ? (JSON.parse(all[all.length - 1][1]) as Report) : null;
+  };
+  const before = latest()?.n ?? 0;
+  process.kill(server.pid, 'SIGUSR2');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const m = latest();
+    if (m && m.n > before) {
+      return { heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576, rssMb: m.rss / 1048576 };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
+
 async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -144,7 +174,8 @@ export interface ApiServerOptions {
 
 export async function startApiServer(options: ApiServerOptions): Promise<RunningServer> {
   const port = await freePort();
-  const nodeFlags: string[] = [];
+  // Lets the benchmark ask for a full collection between repetitions (memoryAfterGc).
+  const nodeFlags: string[] = ['--expose-gc', '--import', pathToFileURL(join(ROOT, 'bench', 'gc-on-signal.mjs')).href];
   if (options.cpuProfDir) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`);
   const appRoot = options.appDir ? resolve(options.appDir) : options.mode === 'dist' ? join(ROOT, 'dist', 'src') : join(ROOT, 'src');
   let entry: string[];

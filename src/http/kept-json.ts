@@ -2,18 +2,18 @@
 import type { FastifyReply } from 'fastify';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const serialised = new WeakMap<object, string>();
+const serialised = new WeakMap<object, Buffer>();
 
 /**
  * Values the read caches keep are frozen and served to many requests; their JSON (through the
- * route's response schema, as any reply) is kept beside them and dies with them. Anything else
- * is returned for Fastify to serialise as usual.
+ * route's response schema, as any reply), already encoded as UTF-8 bytes, is kept beside them
+ * and dies with them. Anything else is returned for Fastify to serialise as usual.
  */
 export function sendKept<T extends object>(reply: FastifyReply, value: T): T | FastifyReply {
   if (!Object.isFrozen(value)) return value;
   let json = serialised.get(value);
   if (json === undefined) {
-    json = reply.serialize(value) as string;
+    json = Buffer.from(reply.serialize(value) as string, 'utf8');
     serialised.set(value, json);
   }
   return reply.type(JSON_TYPE).send(json);
