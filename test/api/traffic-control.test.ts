@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
@@ -18,6 +17,7 @@ import { runCli } from '../../src/cli/main.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import type { TrafficControl } from '../../src/http/traffic/index.js';
 import { engineTargets } from '../helpers/engines.js';
+import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertCommonHeaders, assertError } from '../helpers/assertions.js';
 
@@ -207,27 +207,11 @@ async function cli(t: TestApp, args: string[]): Promise<any> {
 // ---------------------------------------------------------------------------------------------
 // Redis availability
 
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-/** Plain TCP PING, so the check does not depend on the code under test. */
-function redisReachable(url: string, timeoutMs = 500): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
-    const finish = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => finish(false));
-    socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => finish(/^[+-]/.test(data.toString())));
-  });
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 let redisSkip: string | undefined;
 if (!(await redisReachable(REDIS_URL))) {
-  redisSkip = `Redis not reachable at ${REDIS_URL}; start Redis or set REDIS_URL (REQUIRE_REDIS=1 turns this into a failure)`;
+  redisSkip = `Redis not reachable at ${REDIS_URL}; start Redis or set TEST_REDIS_URL (REQUIRE_REDIS=1 turns this into a failure)`;
   if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but ${redisSkip}`);
   console.log(`# skipping Redis traffic-control suites: ${redisSkip}`);
 }

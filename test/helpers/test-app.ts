@@ -1,5 +1,8 @@
 // An app under test: a real database (fresh per file), the real services issuing real keys, an
 // injected clock, Fastify's inject() for HTTP, and the captured log lines.
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -41,8 +44,10 @@ export const START_TIME = '2026-09-15T02:00:00.000Z';
 
 export async function startTestApp(target: EngineTarget, env: Record<string, string> = {}): Promise<TestApp> {
   const { database, drop } = await target.create();
+  // A media folder of its own, removed on close (unless the caller chose one).
+  const ownMediaDir = env.MEDIA_DIR === undefined ? join(tmpdir(), `blogapi-media-${randomLowerAlnum(8)}`) : null;
   const config: AppConfig = {
-    ...loadConfig({ PUBLIC_BASE_URL: 'http://blog.test', MEDIA_DIR: `/tmp/blogapi-media-${randomLowerAlnum(8)}`, ...env }),
+    ...loadConfig({ PUBLIC_BASE_URL: 'http://blog.test', ...(ownMediaDir ? { MEDIA_DIR: ownMediaDir } : {}), ...env }),
     database,
   };
   const clock = new ManualClock(START_TIME);
@@ -92,6 +97,7 @@ export async function startTestApp(target: EngineTarget, env: Record<string, str
       await app.close();
       await ctx.close();
       await drop();
+      if (ownMediaDir) rmSync(ownMediaDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
+import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { createTrafficControl, TrafficBackendError, type Clock, type TrafficControl } from '../../src/http/traffic/index.js';
 
 /** A clock the test moves by hand, so window rules are checked without sleeping. */
@@ -133,32 +133,15 @@ describe('traffic control, memory backend', () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = TEST_REDIS_URL;
 const requireRedis = process.env.REQUIRE_REDIS === '1';
-
-/** Plain TCP PING so the check does not depend on the code under test. */
-function redisReachable(url: string, timeoutMs = 500): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
-    const finish = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => finish(false));
-    socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    // A server requiring AUTH answers -NOAUTH, which still proves it is reachable.
-    socket.once('data', (data) => finish(/^[+-]/.test(data.toString())));
-  });
-}
 
 /** Skips (or fails under REQUIRE_REDIS=1) when Redis is down; returns true when the test may go on. */
 async function needRedis(t: TestContext): Promise<boolean> {
   if (await redisReachable(redisUrl)) return true;
   const message = `Redis not reachable at ${redisUrl}`;
   if (requireRedis) assert.fail(`${message} (REQUIRE_REDIS=1)`);
-  t.skip(`${message}; set REDIS_URL or start Redis (REQUIRE_REDIS=1 turns this into a failure)`);
+  t.skip(`${message}; set TEST_REDIS_URL or start Redis (REQUIRE_REDIS=1 turns this into a failure)`);
   return false;
 }
 
