@@ -8,7 +8,7 @@ interface Entry<V> {
   from: number;
   /** The first clock time at which the value would differ (a scheduled post going live). */
   until: number;
-  bytes: number;
+  size: number;
 }
 
 export interface KeepOptions {
@@ -16,8 +16,8 @@ export interface KeepOptions {
   now: number;
   /** First clock time the value is no longer right for (default: never, until a table changes). */
   until?: number;
-  /** Approximate size, counted against the cache's byte budget. */
-  bytes: number;
+  /** What the entry counts against the cache's budget, in the owner's unit (bytes, or 1 an entry). */
+  size: number;
 }
 
 /**
@@ -25,16 +25,16 @@ export interface KeepOptions {
  * this connection, any commit by another process; see TableWatch), so a read never returns
  * what a committed write has replaced. A value must be a pure function of its key, the watched
  * tables and the clock within [now, until): everything else it depends on goes in the key.
- * Least recently used entries are dropped beyond `maxBytes`.
+ * Least recently used entries are dropped beyond `budget`.
  */
 export class WatchedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private stamp: number | null = null;
-  private bytes = 0;
+  private used = 0;
 
   constructor(
     private readonly watch: TableWatch,
-    private readonly maxBytes: number,
+    private readonly budget: number,
   ) {}
 
   /**
@@ -46,7 +46,7 @@ export class WatchedCache<V> {
     if (stamp === null) return null;
     if (stamp !== this.stamp) {
       this.entries.clear();
-      this.bytes = 0;
+      this.used = 0;
       this.stamp = stamp;
     }
     return stamp;
@@ -69,19 +69,19 @@ export class WatchedCache<V> {
 
   /** Keeps a value read after begin() returned `stamp`, unless the tables changed meanwhile. */
   keep(stamp: number | null, key: string, value: V, options: KeepOptions): void {
-    if (stamp === null || options.bytes > this.maxBytes || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
+    if (stamp === null || options.size > this.budget || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
     const previous = this.entries.get(key);
     if (previous) this.drop(key, previous);
-    while (this.bytes + options.bytes > this.maxBytes) {
+    while (this.used + options.size > this.budget) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
       this.drop(oldestKey, oldest);
     }
-    this.entries.set(key, { value, from: options.now, until: options.until ?? Infinity, bytes: options.bytes });
-    this.bytes += options.bytes;
+    this.entries.set(key, { value, from: options.now, until: options.until ?? Infinity, size: options.size });
+    this.used += options.size;
   }
 
   private drop(key: string, entry: Entry<V>): void {
     this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    this.used -= entry.size;
   }
 }

@@ -1,12 +1,13 @@
 // Verified keys, kept while the tables they were read from are unchanged.
 import type { TableWatch } from '../../db/database.js';
+import { WatchedCache } from '../../db/watched-cache.js';
 import { safeEqual } from '../../lib/crypto.js';
 import type { Caller } from './key-service.js';
 
 /** Tables a Caller is read from: a change to either may revoke, expire or re-limit a key. */
 export const CALLER_TABLES = ['api_keys', 'stores'] as const;
 
-/** Bounded: the oldest verified key is dropped beyond this many. */
+/** Bounded: the least recently used verified key is dropped beyond this many. */
 export const CALLER_CACHE_SIZE = 10_000;
 
 interface Entry {
@@ -19,39 +20,28 @@ interface Entry {
  * kept here only until its tables may have changed: every write to them on this connection and
  * every commit by another process (the CLI revoking a key) empties the cache before the next
  * request is admitted, so revocation and limit changes still apply on the very next request.
- * Expiry is compared with the clock on every use. Unknown keys and wrong secrets are never kept.
+ * A kept key is valid until its expiry. Unknown keys and wrong secrets are never kept.
  */
 export class CallerCache {
-  private readonly entries = new Map<string, Entry>();
-  private stamp: number | null = null;
+  private readonly cache: WatchedCache<Entry>;
 
-  constructor(
-    private readonly watch: TableWatch,
-    private readonly size = CALLER_CACHE_SIZE,
-  ) {}
-
-  /** Call right before find() and the read: the stamp to pass to both (null: not usable now). */
-  begin(): number | null {
-    const stamp = this.watch.stamp();
-    if (stamp === null) return null;
-    if (stamp !== this.stamp) {
-      this.entries.clear();
-      this.stamp = stamp;
-    }
-    return stamp;
+  constructor(watch: TableWatch, size = CALLER_CACHE_SIZE) {
+    this.cache = new WatchedCache(watch, size);
   }
 
-  find(stamp: number | null, keyId: string, secret: string): Caller | undefined {
-    if (stamp === null) return undefined;
-    const entry = this.entries.get(keyId);
+  /** See WatchedCache.begin(): call right before find() and the read. */
+  begin(): number | null {
+    return this.cache.begin();
+  }
+
+  find(stamp: number | null, keyId: string, secret: string, now: number): Caller | undefined {
+    const entry = this.cache.find(stamp, keyId, now);
     return entry && safeEqual(entry.secret, secret) ? entry.caller : undefined;
   }
 
-  /** Keeps a caller verified from a read that began at `stamp`, unless the tables changed since. */
-  keep(stamp: number | null, keyId: string, secret: string, caller: Caller): void {
-    if (stamp === null || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
-    if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(keyId, { secret, caller: freezeCaller(caller) });
+  /** Keeps a caller verified at `now` from a read that began at `stamp`, unless the tables changed since. */
+  keep(stamp: number | null, keyId: string, secret: string, caller: Caller, now: number): void {
+    this.cache.keep(stamp, keyId, { secret, caller: freezeCaller(caller) }, { now, until: caller.expiresAt ?? undefined, size: 1 });
   }
 }
 

@@ -127,14 +127,15 @@ export class KeyService {
   async authenticate(rawKey: string): Promise<Caller | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
+    const now = this.clock.now().getTime();
     const callers = this.callers;
     const stamp = callers ? callers.begin() : null;
-    const kept = callers?.find(stamp, parsed.keyId, parsed.secret);
+    const kept = callers?.find(stamp, parsed.keyId, parsed.secret, now);
     const caller = kept ?? (await this.readCaller(parsed.keyId, parsed.secret));
     if (!caller) return null;
     // Expiry is compared with this process's clock on every request, kept or not.
-    if (caller.expiresAt !== null && caller.expiresAt <= this.clock.now().getTime()) return null;
-    if (!kept) callers?.keep(stamp, parsed.keyId, parsed.secret, caller);
+    if (caller.expiresAt !== null && caller.expiresAt <= now) return null;
+    if (!kept) callers?.keep(stamp, parsed.keyId, parsed.secret, caller, now);
     return caller;
   }
 

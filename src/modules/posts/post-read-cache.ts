@@ -46,7 +46,7 @@ export class PostReadCache {
 
   keepPost(stamp: number | null, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
     const until = publishedAt !== null && publishedAt > now ? publishedAt : undefined;
-    this.cache.keep(stamp, postKey(store, id), Object.freeze(view), { now, until, bytes: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
+    this.cache.keep(stamp, postKey(store, id), Object.freeze(view), { now, until, size: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
   }
 
   findPage(stamp: number | null, store: Store, query: string, now: number): PostPage | undefined {
@@ -58,7 +58,7 @@ export class PostReadCache {
     let until = Infinity;
     for (const at of publishTimes) if (at !== null && at > now && at < until) until = at;
     Object.freeze(page.data);
-    this.cache.keep(stamp, pageKey(store, query), Object.freeze(page), { now, until, bytes: POST_OVERHEAD_BYTES + page.data.length * LIST_ITEM_BYTES });
+    this.cache.keep(stamp, pageKey(store, query), Object.freeze(page), { now, until, size: POST_OVERHEAD_BYTES + page.data.length * LIST_ITEM_BYTES });
   }
 }
 
