@@ -27,8 +27,8 @@ export interface KeepOptions {
  * tables and the clock within [now, until): everything else it depends on goes in the key.
  * Least recently used entries are dropped beyond `budget`.
  */
-export class WatchedCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
+export class WatchedCache<V, K = string> {
+  private readonly entries = new Map<K, Entry<V>>();
   private stamp: number | null = null;
   private used = 0;
 
@@ -53,7 +53,7 @@ export class WatchedCache<V> {
   }
 
   /** The value kept for `key` that is right at clock time `now`, given the stamp begin() returned. */
-  find(stamp: number | null, key: string, now: number): V | undefined {
+  find(stamp: number | null, key: K, now: number): V | undefined {
     if (stamp === null) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -68,7 +68,7 @@ export class WatchedCache<V> {
   }
 
   /** Keeps a value read after begin() returned `stamp`, unless the tables changed meanwhile. */
-  keep(stamp: number | null, key: string, value: V, options: KeepOptions): void {
+  keep(stamp: number | null, key: K, value: V, options: KeepOptions): void {
     if (stamp === null || options.size > this.budget || this.watch.stamp() !== stamp || stamp !== this.stamp) return;
     const previous = this.entries.get(key);
     if (previous) this.drop(key, previous);
@@ -80,7 +80,7 @@ export class WatchedCache<V> {
     this.used += options.size;
   }
 
-  private drop(key: string, entry: Entry<V>): void {
+  private drop(key: K, entry: Entry<V>): void {
     this.entries.delete(key);
     this.used -= entry.size;
   }

@@ -1,8 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import { queryTemplate, type Db, type TableWatch } from '../../db/database.js';
+import { WatchedCache } from '../../db/watched-cache.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatNullable, formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
-import type { Caller } from '../keys/index.js';
+import { CALLER_CACHE_SIZE, type Caller } from '../keys/index.js';
 import type { QuotaUsage } from '../quotas/index.js';
 import { IMAGE_FORMATS } from '../stores/index.js';
 import type { IdentitySchema } from './identity-schemas.js';
@@ -17,38 +18,35 @@ type Identity = Static<typeof IdentitySchema>;
 /** Tables an identity is read from: the key and its store (through the Caller) and the quotas. */
 export const IDENTITY_TABLES = ['daily_usage', 'api_keys', 'stores'] as const;
 
-interface KeptIdentity {
-  stamp: number;
-  from: number;
-  until: number;
-  identity: Identity;
-}
+/** Bounded like the verified keys the identities are kept for. */
+const KEPT_IDENTITIES = CALLER_CACHE_SIZE;
 
 export class IdentityService {
   /**
    * Identities kept per Caller object. Kept callers are shared and replaced whenever their
    * tables change (CallerCache), so a caller read before a change never keys a fresh entry.
    */
-  private readonly kept = new WeakMap<Caller, KeptIdentity>();
+  private readonly kept: WatchedCache<Identity, Caller> | null;
 
   /** `tables`: a watch of IDENTITY_TABLES, to keep identities between requests (null: never). */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly apiVersion: string,
-    private readonly tables: TableWatch | null = null,
-  ) {}
+    tables: TableWatch | null = null,
+  ) {
+    this.kept = tables && new WatchedCache(tables, KEPT_IDENTITIES);
+  }
 
   /** The identity of a caller, kept while the quotas and the caller are unchanged, and within its Taipei day. */
   async describe(caller: Caller): Promise<Identity> {
     const now = this.clock.now().getTime();
-    const stamp = this.tables?.stamp() ?? null;
-    const kept = stamp === null ? undefined : this.kept.get(caller);
-    if (kept && kept.stamp === stamp && now >= kept.from && now < kept.until) return kept.identity;
+    const kept = this.kept;
+    const stamp = kept ? kept.begin() : null;
+    const found = kept?.find(stamp, caller, now);
+    if (found) return found;
     const identity = await this.read(caller, now);
-    if (stamp !== null && this.tables!.stamp() === stamp) {
-      this.kept.set(caller, { stamp, from: now, until: nextTaipeiMidnight(now), identity: Object.freeze(identity) });
-    }
+    kept?.keep(stamp, caller, Object.freeze(identity), { now, until: nextTaipeiMidnight(now), size: 1 });
     return identity;
   }
 
