@@ -2,6 +2,7 @@
 // a write) neither blocks reads on the event loop nor leaves the machine's other cores idle.
 import { Piscina } from 'piscina';
 import { filterPostHtml, PostHtmlNestingError, type FilteredHtml } from './html-filter.js';
+import { isInFilteredForm } from './html-filtered-form.js';
 import type { FilterOutcome } from './html-filter-worker.js';
 
 export interface HtmlFilter {
@@ -33,6 +34,8 @@ export function threadedFilter(threads: number): HtmlFilter {
   return {
     async filter(html) {
       if (html.length < FILTER_IN_PLACE_BELOW) return filterPostHtml(html);
+      // A body already in output form costs one scan here, far less than the trip to a thread.
+      if (isInFilteredForm(html)) return { html, warnings: [] };
       pool ??= new Piscina({ filename: workerFile.href, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
       const outcome = (await pool.run(html)) as FilterOutcome;
       if (!outcome.ok) throw new PostHtmlNestingError();

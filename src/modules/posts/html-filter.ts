@@ -8,14 +8,15 @@
  * sync.
  */
 import sanitizeHtml from 'sanitize-html';
+import { ALLOWED_ATTRIBUTES, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG, URL_ATTRIBUTES, URL_INVISIBLES } from './html-allow-list.js';
+import { isInFilteredForm } from './html-filtered-form.js';
+
+export { MAX_NESTING_DEPTH } from './html-allow-list.js';
 
 export interface FilteredHtml {
   html: string;
   warnings: string[];
 }
-
-/** Deepest element nesting accepted; far deeper than any real article. */
-export const MAX_NESTING_DEPTH = 512;
 
 /**
  * Thrown for bodies nested deeper than MAX_NESTING_DEPTH. The underlying
@@ -33,56 +34,7 @@ export class PostHtmlNestingError extends Error {
   }
 }
 
-/**
- * Elements that survive, each with the attributes it may keep. Anything not
- * listed is removed. No attribute is allowed globally: `id`/`name` enable DOM
- * clobbering, `style` enables CSS-based attacks and `on*` runs script.
- */
-const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
-  // Text blocks and headings.
-  p: [], br: [], hr: [],
-  h1: [], h2: [], h3: [], h4: [], h5: [], h6: [],
-  blockquote: ['cite'], pre: ['class'],
-  // Inline semantics.
-  strong: [], b: [], em: [], i: [], u: [], s: [], del: [], ins: [], mark: [],
-  small: [], sub: [], sup: [], q: ['cite'], code: ['class'], kbd: [], samp: [],
-  abbr: ['title'], cite: [], time: ['datetime'], span: [],
-  // Lists.
-  ul: [], ol: ['start', 'reversed', 'type'], li: [], dl: [], dt: [], dd: [],
-  // Links and images.
-  a: ['href', 'title', 'target', 'rel'],
-  img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-  figure: [], figcaption: [],
-  // Tables.
-  table: [], caption: [], colgroup: ['span'], col: ['span'],
-  thead: [], tbody: [], tfoot: [], tr: [],
-  th: ['colspan', 'rowspan', 'scope'], td: ['colspan', 'rowspan'],
-  // Neutral containers that editors commonly produce.
-  div: [], section: [], article: [], aside: [], header: [], footer: [],
-};
-
-/** Attributes whose value is a URL and therefore goes through the scheme check. */
-const URL_ATTRIBUTES: ReadonlySet<string> = new Set(
-  sanitizeHtml.defaults.allowedSchemesAppliedToAttributes,
-);
-
-/** Schemes for URL attributes; relative URLs are always allowed. */
-const LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'];
-const WEB_SCHEMES = ['http', 'https'];
-const SCHEMES_BY_TAG: Readonly<Record<string, string[]>> = {
-  img: WEB_SCHEMES, blockquote: WEB_SCHEMES, q: WEB_SCHEMES,
-};
-
-/**
- * Characters some browsers have ignored inside a scheme (Unicode spaces, line
- * and paragraph separators, zero-width and bidi marks). The sanitizer only
- * ignores ASCII controls and spaces when it looks for the scheme.
- */
-const URL_INVISIBLES = /[\s\p{Cc}\p{Cf}]/gu;
-const SCHEME = /^([a-z][a-z0-9+.-]*):/;
-
-/** Syntax-highlighting classes (Prism/highlight.js convention) on code/pre. */
-const LANGUAGE_CLASS = /^language-[A-Za-z0-9_+#-]{1,32}$/;
+/** Elements whose `class` keeps only LANGUAGE_CLASS names. */
 const CLASS_FILTERED_TAGS: ReadonlySet<string> = new Set(['code', 'pre']);
 
 /**
@@ -143,6 +95,7 @@ const BASE_OPTIONS: sanitizeHtml.IOptions = {
  * Filters a post body against the allow-list and reports what was removed.
  * Pure and deterministic; the result is a fixed point:
  * `filterPostHtml(filterPostHtml(x).html)` returns the same html and no warnings.
+ * A body already in that output form is recognised in one scan and returned as it is.
  *
  * @throws PostHtmlNestingError when elements nest deeper than MAX_NESTING_DEPTH.
  */
@@ -150,6 +103,11 @@ export function filterPostHtml(input: string): FilteredHtml {
   if (typeof input !== 'string') {
     throw new TypeError('filterPostHtml expects a string');
   }
+  return isInFilteredForm(input) ? { html: input, warnings: [] } : sanitizePostHtml(input);
+}
+
+/** filterPostHtml without the recognition of bodies in output form: always runs the sanitizer. */
+export function sanitizePostHtml(input: string): FilteredHtml {
   const warnings = new Set<string>();
   let html = runPass(input, warnings);
   // A pass that removed nothing re-serialises the parse tree unchanged, so only
