@@ -135,8 +135,9 @@ async function run(options: BenchOptions): Promise<Results> {
     }
 
     // Writes, once each.
-    const writes: Array<{ name: 'create' | 'publish'; text: string; spec: scenario.LoadSpec; expected: number[] }> = [
+    const writes: Array<{ name: 'create' | 'create-rewritten' | 'publish'; text: string; spec: scenario.LoadSpec; expected: number[] }> = [
       { name: 'create', text: `POST /v1/blog/posts (${options.bodyKb} KB body)`, spec: scenario.createPost(c), expected: [201] },
+      { name: 'create-rewritten', text: `POST /v1/blog/posts (${options.bodyKb} KB, filter rewrites)`, spec: scenario.createPost(c, { rewritten: true }), expected: [201] },
       { name: 'publish', text: 'POST /v1/blog/posts/{id}/publish', spec: scenario.publishPost(c), expected: [200] },
     ];
     for (const w of writes.filter((x) => wants(options, x.name))) {
@@ -196,7 +197,7 @@ async function run(options: BenchOptions): Promise<Results> {
       rows.set('durability', { label: text, connections: options.connections, m, ratio: ratio(m) });
     }
 
-    const order = ['bare', 'get', 'list', 'walk', 'me', 'get-uncached', 'list-uncached', 'create', 'publish', 'upload', 'durability'];
+    const order = ['bare', 'get', 'list', 'walk', 'me', 'get-uncached', 'list-uncached', 'create', 'create-rewritten', 'publish', 'upload', 'durability'];
     results.rows = order.filter((k) => rows.has(k)).map((k) => rows.get(k)!);
     results.targets = checkTargets(options, rows, results.rssAfterRepetitionMb, results.rssPeakPerRepetitionMb, results.afterGcPerRepetition);
     return results;

@@ -46,14 +46,15 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,get,list,walk,me,create,publish,upload,uncached (SQLite only)
+  --only a,b                 only these rows: bare,get,list,walk,me,create,create-rewritten,publish,upload,
+                             uncached (SQLite only)
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
   --json FILE                also write the results as JSON
   --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server`;
 
-export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'publish', 'upload', 'uncached'] as const;
+export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached'] as const;
 
 export class UsageError extends Error {}
 

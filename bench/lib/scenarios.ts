@@ -102,10 +102,16 @@ export function me(c: ScenarioContext): LoadSpec {
   return { headers: auth(c), requests: [{ method: 'GET', path: '/v1/me' }] };
 }
 
-/** 5 KB (or --body-kb) article bodies, unique per request, each with its own Idempotency-Key. */
-export function createPost(c: ScenarioContext): LoadSpec {
+/**
+ * 5 KB (or --body-kb) article bodies, unique per request, each with its own Idempotency-Key.
+ * The article is written as the filter writes it (as a body read from the API and sent back
+ * is); `rewritten` writes each paragraph's line break as `<br>`, which the filter rewrites to
+ * `<br />`, so every body goes through the whole filter.
+ */
+export function createPost(c: ScenarioContext, options: { rewritten?: boolean } = {}): LoadSpec {
   const run = randomLowerAlnum(6);
-  const body = JSON.stringify(articleHtml(c.bodyBytes, 4242)).slice(1, -1);
+  const article = articleHtml(c.bodyBytes, 4242);
+  const body = JSON.stringify(options.rewritten ? article.replaceAll('</p>', '<br></p>') : article).slice(1, -1);
   let n = 0;
   return {
     headers: { ...auth(c), 'content-type': 'application/json' },
