@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import type { IdempotencyScope } from '../modules/idempotency/index.js';
 import { callerOf } from './route-policy.js';
 
@@ -79,4 +80,38 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     route.preHandler = [...hookList(route.preHandler), preHandler];
     route.onSend = [...hookList(route.onSend), onSend];
   });
+}
+
+/** A response recorded for replays inside the transaction that wrote the result. */
+export interface ReplayInTransaction {
+  /** Serialises `value` as this reply's response and stores it for replays, inside `trx`. */
+  record(trx: Db, value: unknown, location: string | null): Promise<void>;
+  /** Once that transaction has committed: sends the recorded response. */
+  send(): FastifyReply;
+}
+
+/**
+ * For an idempotent handler whose work is one transaction: the response to replay is stored in
+ * that transaction instead of after the response is serialised, so the work and its record
+ * commit together (one commit fewer per request). If the transaction fails, nothing was stored
+ * and the onSend hook releases the key as usual.
+ */
+export function replayInTransaction(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, statusCode: number): ReplayInTransaction {
+  const scope = request.idempotencyScope;
+  if (!scope) throw new Error(`${request.routeOptions.url} is not an idempotent route`);
+  let payload: string | null = null;
+  return {
+    async record(trx, value, location) {
+      reply.code(statusCode);
+      if (location) reply.header('Location', location);
+      const serialized = String(reply.serialize(value));
+      await ctx.idempotency.complete(scope, statusCode, serialized, location, trx);
+      payload = serialized;
+    },
+    send() {
+      if (payload === null) throw new Error('replayInTransaction: send() before record()');
+      request.idempotencyScope = null;
+      return reply.type('application/json; charset=utf-8').send(payload);
+    },
+  };
 }

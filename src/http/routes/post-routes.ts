@@ -7,6 +7,7 @@ import { CreatePostBody, DeleteBody, PostListQuery, PostPageSchema, PostSchema, 
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
 import { sendKept } from '../kept-json.js';
+import { replayInTransaction } from '../idempotency-hook.js';
 
 type Id = { Params: Static<typeof IdParam> };
 const security = [{ bearerAuth: [] }];
@@ -30,8 +31,11 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       schema: { tags, security, summary: 'Create a post (always a draft)', headers: IdempotencyHeader, body: CreatePostBody, response: { 201: PostSchema, ...errorResponses(WRITE_ERRORS) } },
     },
     async (request, reply) => {
-      const post = await ctx.posts.create(callerOf(request).store, request.body, actorOf(request));
-      return reply.code(201).header('Location', `/v1/blog/posts/${post.id}`).send(post);
+      const replay = replayInTransaction(ctx, request, reply, 201);
+      await ctx.posts.create(callerOf(request).store, request.body, actorOf(request), {
+        beforeCommit: (trx, post) => replay.record(trx, post, `/v1/blog/posts/${post.id}`),
+      });
+      return replay.send();
     },
   );
 

@@ -77,9 +77,12 @@ export class IdempotencyService {
     return { kind: 'in_progress' };
   }
 
-  /** Stores the first successful response so that replays return it unchanged. */
-  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null): Promise<void> {
-    await markCompleted(this.db, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
+  /**
+   * Stores the first successful response so that replays return it unchanged; `db` may be the
+   * transaction that wrote the result, so both commit together.
+   */
+  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, db: Db = this.db): Promise<void> {
+    await markCompleted(db, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */

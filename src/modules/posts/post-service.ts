@@ -46,7 +46,11 @@ export class PostService {
     return { store, now, publicBaseUrl: this.publicBaseUrl };
   }
 
-  async create(store: Store, input: CreatePostInput, actor: Actor): Promise<PostView> {
+  /**
+   * `beforeCommit` runs inside the creating transaction with the post as it will be returned,
+   * for work that must commit with it (the response kept for idempotent replays).
+   */
+  async create(store: Store, input: CreatePostInput, actor: Actor, options: { beforeCommit?: (trx: Db, post: PostView) => Promise<void> } = {}): Promise<PostView> {
     const now = this.clock.now().getTime();
     const title = prepareTitle(input.title, store);
     const body = await prepareBody(input.body_html, store, this.htmlFilter);
@@ -56,9 +60,8 @@ export class PostService {
     const coverImageId = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
     const fingerprint = contentFingerprint(title, body.html);
 
-    let postId: number;
     try {
-      postId = await this.db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         await assertNotDuplicate(trx, store.id, fingerprint, now);
         const id = await insertPost(trx, {
           storeId: store.id,
@@ -75,7 +78,9 @@ export class PostService {
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
         // Last: a quota counts successful creations only, after every other rule has passed.
         await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
-        return id;
+        const post = presentPost(await this.require(store, id, trx), this.presentContext(store, now));
+        await options.beforeCommit?.(trx, post);
+        return post;
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -84,7 +89,6 @@ export class PostService {
       }
       throw err;
     }
-    return presentPost(await this.require(store, postId), this.presentContext(store, now));
   }
 
   async update(store: Store, id: number, input: UpdatePostInput, actor: Actor): Promise<PostView> {
