@@ -15,16 +15,20 @@ declare module 'fastify' {
   }
 }
 
-/** JSON with sorted keys: sameness ignores key order (decisions). */
+/**
+ * JSON with sorted keys: sameness ignores key order (decisions). The keys are sorted into a
+ * copy that is stringified once, so long strings (a post body) are escaped by one native pass.
+ */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return JSON.stringify(withSortedKeys(value) ?? null);
+}
+
+function withSortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => withSortedKeys(item) ?? null);
+  if (value === null || typeof value !== 'object') return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = withSortedKeys((value as Record<string, unknown>)[key]) ?? null;
+  return sorted;
 }
 
 export function readIdempotencyKey(request: FastifyRequest): string {
