@@ -1,6 +1,7 @@
 // AppContext: everything a request or a CLI command needs, built once per process.
 import type { AppConfig } from './config/config.js';
 import { openDatabase, type Db, type DatabaseHandle, type Engine } from './db/database.js';
+import { writeUnits } from './db/group-commit.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loadServiceSecret } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -56,7 +57,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const postReadsWatch = config.readCacheBytes > 0 ? handle.watchTables(POST_READ_TABLES) : null;
     const postReads = postReadsWatch && new PostReadCache(postReadsWatch, config.readCacheBytes);
     const htmlFilter = threadedFilter(config.htmlFilterThreads);
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter });
+    const writes = writeUnits(db, handle.engine);
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     return {
       config,
@@ -68,7 +70,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       keys: new KeyService(db, clock, handle.watchTables(CALLER_TABLES)),
       identity: new IdentityService(db, clock, API_VERSION_DATE, handle.watchTables(IDENTITY_TABLES)),
       audit: new AuditService(db, cursors),
-      idempotency: new IdempotencyService(db, clock),
+      idempotency: new IdempotencyService(db, clock, writes),
       media: createMediaService(db, clock, config),
       posts,
       lifecycle: new PostLifecycle(db, clock, posts),

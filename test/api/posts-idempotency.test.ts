@@ -173,5 +173,35 @@ for (const target of await engineTargets()) {
       const me = (await t.request({ method: 'GET', url: '/v1/me', key: k })).json();
       assert.equal(me.quotas.posts_per_day.used, 5);
     });
+
+    // On SQLite these commit together (one transaction, a savepoint each): a create that fails
+    // must take back only its own writes.
+    it('concurrent creates on one instance each stand or fall alone: a duplicate and an over-quota create fail, the rest commit', async () => {
+      const s = await t.createStore({ changes: { posts_per_day: 4 } });
+      const k = await t.issueKey(s, undefined, { writePerMinute: 1000, concurrency: 50 });
+      const post = (b: string) => ({ title: `Alone ${b}`, body_html: `<p>${b}</p>` });
+      assert.equal((await create('alone-first', post('b0'), k)).statusCode, 201);
+      // b0 again is a duplicate whatever the order; three of b1–b4 fit in the quota left.
+      const bodies = ['b0', 'b1', 'b2', 'b3', 'b4'];
+      const results = await Promise.all(bodies.map((b, i) => create(`alone-${i}`, post(b), k)));
+      const byStatus = (code: number) => results.filter((r) => r.statusCode === code);
+      assert.equal(byStatus(201).length, 3, JSON.stringify(results.map((r) => r.statusCode)));
+      assert.equal(byStatus(409).length, 1);
+      assert.equal(byStatus(409)[0].json().error.code, 'duplicate_content');
+      assert.equal(byStatus(429).length, 1);
+      assert.equal(byStatus(429)[0].json().error.code, 'quota_exceeded');
+      const stored = await t.ctx.db.selectFrom('posts').select(['id', 'title']).where('store_id', '=', s.id).orderBy('id').execute();
+      assert.equal(stored.length, 4);
+      assert.equal(stored.filter((row) => row.title === 'Alone b0').length, 1);
+      for (const created of byStatus(201)) {
+        const view = created.json();
+        assert.equal(created.headers.location, `/v1/blog/posts/${view.id}`);
+        assert.ok(stored.some((row) => row.id === view.id && row.title === view.title), `post ${view.id} "${view.title}" is stored`);
+      }
+      const records = await t.ctx.db.selectFrom('idempotency_records').select(['idem_key', 'state']).where('store_id', '=', s.id).execute();
+      assert.deepEqual(records.map((r) => r.state), ['completed', 'completed', 'completed', 'completed'], 'failed creates leave no record; successful ones are completed');
+      const me = (await t.request({ method: 'GET', url: '/v1/me', key: k })).json();
+      assert.equal(me.quotas.posts_per_day.used, 4);
+    });
   });
 }

@@ -4,6 +4,7 @@
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation, writeTemplate } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { WriteUnits } from '../../db/group-commit.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** An in-progress record older than this belongs to a request that died; a retry takes it over. */
@@ -46,10 +47,16 @@ const markCompleted = writeTemplate((db, $) =>
 );
 
 export class IdempotencyService {
+  private readonly writes: WriteUnits;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+    /** How the record is first written (default: on its own). */
+    writes?: WriteUnits,
+  ) {
+    this.writes = writes ?? { run: (work) => work(db) };
+  }
 
   async begin(scope: IdempotencyScope, requestHash: string): Promise<BeginOutcome> {
     const now = this.clock.now().getTime();
@@ -92,7 +99,7 @@ export class IdempotencyService {
 
   private async tryInsert(scope: IdempotencyScope, requestHash: string, now: number): Promise<boolean> {
     try {
-      await insertInProgress(this.db, [scope.storeId, scope.application, scope.key, requestHash, now, now + IDEMPOTENCY_RETENTION_MS]);
+      await this.writes.run((trx) => insertInProgress(trx, [scope.storeId, scope.application, scope.key, requestHash, now, now + IDEMPOTENCY_RETENTION_MS]));
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;

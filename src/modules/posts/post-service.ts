@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { WriteUnits } from '../../db/group-commit.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -25,11 +26,14 @@ export interface PostServiceOptions {
   reads?: PostReadCache | null;
   /** Where bodies are filtered (default: on the calling thread). */
   htmlFilter?: HtmlFilter;
+  /** How a create's transaction is run (default: a transaction of its own). */
+  writes?: WriteUnits;
 }
 
 export class PostService {
   private readonly reads: PostReadCache | null;
   private readonly htmlFilter: HtmlFilter;
+  private readonly writes: WriteUnits;
 
   constructor(
     private readonly db: Db,
@@ -40,6 +44,7 @@ export class PostService {
   ) {
     this.reads = options.reads ?? null;
     this.htmlFilter = options.htmlFilter ?? inPlaceFilter;
+    this.writes = options.writes ?? { run: (work) => db.transaction().execute(work) };
   }
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
@@ -61,7 +66,7 @@ export class PostService {
     const fingerprint = contentFingerprint(title, body.html);
 
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await this.writes.run(async (trx) => {
         await assertNotDuplicate(trx, store.id, fingerprint, now);
         const id = await insertPost(trx, {
           storeId: store.id,
