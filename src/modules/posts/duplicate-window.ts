@@ -10,10 +10,15 @@ export function duplicateError(postId: number): ApiError {
   return new ApiError('duplicate_content', [detail('post_id', String(postId))]);
 }
 
-/** Throws duplicate_content when a post with this content was created in the window. */
-export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: string, now: number, exceptPostId?: number): Promise<void> {
+/**
+ * Throws duplicate_content when a post with this content was created in the window. Returns
+ * whether a row for this content exists at all (one from outside the window is replaced when the
+ * new post's fingerprint is recorded).
+ */
+export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: string, now: number, exceptPostId?: number): Promise<boolean> {
   const existing = await findFingerprint(trx, storeId, fingerprint);
   if (existing && existing.created_at > now - DUPLICATE_WINDOW_MS && existing.post_id !== exceptPostId) throw duplicateError(existing.post_id);
+  return existing !== undefined;
 }
 
 // Every create runs these, so they are compiled once (see queryTemplate).
@@ -27,9 +32,12 @@ const selectFingerprint = queryTemplate((db, $) =>
   db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', $(0)).where('fingerprint', '=', $(1)),
 );
 
-/** Records a creation; an older row for the same content (outside the window) is replaced. */
-export async function recordFingerprint(trx: Db, storeId: number, fingerprint: string, postId: number, now: number): Promise<void> {
-  await deleteExpired(trx, [storeId, fingerprint, now - DUPLICATE_WINDOW_MS]);
+/**
+ * Records a creation. `replacesOlder` (what assertNotDuplicate returned in the same
+ * transaction): an older row for the same content, outside the window, is deleted first.
+ */
+export async function recordFingerprint(trx: Db, storeId: number, fingerprint: string, postId: number, now: number, replacesOlder: boolean): Promise<void> {
+  if (replacesOlder) await deleteExpired(trx, [storeId, fingerprint, now - DUPLICATE_WINDOW_MS]);
   await insertFingerprint(trx, [storeId, fingerprint, postId, now]);
 }
 

@@ -163,7 +163,11 @@ const deleteCategoryLinks = queryTemplate((db, $) => db.deleteFrom('post_categor
 
 export async function replaceCategories(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
   await deleteCategoryLinks(trx, [postId]);
-  if (categoryIds.length > 0) {
-    await trx.insertInto('post_categories').values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId }))).execute();
-  }
+  await addCategoryLinks(trx, storeId, postId, categoryIds);
+}
+
+/** Links a post that has none yet (a new one) to its categories. */
+export async function addCategoryLinks(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
+  if (categoryIds.length === 0) return;
+  await trx.insertInto('post_categories').values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId }))).execute();
 }

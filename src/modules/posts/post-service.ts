@@ -12,7 +12,7 @@ import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolve
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
-import { findPost, insertPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
+import { addCategoryLinks, findPost, insertPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
@@ -67,7 +67,7 @@ export class PostService {
 
     try {
       return await this.writes.run(async (trx) => {
-        await assertNotDuplicate(trx, store.id, fingerprint, now);
+        const replacesOlder = await assertNotDuplicate(trx, store.id, fingerprint, now);
         const id = await insertPost(trx, {
           storeId: store.id,
           title,
@@ -78,8 +78,8 @@ export class PostService {
           defaultCategoryId,
           now,
         });
-        await replaceCategories(trx, store.id, id, categoryIds);
-        await recordFingerprint(trx, store.id, fingerprint, id, now);
+        await addCategoryLinks(trx, store.id, id, categoryIds);
+        await recordFingerprint(trx, store.id, fingerprint, id, now, replacesOlder);
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
         // Last: a quota counts successful creations only, after every other rule has passed.
         await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
