@@ -73,7 +73,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       idempotency: new IdempotencyService(db, clock, writes),
       media: createMediaService(db, clock, config),
       posts,
-      lifecycle: new PostLifecycle(db, clock, posts),
+      lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories: new CategoryService(db, clock),
       storefront,
       traffic,

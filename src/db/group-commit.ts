@@ -21,7 +21,12 @@ export interface WriteUnits {
 export const MAX_UNITS_PER_COMMIT = 64;
 
 export function writeUnits(db: Db, engine: Engine): WriteUnits {
-  return engine === 'sqlite' ? new GroupCommit(db) : { run: (work) => db.transaction().execute(work) };
+  return engine === 'sqlite' ? new GroupCommit(db) : transactionPerUnit(db);
+}
+
+/** Each unit in a transaction of its own. */
+export function transactionPerUnit(db: Db): WriteUnits {
+  return { run: (work) => db.transaction().execute(work) };
 }
 
 interface Unit {

@@ -1,5 +1,6 @@
 // Publish, unpublish and the two-step delete (contract: States and transitions; DELETE).
 import type { Db } from '../../db/database.js';
+import { transactionPerUnit, type WriteUnits } from '../../db/group-commit.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
@@ -17,6 +18,7 @@ export class PostLifecycle {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly posts: PostService,
+    private readonly writes: WriteUnits = transactionPerUnit(db),
   ) {}
 
   async publish(store: Store, id: number, publishedAt: string | null | undefined, actor: Actor): Promise<PostView> {
@@ -25,7 +27,7 @@ export class PostLifecycle {
     const requested = publishedAt ? Date.parse(publishedAt) : null;
     const decision = decidePublish(current.published_at, requested, now);
     if (decision.changed) {
-      await this.db.transaction().execute(async (trx) => {
+      await this.writes.run(async (trx) => {
         await trx.updateTable('posts').set({ published_at: decision.publishedAt, updated_at: now }).where('id', '=', id).where('store_id', '=', store.id).execute();
         await recordAudit(trx, actor, { action: decision.action, resourceType: 'post', resourceId: id, changes: ['published_at'], at: now });
       });
@@ -38,7 +40,7 @@ export class PostLifecycle {
     const now = this.clock.now().getTime();
     const current = await this.posts.require(store, id);
     if (current.published_at !== null) {
-      await this.db.transaction().execute(async (trx) => {
+      await this.writes.run(async (trx) => {
         await trx.updateTable('posts').set({ published_at: null, updated_at: now }).where('id', '=', id).where('store_id', '=', store.id).execute();
         await recordAudit(trx, actor, { action: 'post.unpublished', resourceType: 'post', resourceId: id, changes: ['published_at'], at: now });
       });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { WriteUnits } from '../../db/group-commit.js';
+import { transactionPerUnit, type WriteUnits } from '../../db/group-commit.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -26,7 +26,7 @@ export interface PostServiceOptions {
   reads?: PostReadCache | null;
   /** Where bodies are filtered (default: on the calling thread). */
   htmlFilter?: HtmlFilter;
-  /** How a create's transaction is run (default: a transaction of its own). */
+  /** How write transactions run (default: each on its own). */
   writes?: WriteUnits;
 }
 
@@ -44,7 +44,7 @@ export class PostService {
   ) {
     this.reads = options.reads ?? null;
     this.htmlFilter = options.htmlFilter ?? inPlaceFilter;
-    this.writes = options.writes ?? { run: (work) => db.transaction().execute(work) };
+    this.writes = options.writes ?? transactionPerUnit(db);
   }
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
@@ -106,7 +106,7 @@ export class PostService {
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
     const coverImageId = input.cover_image_url !== undefined ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : current.cover_image_id;
 
-    await this.db.transaction().execute(async (trx) => {
+    await this.writes.run(async (trx) => {
       if (input.title !== undefined || body) {
         await assertNotDuplicate(trx, store.id, contentFingerprint(title, body?.html ?? current.body_html), now, id);
       }
