@@ -53,6 +53,45 @@ for (const target of await engineTargets()) {
       assert.deepEqual(await get(post.id), post);
     });
 
+    // Create answers with the post as inserted, without reading it back: every field must be
+    // what the database holds, categories given out of order, cover, warnings and all.
+    it('a created post reads back as created, with categories, cover image, summary and warnings', async () => {
+      t.clock.set(START_TIME);
+      const shop = await t.tenant({ categories: true, media: true });
+      const category = async (name: string) => {
+        const res = await t.request({ method: 'POST', url: '/v1/blog/categories', key: shop.key, headers: { 'idempotency-key': `cat-${name}` }, body: { name } });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().id as number;
+      };
+      const [first, second, third] = [await category('First'), await category('Second'), await category('Third')];
+      const basename = 'abcdefghijklmnopqrstuvwx.jpg';
+      await t.ctx.db
+        .insertInto('images')
+        .values({ id: 'img_readback', store_id: shop.store.id, basename, sha256: 'f'.repeat(64), content_type: 'image/jpeg', width: 8, height: 6, bytes: 100, created_at: Date.parse(START_TIME), deleted_at: null })
+        .execute();
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/blog/posts',
+        key: shop.key,
+        headers: { 'idempotency-key': 'read-back-1' },
+        body: {
+          title: ' Read back ',
+          summary: 'As stored',
+          body_html: '<p onclick="x()">Body</p><script>alert(1)</script>',
+          category_ids: [third, first, second],
+          default_category_id: second,
+          cover_image_url: `http://blog.test/media/${shop.store.handle}/${basename}`,
+        },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const created = res.json();
+      assert.deepEqual(created.category_ids, [first, second, third].sort((a, b) => a - b));
+      assert.deepEqual(created.cover_image, { path: `/media/${shop.store.handle}/${basename}`, url: `http://blog.test/media/${shop.store.handle}/${basename}` });
+      assert.ok(created.warnings.length > 0);
+      const read = await t.request({ method: 'GET', url: `/v1/blog/posts/${created.id}`, key: shop.key });
+      assert.deepEqual(read.json(), created);
+    });
+
     it('draft → publish with no time → published now with public_url', async () => {
       const post = await createPost(t, key);
       const res = await publish(t, key, post.id);

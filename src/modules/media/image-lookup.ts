@@ -13,7 +13,7 @@ export async function findOwnedImageByUrl(
   store: Store,
   url: string,
   publicBaseUrl: string,
-): Promise<({ id: string } & ImagePublicRef) | null> {
+): Promise<({ id: string; basename: string } & ImagePublicRef) | null> {
   const prefix = imagePublicRef(store.handle, '', publicBaseUrl).url;
   if (!url.startsWith(prefix)) return null;
   const basename = url.slice(prefix.length);
@@ -25,5 +25,5 @@ export async function findOwnedImageByUrl(
     .where('basename', '=', basename)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return row ? { id: row.id, ...imagePublicRef(store.handle, basename, publicBaseUrl) } : null;
+  return row ? { id: row.id, basename, ...imagePublicRef(store.handle, basename, publicBaseUrl) } : null;
 }

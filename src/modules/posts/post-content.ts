@@ -57,10 +57,10 @@ export async function checkCategories(db: Db, store: Store, categoryIds: number[
   }
 }
 
-export async function resolveCover(db: Db, store: Store, url: string, publicBaseUrl: string): Promise<string> {
+export async function resolveCover(db: Db, store: Store, url: string, publicBaseUrl: string): Promise<{ id: string; basename: string }> {
   const image = await findOwnedImageByUrl(db, store, url, publicBaseUrl);
   if (!image) throw new ApiError('cover_image_not_owned', [detail('cover_image_url', 'is not the url of a live image uploaded by this store')]);
-  return image.id;
+  return { id: image.id, basename: image.basename };
 }
 
 /** Same store, same title and body (as stored) → same fingerprint. */

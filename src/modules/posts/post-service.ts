@@ -62,8 +62,9 @@ export class PostService {
     const categoryIds = input.category_ids ?? [];
     const defaultCategoryId = input.default_category_id ?? null;
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
-    const coverImageId = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
+    const cover = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
     const fingerprint = contentFingerprint(title, body.html);
+    const warnings = JSON.stringify(body.warnings);
 
     try {
       return await this.writes.run(async (trx) => {
@@ -73,8 +74,8 @@ export class PostService {
           title,
           summary: input.summary ?? null,
           bodyHtml: body.html,
-          warnings: JSON.stringify(body.warnings),
-          coverImageId,
+          warnings,
+          coverImageId: cover?.id ?? null,
           defaultCategoryId,
           now,
         });
@@ -83,7 +84,25 @@ export class PostService {
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
         // Last: a quota counts successful creations only, after every other rule has passed.
         await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
-        const post = presentPost(await this.require(store, id, trx), this.presentContext(store, now));
+        // The post as just inserted, without reading it back (test: posts-lifecycle, "a created
+        // post reads back as created").
+        const created: PostRecord = {
+          id,
+          store_id: store.id,
+          title,
+          summary: input.summary ?? null,
+          body_html: body.html,
+          warnings,
+          cover_image_id: cover?.id ?? null,
+          cover_basename: cover?.basename ?? null,
+          default_category_id: defaultCategoryId,
+          category_ids: [...categoryIds].sort((a, b) => a - b),
+          published_at: null,
+          view_count: 0,
+          created_at: now,
+          updated_at: now,
+        };
+        const post = presentPost(created, this.presentContext(store, now));
         await options.beforeCommit?.(trx, post);
         return post;
       });
@@ -104,7 +123,7 @@ export class PostService {
     const categoryIds = input.category_ids !== undefined ? (input.category_ids ?? []) : current.category_ids;
     const defaultCategoryId = input.default_category_id !== undefined ? input.default_category_id : current.default_category_id;
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
-    const coverImageId = input.cover_image_url !== undefined ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : current.cover_image_id;
+    const coverImageId = input.cover_image_url !== undefined ? (await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl)).id : current.cover_image_id;
 
     await this.writes.run(async (trx) => {
       if (input.title !== undefined || body) {
