@@ -203,7 +203,7 @@ for (const target of await engineTargets()) {
 
     it('findOwnedImageByUrl finds only this store’s live image by its exact url', async () => {
       const base = t.config.publicBaseUrl;
-      assert.deepEqual(await findOwnedImageByUrl(t.ctx.db, store, image.url, base), { id: image.id, path: image.path, url: image.url });
+      assert.deepEqual(await findOwnedImageByUrl(t.ctx.db, store, image.url, base), { id: image.id, basename: image.basename, path: image.path, url: image.url });
       const other = await t.createStore();
       assert.equal(await findOwnedImageByUrl(t.ctx.db, other, image.url, base), null);
       for (const variant of [`${image.url}?v=1`, image.path, image.url.replace('http://', 'https://'), `${image.url}/`, image.url.toUpperCase()]) {

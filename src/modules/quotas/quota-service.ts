@@ -26,28 +26,31 @@ export async function readUsage(db: Db, storeId: number, kind: QuotaKind, limit:
   return { limit, used, remaining: Math.max(0, limit - used), resets_at: formatWithOffset(nextTaipeiMidnight(nowMs), TAIPEI_OFFSET) };
 }
 
-// Every creation runs both, so they are compiled once (see queryTemplate).
-const ensureDayRow = writeTemplate((db, $) =>
-  db
-    .insertInto('daily_usage')
-    .values({ store_id: $(0), kind: $(1), day: $(2), used: 0 })
-    .onConflict((oc) => oc.columns(['store_id', 'kind', 'day']).doNothing()),
-);
+/**
+ * One statement takes a unit: the day's row is created holding 1 (unless the limit is 0), or
+ * its count goes up by 1 while it is below the limit. Zero rows changed means the quota is
+ * used up. Compiled once (see queryTemplate): every creation runs it.
+ */
 const takeUnit = writeTemplate((db, $) =>
   db
-    .updateTable('daily_usage')
-    .set((eb) => ({ used: eb('used', '+', 1) }))
-    .where('store_id', '=', $(0))
-    .where('kind', '=', $(1))
-    .where('day', '=', $(2))
-    .where('used', '<', $(3)),
+    .insertInto('daily_usage')
+    .columns(['store_id', 'kind', 'day', 'used'])
+    .expression(
+      db
+        .selectNoFrom((eb) => [eb.val($(0)).as('store_id'), eb.val($(1)).as('kind'), eb.val($(2)).as('day'), eb.lit(1).as('used')])
+        .where((eb) => eb(eb.val($(3)), '>', 0)),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['store_id', 'kind', 'day'])
+        .doUpdateSet((eb) => ({ used: eb('daily_usage.used', '+', 1) }))
+        .where('daily_usage.used', '<', $(3)),
+    ),
 );
 
 /** Takes one unit of today's quota in the given transaction, or throws 429 quota_exceeded. */
 export async function consumeQuota(trx: Db, storeId: number, kind: QuotaKind, limit: number, nowMs: number): Promise<void> {
-  const day = taipeiDay(nowMs);
-  await ensureDayRow(trx, [storeId, kind, day]);
-  const taken = await takeUnit(trx, [storeId, kind, day, limit]);
+  const taken = await takeUnit(trx, [storeId, kind, taipeiDay(nowMs), limit]);
   if (taken === 0) {
     const retryAfter = Math.max(1, Math.ceil((nextTaipeiMidnight(nowMs) - nowMs) / 1000));
     throw new ApiError('quota_exceeded', [{ field: kind === 'posts' ? 'quotas.posts_per_day' : 'quotas.images_per_day', issue: `daily limit of ${limit} reached` }], {
