@@ -154,9 +154,23 @@ const insertPostRow = queryTemplate((db, $) =>
     .returning('id'),
 );
 
-export async function insertPost(trx: Db, post: NewPost): Promise<number> {
-  const [row] = await insertPostRow(trx, [post.storeId, post.title, post.summary, post.bodyHtml, post.warnings, post.coverImageId, post.defaultCategoryId, post.now]);
-  return row.id;
+/** Inserts a post and returns its row as stored, without reading it back. */
+export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<PostsTable>> {
+  const [{ id }] = await insertPostRow(trx, [post.storeId, post.title, post.summary, post.bodyHtml, post.warnings, post.coverImageId, post.defaultCategoryId, post.now]);
+  return {
+    id,
+    store_id: post.storeId,
+    title: post.title,
+    summary: post.summary,
+    body_html: post.bodyHtml,
+    warnings: post.warnings,
+    cover_image_id: post.coverImageId,
+    default_category_id: post.defaultCategoryId,
+    published_at: null,
+    view_count: 0,
+    created_at: post.now,
+    updated_at: post.now,
+  };
 }
 
 const deleteCategoryLinks = queryTemplate((db, $) => db.deleteFrom('post_categories').where('post_id', '=', $(0)));

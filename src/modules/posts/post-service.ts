@@ -64,44 +64,29 @@ export class PostService {
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
     const cover = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
     const fingerprint = contentFingerprint(title, body.html);
-    const warnings = JSON.stringify(body.warnings);
 
     try {
       return await this.writes.run(async (trx) => {
         const replacesOlder = await assertNotDuplicate(trx, store.id, fingerprint, now);
-        const id = await insertPost(trx, {
+        const row = await insertPost(trx, {
           storeId: store.id,
           title,
           summary: input.summary ?? null,
           bodyHtml: body.html,
-          warnings,
+          warnings: JSON.stringify(body.warnings),
           coverImageId: cover?.id ?? null,
           defaultCategoryId,
           now,
         });
+        const id = row.id;
         await addCategoryLinks(trx, store.id, id, categoryIds);
         await recordFingerprint(trx, store.id, fingerprint, id, now, replacesOlder);
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
         // Last: a quota counts successful creations only, after every other rule has passed.
         await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
         // The post as just inserted, without reading it back (test: posts-lifecycle, "a created
-        // post reads back as created").
-        const created: PostRecord = {
-          id,
-          store_id: store.id,
-          title,
-          summary: input.summary ?? null,
-          body_html: body.html,
-          warnings,
-          cover_image_id: cover?.id ?? null,
-          cover_basename: cover?.basename ?? null,
-          default_category_id: defaultCategoryId,
-          category_ids: [...categoryIds].sort((a, b) => a - b),
-          published_at: null,
-          view_count: 0,
-          created_at: now,
-          updated_at: now,
-        };
+        // post reads back as created"); categories in the order a read returns them.
+        const created: PostRecord = { ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) };
         const post = presentPost(created, this.presentContext(store, now));
         await options.beforeCommit?.(trx, post);
         return post;
