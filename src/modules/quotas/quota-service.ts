@@ -1,6 +1,6 @@
 // Daily quotas on the Taipei calendar day (contract, Limits). A quota counts successful
-// creations only: consume() runs inside the creating transaction, so a rolled-back
-// creation gives its unit back, and the conditional UPDATE serialises concurrent creators.
+// creations only: consumeQuota() runs inside the creating transaction, so a rolled-back
+// creation gives its unit back, and its conditional upsert serialises concurrent creators.
 import { writeTemplate, type Db } from '../../db/database.js';
 import { formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
 import { ApiError } from '../../lib/api-error.js';
