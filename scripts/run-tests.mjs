@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with node's built-in test runner (TypeScript via tsx).
+// Runs test/**/*.test.ts with node's built-in test runner (TypeScript via tsx).
 // Node 20's `--test` takes no globs, so the files are collected here.
-// Usage: npm test [-- <path filter substring> ...]
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+//
+// Two tiers: the fast tier (default) leaves out the slow folders below; `--all` runs everything.
+// Usage: npm test [-- <path filter substring> ...]      (fast tier)
+//        npm run test:all [-- <path filter substring> ...]
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
+
+/** Folders under test/ whose suites start processes, browsers or load: `test:all` only. */
+const SLOW_FOLDERS = ['bench', 'browser', 'fleet', 'crash', 'fuzz'];
 
 function collect(dir) {
   const out = [];
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
     if (statSync(full).isDirectory()) out.push(...collect(full));
@@ -16,9 +23,13 @@ function collect(dir) {
   return out;
 }
 
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const all = args.includes('--all');
+const filters = args.filter((a) => a !== '--all');
+const isSlow = (file) => SLOW_FOLDERS.some((folder) => file.startsWith(`test${sep}${folder}${sep}`));
 const files = collect('test')
   .map((f) => relative('.', f))
+  .filter((f) => all || !isSlow(f))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 if (files.length === 0) {
