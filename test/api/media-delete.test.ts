@@ -122,6 +122,7 @@ for (const target of await engineTargets()) {
       const failing: MediaStore = {
         put: (h, b, d) => local.put(h, b, d),
         stat: (h, b) => local.stat(h, b),
+        check: () => local.check(),
         open: (h, b) => local.open(h, b),
         remove: async () => {
           throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });

@@ -136,6 +136,7 @@ for (const target of await engineTargets()) {
         remove: (h, b) => (removes++, local.remove(h, b)),
         stat: (h, b) => local.stat(h, b),
         open: (h, b) => local.open(h, b),
+        check: () => local.check(),
       };
       const original = t.ctx.media;
       t.ctx.media = new MediaService(t.ctx.db, t.clock, counting, t.config.publicBaseUrl, original.settings);

@@ -1,5 +1,5 @@
 // MediaStore on a local folder: `<root>/<store handle>/<basename>`.
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomLowerAlnum } from '../../lib/crypto.js';
 import { isValidBasename, isValidHandle } from './image-refs.js';
@@ -69,6 +69,11 @@ export class LocalMediaStore implements MediaStore {
       await file.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 
   /** Both parts are checked against the generated patterns: no `..`, no slash, no other file. */

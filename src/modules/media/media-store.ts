@@ -19,4 +19,6 @@ export interface MediaStore {
   stat(handle: string, basename: string): Promise<StoredFileInfo | null>;
   /** A stream of the file's bytes, or null when there is none. */
   open(handle: string, basename: string): Promise<{ info: StoredFileInfo; stream: Readable } | null>;
+  /** Resolves when the store can be written to now; rejects with the reason otherwise (readiness). */
+  check(): Promise<void>;
 }
