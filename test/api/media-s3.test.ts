@@ -24,8 +24,11 @@ for (const target of await engineTargets()) {
     let other: Awaited<ReturnType<typeof secondInstance>>;
     let store: Store;
     let key: string;
+    // A bucket and prefix belong to one deployment (one database): housekeeping removes what
+    // that database does not know. Each engine's suite therefore has a prefix of its own.
+    const prefix = `media-${target.name}/`;
     before(async () => {
-      t = await startTestApp(target, s3.env);
+      t = await startTestApp(target, { ...s3.env, S3_PREFIX: prefix });
       other = await secondInstance(t);
       ({ store, key } = await t.tenant());
     });
@@ -34,7 +37,7 @@ for (const target of await engineTargets()) {
       await t?.close();
     });
 
-    const objectKey = (image: { basename: string }) => `${s3.prefix}${store.handle}/${image.basename}`;
+    const objectKey = (image: { basename: string }) => `${prefix}${store.handle}/${image.basename}`;
     const imageRows = async () => (await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute()).length;
 
     it('stores the upload as an object and serves exactly its bytes, with the usual headers and 304', async () => {
@@ -125,6 +128,25 @@ for (const target of await engineTargets()) {
       assert.equal(served.rawPayload.length, image.bytes);
       assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
       assert.equal(await s3.object(objectKey(image)), null);
+    });
+
+    it('housekeeping removes objects no image accounts for once an hour old, and only the service’s own keys', async () => {
+      const live: Image = (await upload(t, key, await uniqueJpeg())).json();
+      const orphanKey = `${prefix}${store.handle}/cccccccccccccccccccccccc.jpg`;
+      const foreignKey = `${prefix}${store.handle}/backup.tar`;
+      const outsideKey = `elsewhere/${store.handle}/dddddddddddddddddddddddd.jpg`;
+      for (const k of [orphanKey, foreignKey, outsideKey]) await s3.putObject(k, Buffer.from('x'));
+      // Objects carry the server's real time; the injected clock is moved relative to it.
+      t.clock.set(Date.now() + 30 * 60_000);
+      let pass = await t.ctx.housekeeping.runPass();
+      assert.equal(pass.ran && pass.removed.orphaned_media_objects, 0, 'younger than an hour: may be an upload in progress');
+      t.clock.set(Date.now() + 2 * 60 * 60_000);
+      pass = await t.ctx.housekeeping.runPass();
+      assert.equal(pass.ran && pass.removed.orphaned_media_objects, 1);
+      assert.equal(await s3.object(orphanKey), null);
+      assert.ok(await s3.object(foreignKey), 'a key the service did not write stays');
+      assert.ok(await s3.object(outsideKey), 'a key outside S3_PREFIX stays');
+      assert.ok(await s3.object(objectKey(live)), 'a live image stays');
     });
   });
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 // s3rver checks request signatures against these; the service reads them from the environment,
@@ -20,6 +20,8 @@ export interface TestS3 {
   prefix: string;
   /** The bytes of an object, or null when there is none. */
   object(key: string): Promise<Buffer | null>;
+  /** Writes an object directly, as something other than the service would. */
+  putObject(key: string, data: Buffer): Promise<void>;
   /** Every key in the bucket. */
   keys(): Promise<string[]>;
   /** Empties the bucket. */
@@ -62,6 +64,9 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
       return Buffer.from(await got.Body!.transformToByteArray());
     },
     keys,
+    async putObject(key, data) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: data }));
+    },
     async clear() {
       const all = await keys();
       if (all.length > 0) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: all.map((Key) => ({ Key })) } }));
