@@ -14,6 +14,7 @@ import { IdempotencyService } from './modules/idempotency/index.js';
 import { IDENTITY_TABLES, IdentityService } from './modules/identity/index.js';
 import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
+import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { StorefrontService } from './modules/storefront/index.js';
 import { API_VERSION_DATE } from './version.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   categories: CategoryService;
   storefront: StorefrontService;
   traffic: TrafficControl;
+  /** Periodic cleanup: the server calls housekeeping.start(); close() stops it. */
+  housekeeping: HousekeepingService;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const writes = writeUnits(db, handle.engine);
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
+    const media = createMediaService(db, clock, config);
+    const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
     return {
       config,
       engine: handle.engine,
@@ -71,17 +76,21 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       identity: new IdentityService(db, clock, API_VERSION_DATE, handle.watchTables(IDENTITY_TABLES)),
       audit: new AuditService(db, cursors),
       idempotency: new IdempotencyService(db, clock, writes),
-      media: createMediaService(db, clock, config),
+      media,
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories: new CategoryService(db, clock),
       storefront,
       traffic,
+      housekeeping,
       async close() {
+        // A pass under way stops at its next batch, before the database and the store close.
+        await housekeeping.stop();
         // Page views counted in memory are written before the database closes.
         await storefront.close();
         await htmlFilter.close();
         await traffic.close();
+        await media.files.close();
         await handle.close();
       },
     };

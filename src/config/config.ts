@@ -2,6 +2,9 @@
 // operator fixes them in one go (decisions: "a bad value stops the process with a clear message").
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, dirname } from 'node:path';
+import { parseMediaStoreConfig, type MediaStoreConfig } from './media-store-config.js';
+
+export type { MediaStoreConfig, S3StoreConfig, ChecksumMode } from './media-store-config.js';
 
 export type DatabaseConfig =
   | { engine: 'sqlite'; url: string; file: string }
@@ -13,6 +16,10 @@ export interface AppConfig {
   database: DatabaseConfig;
   publicBaseUrl: string;
   mediaDir: string;
+  /** Where images are kept: the local folder (mediaDir) or an S3-compatible bucket. */
+  mediaStore: MediaStoreConfig;
+  /** Seconds between housekeeping passes (HOUSEKEEPING_INTERVAL_S). */
+  housekeepingIntervalS: number;
   redisUrl: string | null;
   logLevel: string;
   /** Hard ceiling on any JSON request body, before the per-store limit applies. */
@@ -75,6 +82,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       : resolve('data/media');
   const mediaDir = env.MEDIA_DIR ? (isAbsolute(env.MEDIA_DIR) ? env.MEDIA_DIR : resolve(env.MEDIA_DIR)) : defaultMediaDir;
 
+  const mediaStore = parseMediaStoreConfig(env, problems);
+  const housekeepingIntervalS = Number(env.HOUSEKEEPING_INTERVAL_S?.trim() || 300);
+  if (!Number.isInteger(housekeepingIntervalS) || housekeepingIntervalS < 1 || housekeepingIntervalS > 86_400) {
+    problems.push(`HOUSEKEEPING_INTERVAL_S must be an integer number of seconds from 1 to 86400 (got "${env.HOUSEKEEPING_INTERVAL_S}")`);
+  }
+
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
@@ -98,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: database as DatabaseConfig,
     publicBaseUrl,
     mediaDir,
+    mediaStore,
+    housekeepingIntervalS,
     redisUrl,
     logLevel,
     maxJsonBodyBytes,

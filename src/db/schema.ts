@@ -145,6 +145,21 @@ export interface ImagesTable {
   deleted_at: number | null;
 }
 
+/** One row per lease name; the holder may run the job until expires_at. */
+export interface HousekeepingLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+  /** Listing position the media sweep resumes from, or null to start over. */
+  media_cursor: string | null;
+}
+
+/** An image marked deleted whose file is still to be removed. */
+export interface MediaDeletionsTable {
+  image_id: string;
+  requested_at: number;
+}
+
 export interface ServiceSettingsTable {
   name: string;
   value: string;
@@ -164,4 +179,6 @@ export interface Database {
   daily_usage: DailyUsageTable;
   images: ImagesTable;
   service_settings: ServiceSettingsTable;
+  housekeeping_lease: HousekeepingLeaseTable;
+  media_deletions: MediaDeletionsTable;
 }

@@ -14,7 +14,7 @@ import type { Store } from '../stores/index.js';
 import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
 import { ImageRejection, processImage, type ImageLimits, type ProcessedImage } from './image-processor.js';
 import type { ImageObject } from './image-schemas.js';
-import { LocalMediaStore } from './local-media-store.js';
+import { createMediaStore } from './create-media-store.js';
 import { mediaSettingsFromEnv, type MediaSettings } from './media-settings.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './upload-reader.js';
@@ -111,6 +111,9 @@ export class MediaService {
         .executeTakeFirst();
       // A concurrent delete of the same image won; repeating a delete answers 404.
       if (Number(result.numUpdatedRows) === 0) throw new ApiError('not_found');
+      // The removal the file is owed, committed with the deletion: if this process dies before
+      // the file is gone, housekeeping finds the record and removes it.
+      await trx.insertInto('media_deletions').values({ image_id: image.id, requested_at: now }).execute();
       await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
     });
     try {
@@ -119,6 +122,9 @@ export class MediaService {
       await this.restore(store, image, removeError);
       throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, { cause: removeError });
     }
+    // The file is gone; a record left behind by a failure here only makes housekeeping repeat a
+    // removal that already happened, so the deletion still answers success.
+    await this.db.deleteFrom('media_deletions').where('image_id', '=', image.id).execute().catch(() => undefined);
   }
 
   /** The file behind a public address, or null for anything unknown, deleted or malformed. */
@@ -163,6 +169,7 @@ export class MediaService {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.updateTable('images').set({ deleted_at: null }).where('id', '=', image.id).execute();
+        await trx.deleteFrom('media_deletions').where('image_id', '=', image.id).execute();
         // The deletion did not happen, so its event goes too: events record successful writes.
         await trx
           .deleteFrom('audit_events')
@@ -173,7 +180,8 @@ export class MediaService {
           .execute();
       });
     } catch (restoreError) {
-      // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice.
+      // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice. The
+      // image stays deleted and its media_deletions record makes housekeeping remove the file.
       throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, { cause: [cause, restoreError] });
     }
   }
@@ -238,7 +246,7 @@ async function processUpload(data: Buffer, limits: ImageLimits): Promise<Process
   }
 }
 
-/** The service as the application runs it: files in the local media folder. */
-export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = new LocalMediaStore(config.mediaDir)): MediaService {
+/** The service as the application runs it: files in the configured store (MEDIA_STORE). */
+export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = createMediaStore(config)): MediaService {
   return new MediaService(db, clock, store, config.publicBaseUrl, mediaSettingsFromEnv());
 }
