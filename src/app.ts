@@ -8,6 +8,7 @@ import { registerJsonBody } from './http/json-body.js';
 import { lazyChildLoggerFactory, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
+import { parseQueryString } from './http/query-string.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
@@ -32,7 +33,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: ctx.config.maxJsonBodyBytes,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200, querystringParser: parseQueryString },
     return503OnClosing: false,
   });
   app.setValidatorCompiler(schemaCompiler);
