@@ -47,7 +47,7 @@ function headerAt(err: ParserError): string | null {
   return HEADER_NAME.test(name) && !looksLikeKey(name) ? name : null;
 }
 
-/** The contract error for a parser error, or null when nothing should be answered. */
+/** The contract error answering a parser error (the request is never routed, so never a 401 or a 5xx). */
 export function apiErrorForParserError(err: ParserError, maxHeaderBytes: number): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
