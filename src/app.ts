@@ -1,13 +1,15 @@
 // buildApp(ctx): the Fastify instance with the pipeline and every module's routes; no listen().
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
 import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency-hook.js';
 import { registerJsonBody } from './http/json-body.js';
 import { lazyChildLoggerFactory, loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
+import { parseQueryString } from './http/query-string.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
@@ -32,8 +34,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: ctx.config.maxJsonBodyBytes,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200, querystringParser: parseQueryString },
     return503OnClosing: false,
+    frameworkErrors: (err, request, reply) => frameworkErrorHandler(err, request as FastifyRequest, reply as FastifyReply),
+    clientErrorHandler,
   });
   app.setValidatorCompiler(schemaCompiler);
   app.setErrorHandler(errorHandler);

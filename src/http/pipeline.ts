@@ -7,8 +7,7 @@ import { ApiError, detail } from '../lib/api-error.js';
 import { parseBearer, type Caller } from '../modules/keys/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
-
-import { API_VERSION_DATE as API_VERSION } from '../version.js';
+import { commonHeaders } from './common-headers.js';
 
 export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('caller', null);
@@ -22,9 +21,7 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    reply.header('X-Svc-Api-Version', API_VERSION);
-    reply.header('Cache-Control', 'no-store');
+    reply.headers(commonHeaders(String(request.id)));
     const policy = request.routeOptions.config?.policy;
     if (policy) await admit(ctx, policy, request, reply);
   });

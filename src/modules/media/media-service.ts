@@ -12,7 +12,7 @@ import { recordAudit, type Actor } from '../audit/index.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
 import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
-import { ImageRejection, processImage, type ImageLimits, type ProcessedImage } from './image-processor.js';
+import { ImageRejection, processImage, type DecodeBudget, type ImageLimits, type ProcessedImage } from './image-processor.js';
 import type { ImageObject } from './image-schemas.js';
 import { createMediaStore } from './create-media-store.js';
 import { mediaSettingsFromEnv, type MediaSettings } from './media-settings.js';
@@ -55,7 +55,10 @@ export class MediaService {
     const existing = await this.findLiveByContent(store.id, file.sha256);
     if (existing) return { created: false, image: this.present(store, existing) };
 
-    const processed = await processUpload(file.data, limitsOf(store));
+    const processed = await processUpload(file.data, limitsOf(store), {
+      maxAnimationPixels: this.settings.maxAnimationPixels,
+      timeoutSeconds: this.settings.processingTimeoutSeconds,
+    });
     const row: ImageRow = {
       id: newImageId(),
       store_id: store.id,
@@ -230,9 +233,9 @@ function limitsOf(store: Store): ImageLimits {
 }
 
 /** processImage with its client-side rejections turned into contract errors naming `file`. */
-async function processUpload(data: Buffer, limits: ImageLimits): Promise<ProcessedImage> {
+async function processUpload(data: Buffer, limits: ImageLimits, budget: DecodeBudget): Promise<ProcessedImage> {
   try {
-    return await processImage(data, limits);
+    return await processImage(data, limits, budget);
   } catch (err) {
     if (!(err instanceof ImageRejection)) throw err;
     switch (err.reason) {

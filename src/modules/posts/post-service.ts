@@ -145,15 +145,18 @@ export class PostService {
     return view;
   }
 
-  async list(store: Store, query: PostListQueryInput): Promise<PostPage> {
+  /** `application` is the listing key's: next_cursor is issued to the store and that application. */
+  async list(store: Store, query: PostListQueryInput, application: string): Promise<PostPage> {
     if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
     const conditions = { status: query.status, category_id: query.category_id };
-    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor);
+    const holder = { storeId: store.id, application };
+    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor, holder);
     const now = this.clock.now().getTime();
     // A status filter picks rows by the clock, so those pages are read every time.
     const reads = query.status === undefined ? this.reads : null;
-    const pageKey = `${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
+    // The application is part of the key because the kept page's next_cursor is issued to it.
+    const pageKey = `${JSON.stringify(application)}|${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
     const stamp = reads ? reads.begin() : null;
     const kept = reads?.findPage(stamp, store, pageKey, now);
     if (kept) return kept;
@@ -165,7 +168,7 @@ export class PostService {
       after: after ? { createdAt: Number(after[0]), id: Number(after[1]) } : undefined,
       limit: limit + 1,
     });
-    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id]);
+    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id], holder);
     const c = this.presentContext(store, now);
     const result = { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
     reads?.keepPage(stamp, store, pageKey, result, page.map((p) => p.published_at), now);
