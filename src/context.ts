@@ -1,8 +1,8 @@
 // AppContext: everything a request or a CLI command needs, built once per process.
-import type { AppConfig } from './config/config.js';
+import { ConfigError, type AppConfig } from './config/config.js';
 import { openDatabase, type Db, type DatabaseHandle, type Engine, type PoolUsage } from './db/database.js';
 import { writeUnits } from './db/group-commit.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { loadServiceSecret } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
@@ -62,6 +62,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     });
   try {
     if (options.migrate !== false) await migrateToLatest(handle);
+    else await requireCurrentSchema(handle);
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
@@ -113,4 +114,12 @@ function timedFilter(inner: HtmlFilter, observers: Observers): HtmlFilter {
     filter: (html) => timeWork(observers, 'html_filter', () => inner.filter(html), (err) => err instanceof PostHtmlNestingError),
     close: () => inner.close(),
   };
+}
+
+/** Without migrating on start, a schema behind this code stops the start instead of failing requests. */
+async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
+  const pending = await pendingMigrations(handle);
+  if (pending.length > 0) {
+    throw new ConfigError([`MIGRATE_ON_START=false and the database has not run migrations ${pending.join(', ')}: run \`blog-api migrate\` first`]);
+  }
 }
