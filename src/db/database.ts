@@ -79,6 +79,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
   // client from the pool and the next query opens a fresh one.
   pool.on('error', (err) => options.onIdleError?.(err));
+  // A connection lost while a query runs (server restart, network cut) fails that query, and pg
+  // also emits 'error' on its client, which the pool listens to only while the client is idle:
+  // without a listener of its own that event would end the process.
+  pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)));
   namePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
