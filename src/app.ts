@@ -54,10 +54,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const shutdownFlag = new ShutdownFlag();
   app.decorate('shutdownFlag', shutdownFlag);
   app.decorate('connectionGuard', guard);
-  // Answers sent once shutdown has begun close their connection, so keep-alive does not hold
-  // the listener open past the last in-flight request.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (shutdownFlag.shuttingDown) reply.header('Connection', 'close');
+  // Close the connection after answers sent once shutdown has begun (keep-alive must not hold
+  // the listener open past the last in-flight request) and after answers sent before their
+  // request's body arrived (a refusal: waiting for, and discarding, the rest of a trickled body
+  // would keep an unauthenticated client's socket open).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (shutdownFlag.shuttingDown || !request.raw.complete) reply.header('Connection', 'close');
     return payload;
   });
   app.setValidatorCompiler(schemaCompiler);

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { engineTargets } from '../helpers/engines.js';
 import { assertError } from '../helpers/assertions.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { watchSlots } from '../helpers/slot-watch.js';
 import { multipartBody, uniqueJpeg } from './media-support.js';
 
 const LIMITS = {
@@ -114,6 +115,8 @@ for (const target of await engineTargets()) {
       const store = await t.createStore();
       const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
       const body = Buffer.from(JSON.stringify({ title: 'Trickled', body_html: '<p>slow</p>' }));
+      const slots = watchSlots(t.ctx);
+      const acquired = slots.acquired(key);
       const client = rawClient(port);
       client.socket.write(
         `POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
@@ -121,12 +124,9 @@ for (const target of await engineTargets()) {
       trickle(client.socket, body, 100);
 
       // The trickling request holds the key's only slot...
-      await waitFor('the trickling request holds the slot', async () => {
-        const res = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
-        if (res.statusCode === 200) return false;
-        assertError(res, 'concurrency_limited');
-        return true;
-      });
+      await acquired;
+      slots.restore();
+      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
       // ...until the server closes its connection, without an answer.
       const closedAfter = await client.closed;
       assert.ok(closedAfter >= 800 && closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 5 s)`);
@@ -143,13 +143,19 @@ for (const target of await engineTargets()) {
       assert.equal(created.statusCode, 201, created.body);
     });
 
-    it('cuts an unauthenticated JSON body too: the refusal is sent, and the connection still goes', async () => {
-      const client = rawClient(port);
-      client.socket.write('POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
-      trickle(client.socket, Buffer.alloc(1000, 0x20), 100);
-      const closedAfter = await client.closed;
-      assert.match(client.received(), /^HTTP\/1\.1 401 /);
-      assert.ok(closedAfter >= 800 && closedAfter < 10_000, `closed after ${closedAfter} ms (the body would take 100 s)`);
+    it('closes the connection of a refusal sent before its body arrived, instead of waiting for the rest', async () => {
+      for (const [path, type] of [
+        ['/v1/blog/posts', 'application/json'],
+        ['/v1/media/images', 'multipart/form-data; boundary=x'],
+      ]) {
+        const client = rawClient(port);
+        client.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\n\r\n`);
+        trickle(client.socket, Buffer.alloc(1000, 0x20), 100);
+        const closedAfter = await client.closed;
+        assert.match(client.received(), /^HTTP\/1\.1 401 /);
+        assert.match(client.received(), /\r\nConnection: close\r\n/i);
+        assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 100 s)`);
+      }
     });
 
     it('cuts a client whose headers do not arrive in time', async () => {
@@ -166,18 +172,17 @@ for (const target of await engineTargets()) {
       const store = await t.createStore({ media: true });
       const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
       const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
+      const slots = watchSlots(t.ctx);
+      const acquired = slots.acquired(key);
       const client = rawClient(port);
       client.socket.write(
         `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
       );
       // About 50 bytes/s against a minimum of 100 bytes in every 600 ms.
       trickle(client.socket, payload, 20);
-      await waitFor('the trickling upload holds the slot', async () => {
-        const res = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
-        if (res.statusCode === 200) return false;
-        assertError(res, 'concurrency_limited');
-        return true;
-      });
+      await acquired;
+      slots.restore();
+      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
       const closedAfter = await client.closed;
       assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the upload would take 10 s)`);
       assert.equal(client.received(), '');

@@ -5,15 +5,18 @@ import { ConfigError } from '../../config/config.js';
 export interface MediaSettings {
   /** An upload that sends no byte for this long is abandoned (a stalled client). */
   uploadIdleTimeoutMs: number;
-  /** The whole upload body must arrive within this time. */
-  uploadTotalTimeoutMs: number;
+  /**
+   * The whole upload body must arrive within this time; null (the default): no total limit, an
+   * upload only has to keep a minimum pace (HTTP_UPLOAD_MIN_BYTES, see docs/operations.md).
+   */
+  uploadTotalTimeoutMs: number | null;
 }
 
 export const MEDIA_SETTING_DEFAULTS: Readonly<MediaSettings> = Object.freeze({
   uploadIdleTimeoutMs: 30_000,
-  // 10 MiB at 1 Mbit/s takes about 90 s; five minutes leaves room for slow links while still
-  // bounding a body that trickles in just fast enough to dodge the idle timeout.
-  uploadTotalTimeoutMs: 300_000,
+  // A slow link must not lose a large upload to a total limit; a body trickling just fast enough
+  // to dodge the idle timeout is cut by the server's minimum upload pace instead.
+  uploadTotalTimeoutMs: null,
 });
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallbackMs: number, problems: string[]): number {
@@ -31,7 +34,7 @@ export function mediaSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Medi
   const problems: string[] = [];
   const settings = {
     uploadIdleTimeoutMs: seconds(env, 'MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS', MEDIA_SETTING_DEFAULTS.uploadIdleTimeoutMs, problems),
-    uploadTotalTimeoutMs: seconds(env, 'MEDIA_UPLOAD_TIMEOUT_SECONDS', MEDIA_SETTING_DEFAULTS.uploadTotalTimeoutMs, problems),
+    uploadTotalTimeoutMs: env.MEDIA_UPLOAD_TIMEOUT_SECONDS ? seconds(env, 'MEDIA_UPLOAD_TIMEOUT_SECONDS', 0, problems) : null,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;
