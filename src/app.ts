@@ -21,6 +21,19 @@ import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
+import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
+import { registerMetrics } from './http/metrics.js';
+import { ShutdownFlag } from './http/readiness.js';
+import { registerHealthRoutes } from './http/routes/health-routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Turned on when shutdown begins: /readyz answers 503 and answers close their connection. */
+    shutdownFlag: ShutdownFlag;
+    /** Limits on slow and idle clients of the listening server (not used by inject()). */
+    connectionGuard: ConnectionGuard;
+  }
+}
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -29,7 +42,10 @@ export interface BuildAppOptions {
 }
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { ops } = ctx.config;
+  const guard = new ConnectionGuard(ops, sweepIntervalFor(ops));
   const app = Fastify({
+    serverFactory: (handler) => guard.createServer(handler),
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -39,12 +55,25 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     frameworkErrors: (err, request, reply) => frameworkErrorHandler(err, request as FastifyRequest, reply as FastifyReply),
     clientErrorHandler,
   });
+  const shutdownFlag = new ShutdownFlag();
+  app.decorate('shutdownFlag', shutdownFlag);
+  app.decorate('connectionGuard', guard);
+  // Close the connection after answers sent once shutdown has begun (keep-alive must not hold
+  // the listener open past the last in-flight request) and after answers sent before their
+  // request's body arrived (a refusal: waiting for, and discarding, the rest of a trickled body
+  // would keep an unauthenticated client's socket open).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (shutdownFlag.shuttingDown || !request.raw.complete) reply.header('Connection', 'close');
+    return payload;
+  });
   app.setValidatorCompiler(schemaCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, new ApiError('not_found')));
 
   registerJsonBody(app, ctx.config.maxJsonBodyBytes);
   await registerOpenApi(app, ctx.config.publicBaseUrl);
+  registerMetrics(app, ctx, guard);
+  registerHealthRoutes(app, ctx, shutdownFlag);
   registerPipeline(app, ctx);
   registerIdempotency(app, ctx);
 

@@ -1,15 +1,16 @@
 // AppContext: everything a request or a CLI command needs, built once per process.
-import type { AppConfig } from './config/config.js';
-import { openDatabase, type Db, type DatabaseHandle, type Engine } from './db/database.js';
+import { ConfigError, type AppConfig } from './config/config.js';
+import { openDatabase, type Db, type DatabaseHandle, type Engine, type PoolUsage } from './db/database.js';
 import { writeUnits } from './db/group-commit.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { loadServiceSecret } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
+import { Observers, timeWork } from './lib/observations.js';
 import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
-import { POST_READ_TABLES, PostLifecycle, PostReadCache, PostService, threadedFilter } from './modules/posts/index.js';
+import { POST_READ_TABLES, PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IDENTITY_TABLES, IdentityService } from './modules/identity/index.js';
 import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
@@ -38,6 +39,10 @@ export interface AppContext {
   traffic: TrafficControl;
   /** Periodic cleanup: the server calls housekeeping.start(); close() stops it. */
   housekeeping: HousekeepingService;
+  /** Durations reported by the modules (image processing, HTML filter); metrics listen here. */
+  observers: Observers;
+  /** PostgreSQL pool connections now; null on SQLite. */
+  poolUsage(): PoolUsage | null;
   close(): Promise<void>;
 }
 
@@ -51,20 +56,29 @@ export interface ContextOptions {
 
 export async function createContext(config: AppConfig, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
-  const handle = options.database ?? openDatabase(config.database);
+  const handle =
+    options.database ??
+    openDatabase(config.database, {
+      poolSize: config.ops.databasePoolMax,
+      statementTimeoutMs: config.ops.databaseStatementTimeoutMs,
+      connectTimeoutMs: config.ops.databaseConnectTimeoutMs,
+    });
   try {
     if (options.migrate !== false) await migrateToLatest(handle);
+    else await requireCurrentSchema(handle);
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
     const postReadsWatch = config.readCacheBytes > 0 ? handle.watchTables(POST_READ_TABLES) : null;
     const postReads = postReadsWatch && new PostReadCache(postReadsWatch, config.readCacheBytes);
-    const htmlFilter = threadedFilter(config.htmlFilterThreads);
+    const observers = new Observers();
+    const htmlFilter = timedFilter(threadedFilter(config.htmlFilterThreads), observers);
     const writes = writeUnits(db, handle.engine);
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     const media = createMediaService(db, clock, config);
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
+    media.observer = observers;
     return {
       config,
       engine: handle.engine,
@@ -83,6 +97,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       storefront,
       traffic,
       housekeeping,
+      observers,
+      poolUsage: () => handle.poolUsage(),
       async close() {
         // A pass under way stops at its next batch, before the database and the store close.
         await housekeeping.stop();
@@ -97,5 +113,21 @@ export async function createContext(config: AppConfig, options: ContextOptions =
   } catch (err) {
     await handle.close();
     throw err;
+  }
+}
+
+/** The filter with each call's duration reported; a body refused for its nesting is a rejection. */
+function timedFilter(inner: HtmlFilter, observers: Observers): HtmlFilter {
+  return {
+    filter: (html) => timeWork(observers, 'html_filter', () => inner.filter(html), (err) => err instanceof PostHtmlNestingError),
+    close: () => inner.close(),
+  };
+}
+
+/** Without migrating on start, a schema behind this code stops the start instead of failing requests. */
+async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
+  const pending = await pendingMigrations(handle);
+  if (pending.length > 0) {
+    throw new ConfigError([`MIGRATE_ON_START=false and the database has not run migrations ${pending.join(', ')}: run \`blog-api migrate\` first`]);
   }
 }

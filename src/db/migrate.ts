@@ -29,3 +29,10 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
+
+/** Names of the migrations this code has that the database has not run (none: the schema is current). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider: new InCodeMigrationProvider(handle.engine) });
+  const migrations = await migrator.getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

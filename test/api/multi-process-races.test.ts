@@ -21,7 +21,7 @@ describe('races across three server processes on one PostgreSQL [postgres]', { s
   });
 
   const create = (i: number, key: string, idem: string, body: unknown) =>
-    fetch(`${servers[i % servers.length].base}/v1/blog/posts`, {
+    fetch(`${servers[i % servers.length].baseUrl}/v1/blog/posts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem, 'content-type': 'application/json' },
       body: JSON.stringify(body),

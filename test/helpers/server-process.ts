@@ -1,77 +1,106 @@
-// A real server process (`src/main.ts`), started as operators start it, for tests about what
-// only separate processes show: races across a fleet, signals, crashes, sockets.
+// A real server process (`node --import tsx src/main.ts`) with its own environment, listening on
+// a free port, for what only a process shows: signals, exit codes, start-up messages.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ServerProcess {
-  base: string;
-  port: number;
   child: ChildProcess;
-  /** Everything the process printed so far (stdout and stderr). */
-  output(): string;
-  /** Resolves with the exit code once the process has exited. */
+  port: number;
+  baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when a stdout line matches (the server's own log is the signal, not elapsed time). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (a signal's death reads as null). */
   exited: Promise<number | null>;
-  /** SIGTERM (or the given signal), then waits for the exit. */
+  kill(): void;
+  /** Sends the signal (default SIGTERM) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/**
- * Starts `src/main.ts` with `env` over the test's environment and resolves once it answers HTTP.
- * `LOG_LEVEL` defaults to warn and `REDIS_URL` to unset, so a test opts in to what it needs.
- */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+export interface SpawnedOutput {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+export function spawnMain(env: Record<string, string>): SpawnedOutput {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', REDIS_URL: '', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const onData = (d: Buffer) => {
-    output += d;
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  await new Promise<void>((resolve, reject) => {
-    let up = false;
-    void exited.then((code) => {
-      if (!up) reject(new Error(`server exited with ${code}: ${output}`));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const spawned = spawnMain(env);
+  const waitForOutput = (pattern: RegExp, timeoutMs = 30_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(spawned.stdout());
+        if (match) {
+          finish();
+          resolve(match[0]);
+        }
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`));
+      }, timeoutMs);
+      const onExit = () => {
+        finish();
+        reject(new Error(`the server exited before printing ${pattern}\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`));
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        spawned.child.stdout!.off('data', check);
+        spawned.child.off('exit', onExit);
+      };
+      spawned.child.stdout!.on('data', check);
+      spawned.child.once('exit', onExit);
+      check();
     });
-    // Readiness only (not a time rule): the server is up once it answers HTTP.
-    const probe = async (attempt: number): Promise<void> => {
-      if (child.exitCode !== null) return;
-      try {
-        await fetch(`${base}/v1/me`);
-        up = true;
-        resolve();
-      } catch {
-        if (attempt > 600) return reject(new Error(`server did not start: ${output}`));
-        setTimeout(() => void probe(attempt + 1), 50);
-      }
-    };
-    void probe(0);
-  });
+  const listening = await waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  const port = Number(/:(\d+)$/.exec(listening)![1]);
   return {
-    base,
+    ...spawned,
     port,
-    child,
-    output: () => output,
-    exited,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+    baseUrl: `http://127.0.0.1:${port}`,
+    waitForOutput,
+    kill: () => {
+      if (spawned.child.exitCode === null) spawned.child.kill('SIGKILL');
+    },
+    stop: (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
+      return spawned.exited;
     },
   };
+}
+
+/** Resolves once a new connection to the port is refused (the listener has closed). */
+export async function waitUntilRefused(port: number, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    });
+    if (refused) return;
+    if (Date.now() > until) throw new Error(`port ${port} still accepts connections`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -8,6 +8,7 @@ import { isUniqueViolation, type Db } from '../../db/database.js';
 import type { ImagesTable } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
@@ -41,6 +42,9 @@ export interface ServedImage {
 type ImageRow = Selectable<ImagesTable>;
 
 export class MediaService {
+  /** Hears how long each image took to process (metrics). */
+  observer: Observer = noObserver;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -55,10 +59,8 @@ export class MediaService {
     const existing = await this.findLiveByContent(store.id, file.sha256);
     if (existing) return { created: false, image: this.present(store, existing) };
 
-    const processed = await processUpload(file.data, limitsOf(store), {
-      maxAnimationPixels: this.settings.maxAnimationPixels,
-      timeoutSeconds: this.settings.processingTimeoutSeconds,
-    });
+    const budget = { maxAnimationPixels: this.settings.maxAnimationPixels, timeoutSeconds: this.settings.processingTimeoutSeconds };
+    const processed = await timeWork(this.observer, 'image_processing', () => processUpload(file.data, limitsOf(store), budget), (err) => err instanceof ApiError);
     const row: ImageRow = {
       id: newImageId(),
       store_id: store.id,
