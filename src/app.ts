@@ -19,6 +19,7 @@ import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
+import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -50,6 +51,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
   registerDocsRoutes(app);

@@ -16,6 +16,7 @@ import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { StorefrontService } from './modules/storefront/index.js';
+import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { API_VERSION_DATE } from './version.js';
 
 export interface AppContext {
@@ -35,6 +36,9 @@ export interface AppContext {
   categories: CategoryService;
   storefront: StorefrontService;
   traffic: TrafficControl;
+  webhooks: WebhookService;
+  /** Sends webhook deliveries; the server starts it, ctx.close() stops it. */
+  webhookWorker: WebhookWorker;
   close(): Promise<void>;
 }
 
@@ -60,6 +64,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const writes = writeUnits(db, handle.engine);
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
+    const allowPrivateTargets = config.webhookAllowPrivateTargets;
+    const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets });
     return {
       config,
       engine: handle.engine,
@@ -77,7 +83,10 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       categories: new CategoryService(db, clock),
       storefront,
       traffic,
+      webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets }),
+      webhookWorker,
       async close() {
+        await webhookWorker.stop();
         // Page views counted in memory are written before the database closes.
         await storefront.close();
         await htmlFilter.close();

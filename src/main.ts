@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   }
 
   await app.listen({ port: config.port, host: config.host });
+  ctx.webhookWorker.start(app.log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -21,6 +21,8 @@ export interface AppConfig {
   readCacheBytes: number;
   /** Worker threads that filter post bodies; 0 filters on the event loop. */
   htmlFilterThreads: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may go to http and private addresses (development and tests only). */
+  webhookAllowPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const htmlFilterThreads = Number(env.HTML_FILTER_THREADS ?? (availableParallelism() > 1 ? 1 : 0));
   if (!Number.isInteger(htmlFilterThreads) || htmlFilterThreads < 0 || htmlFilterThreads > 64) problems.push('HTML_FILTER_THREADS must be an integer from 0 to 64');
 
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? '0';
+  if (allowPrivate !== '0' && allowPrivate !== '1') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS must be 0 or 1');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -103,5 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxJsonBodyBytes,
     readCacheBytes: readCacheMb * 1024 * 1024,
     htmlFilterThreads,
+    webhookAllowPrivateTargets: allowPrivate === '1',
   };
 }
