@@ -97,9 +97,13 @@ export class WebhookWorker {
     await Promise.all([...this.inFlight]);
   }
 
-  /** One poll, then waits until every delivery it started has its outcome recorded (tests drive the worker with this). */
+  /**
+   * Polls until nothing due is left, waiting for every delivery it started to have its outcome
+   * recorded (tests drive the worker with this and the injected clock).
+   */
   async runOnce(): Promise<void> {
-    await this.poll();
+    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    while ((await this.fill()) > 0) await Promise.all([...this.inFlight]);
     await Promise.all([...this.inFlight]);
   }
 
@@ -123,14 +127,29 @@ export class WebhookWorker {
 
   private async poll(): Promise<void> {
     await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    await this.fill();
+  }
+
+  /**
+   * Claims due deliveries for the free sending slots and starts them; returns how many. While
+   * the worker runs and a claim filled every slot, each finished attempt claims again at once,
+   * so a backlog drains at the receivers' pace rather than one batch per poll.
+   */
+  private async fill(): Promise<number> {
     const free = this.concurrency - this.inFlight.size;
-    if (free <= 0) return;
-    for (const delivery of await this.claimRows(free)) {
-      const attempt = this.attempt(delivery)
+    if (free <= 0) return 0;
+    const claimed = await this.claimRows(free);
+    const full = claimed.length === free;
+    for (const delivery of claimed) {
+      const attempt: Promise<void> = this.attempt(delivery)
         .catch((err) => this.log.warn({ err, delivery_id: delivery.id }, 'webhook delivery could not be recorded; it is tried again when its claim expires'))
-        .finally(() => this.inFlight.delete(attempt));
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          if (full && this.running) void this.fill().catch((err) => this.log.warn({ err }, 'webhook claim failed; trying again at the next poll'));
+        });
       this.inFlight.add(attempt);
     }
+    return claimed.length;
   }
 
   private async claimRows(limit: number): Promise<Claimed[]> {

@@ -157,6 +157,24 @@ export class WebhookService {
     });
   }
 
+  /** Operator CLI: disables an endpoint of any store, with the reason shown to its owner. */
+  async disableByOperator(id: string): Promise<(WebhookEndpointView & { store: string }) | null> {
+    const now = this.clock.now().getTime();
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 0, disabled_reason: 'disabled by the service operator', updated_at: now })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) return null;
+      await failWaitingDeliveries(trx, id);
+      const store = await trx.selectFrom('stores').select(['handle', 'utc_offset']).where('id', '=', updated.store_id).executeTakeFirstOrThrow();
+      await recordAudit(trx, { storeId: updated.store_id, keyId: null, application: null, requestId: null }, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: ['enabled'], at: now });
+      return { ...presentEndpoint(updated, store.utc_offset), store: store.handle };
+    });
+  }
+
   /** A new secret; the current one keeps signing beside it for ROTATION_OVERLAP_MS. */
   async rotateSecret(store: Store, id: string, actor: Actor): Promise<WebhookEndpointView & { secret: string }> {
     const now = this.clock.now().getTime();
