@@ -14,7 +14,8 @@ import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
 import type { Scope } from '../../src/modules/keys/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
-import { LEASE_MS, WebhookWorker } from '../../src/modules/webhooks/index.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { LEASE_MS, WEBHOOK_EVENT_TYPES, WebhookWorker } from '../../src/modules/webhooks/index.js';
 
 const SCOPES: Scope[] = ['write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
 const HOUR = 3_600_000;
@@ -462,6 +463,30 @@ for (const target of await engineTargets()) {
       } finally {
         await own.close();
       }
+    });
+  });
+
+  describe(`webhooks in the OpenAPI document [${target.name}]`, { skip: target.skip }, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target);
+    });
+    after(() => t?.close());
+
+    it('describes the endpoints and, under `webhooks`, every event’s payload; the document stays valid OpenAPI 3.1', async () => {
+      const { key } = await t.tenant({ scopes: ['read_blog'] });
+      const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json', key })).json();
+      const result = await new Validator().validate(doc);
+      assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
+      for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries']) assert.ok(doc.paths[path], path);
+      assert.deepEqual(Object.keys(doc.webhooks).sort(), [...WEBHOOK_EVENT_TYPES].sort());
+      const published = doc.webhooks['post.published'].post;
+      assert.deepEqual(published.parameters.map((p: any) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const body = published.requestBody.content['application/json'].schema;
+      assert.deepEqual(Object.keys(body.properties), ['type', 'timestamp', 'data']);
+      assert.ok(body.properties.data.properties.body_html, 'a post, as GET returns it');
+      assert.deepEqual(Object.keys(doc.webhooks['post.deleted'].post.requestBody.content['application/json'].schema.properties.data.properties), ['id']);
+      assert.equal(doc.paths['/v1/webhooks'].post.responses['201'].content['application/json'].schema.properties.secret.type, 'string');
     });
   });
 
