@@ -15,7 +15,10 @@ import { deleteImage, upload } from './media-support.js';
 import type { Scope } from '../../src/modules/keys/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { LEASE_MS, WEBHOOK_EVENT_TYPES, WebhookWorker } from '../../src/modules/webhooks/index.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LEASE_MS, WEBHOOK_EVENT_TYPES, WebhookWorker, type Timers } from '../../src/modules/webhooks/index.js';
+import { httpSender, SEND_TIMEOUT_MS } from '../../src/modules/webhooks/http-sender.js';
 
 const SCOPES: Scope[] = ['write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
 const HOUR = 3_600_000;
@@ -447,6 +450,69 @@ for (const target of await engineTargets()) {
         { field: 'cursor', issue: 'was not issued by this service; omit it to start from the first page' },
       ]);
       await deliver();
+    });
+
+    it('does not follow redirects, reads at most 64 KB of an answer, and gives up on an answer after 10 seconds', async () => {
+      const { key } = await tenant();
+      const own = await startReceiver();
+      // One server for three behaviours, by path: a redirect to `own`, a 1 MB answer, no answer at all.
+      let hung!: () => void;
+      const hanging = new Promise<void>((resolve) => (hung = resolve));
+      const odd = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.url === '/redirect') {
+            res.writeHead(307, { location: own.url }).end();
+          } else if (req.url === '/large') {
+            res.writeHead(200, { 'content-type': 'text/plain' });
+            res.end(Buffer.alloc(1024 * 1024, 'x'));
+          } else {
+            hung();
+          }
+        });
+      });
+      await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+      // Send timeouts on timers the test fires.
+      const pending: Array<{ callback: () => void; ms: number }> = [];
+      const timers: Timers = {
+        setTimeout: (callback, ms) => {
+          const entry = { callback, ms };
+          pending.push(entry);
+          return entry;
+        },
+        clearTimeout: (entry) => {
+          const i = pending.indexOf(entry as (typeof pending)[number]);
+          if (i >= 0) pending.splice(i, 1);
+        },
+      };
+      const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, { publicBaseUrl: t.config.publicBaseUrl, allowPrivateTargets: true, sender: httpSender(timers) });
+      try {
+        const redirect = await createEndpoint(key, { url: `${base}/redirect`, events: ['*'] });
+        const large = await createEndpoint(key, { url: `${base}/large`, events: ['*'] });
+        const silent = await createEndpoint(key, { url: `${base}/silent`, events: ['*'] });
+        await sendTest(key, redirect.id);
+        await sendTest(key, large.id);
+        await worker.runOnce();
+        assert.equal(own.received.length, 0, 'the redirect is not followed');
+        const [redirected] = (await deliveries(key, redirect.id)).data;
+        assert.deepEqual([redirected.status, redirected.last_response_status], ['pending', 307]);
+        const [big] = (await deliveries(key, large.id)).data;
+        assert.deepEqual([big.status, big.last_response_status], ['succeeded', 200]);
+
+        await sendTest(key, silent.id);
+        const running = worker.runOnce();
+        await hanging;
+        assert.deepEqual(pending.map((p) => p.ms), [SEND_TIMEOUT_MS]);
+        pending[0].callback();
+        await running;
+        const [timedOut] = (await deliveries(key, silent.id)).data;
+        assert.deepEqual([timedOut.status, timedOut.attempts, timedOut.last_response_status], ['pending', 1, null]);
+      } finally {
+        odd.closeAllConnections();
+        await new Promise((r) => odd.close(r));
+        await own.close();
+      }
     });
 
     it('checks the target again at send time: a worker that does not allow private targets sends nothing there', async () => {
