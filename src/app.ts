@@ -34,6 +34,7 @@ declare module 'fastify' {
     connectionGuard: ConnectionGuard;
   }
 }
+import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -83,6 +84,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
   registerDocsRoutes(app);

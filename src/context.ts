@@ -18,6 +18,7 @@ import { createMediaService, type MediaService } from './modules/media/index.js'
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { StorefrontService } from './modules/storefront/index.js';
+import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { API_VERSION_DATE } from './version.js';
 
 export interface AppContext {
@@ -43,6 +44,9 @@ export interface AppContext {
   observers: Observers;
   /** PostgreSQL pool connections now; null on SQLite. */
   poolUsage(): PoolUsage | null;
+  webhooks: WebhookService;
+  /** Sends webhook deliveries; the server starts it, ctx.close() stops it. */
+  webhookWorker: WebhookWorker;
   close(): Promise<void>;
 }
 
@@ -79,6 +83,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const media = createMediaService(db, clock, config);
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
     media.observer = observers;
+    const allowPrivateTargets = config.webhookAllowPrivateTargets;
+    const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets });
     return {
       config,
       engine: handle.engine,
@@ -99,9 +105,12 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       housekeeping,
       observers,
       poolUsage: () => handle.poolUsage(),
+      webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets }),
+      webhookWorker,
       async close() {
         // A pass under way stops at its next batch, before the database and the store close.
         await housekeeping.stop();
+        await webhookWorker.stop();
         // Page views counted in memory are written before the database closes.
         await storefront.close();
         await htmlFilter.close();

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   ctx.housekeeping.start(app.log);
   const server = app;
+  ctx.webhookWorker.start(app.log);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) {

@@ -16,7 +16,7 @@ const USAGE = `usage: blog-api <command>
   migrate
   store create --handle <h> --name <n> [--no-categories] [--no-media] [--uncertified] [--no-emoji]
   store update <handle> [--categories on|off] [--media on|off] [--certified on|off] [--writes-paused on|off]
-                        [--emoji on|off] [--posts-per-day N] [--images-per-day N] [--body-max-bytes N]
+                        [--emoji on|off] [--webhooks on|off] [--posts-per-day N] [--images-per-day N] [--body-max-bytes N]
                         [--title-max-length N] [--image-max-bytes N] [--image-max-pixels N] [--image-max-width N]
                         [--image-max-gif-frames N] [--image-max-total-pixels N] [--category-max-depth N]
                         [--storefront-base-url URL|default] [--utc-offset ±hh:mm] [--name N]

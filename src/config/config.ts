@@ -28,6 +28,8 @@ export interface AppConfig {
   readCacheBytes: number;
   /** Worker threads that filter post bodies; 0 filters on the event loop. */
   htmlFilterThreads: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may go to http and private addresses (development and tests only). */
+  webhookAllowPrivateTargets: boolean;
   /** Operations: health, metrics, shutdown, slow clients, database settings (docs/operations.md). */
   ops: OpsConfig;
 }
@@ -137,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!Number.isInteger(htmlFilterThreads) || htmlFilterThreads < 0 || htmlFilterThreads > 64) problems.push('HTML_FILTER_THREADS must be an integer from 0 to 64');
 
   const ops = loadOpsConfig(env, problems);
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? '0';
+  if (allowPrivate !== '0' && allowPrivate !== '1') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS must be 0 or 1');
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -153,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     readCacheBytes: readCacheMb * 1024 * 1024,
     htmlFilterThreads,
     ops,
+    webhookAllowPrivateTargets: allowPrivate === '1',
   };
 }
 

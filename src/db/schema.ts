@@ -23,6 +23,8 @@ export interface StoresTable {
   category_max_depth: number;
   storefront_base_url: string | null;
   utc_offset: string;
+  /** Added by 0003-webhooks (default on). */
+  webhooks_enabled: number;
   created_at: number;
   updated_at: number;
 }
@@ -181,4 +183,62 @@ export interface Database {
   service_settings: ServiceSettingsTable;
   housekeeping_lease: HousekeepingLeaseTable;
   media_deletions: MediaDeletionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_schedules: WebhookSchedulesTable;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  store_id: number;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: string | null;
+  enabled: number;
+  disabled_reason: string | null;
+  /** `whsec_…`; kept in full because every delivery is signed with it. */
+  secret: string;
+  /** The secret before the last rotation, still signing beside the new one until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  /** `msg_…`: the `webhook-id` of every delivery of this event. */
+  id: string;
+  store_id: number;
+  type: string;
+  /** The request body exactly as sent (the same bytes on every attempt). */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  store_id: number;
+  endpoint_id: string;
+  event_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  last_attempt_at: number | null;
+  last_response_status: number | null;
+  /** When a pending delivery is next due; null once it has succeeded or failed. */
+  next_attempt_at: number | null;
+  /** The claim of the worker sending it now, valid until `lease_until`. */
+  lease_token: string | null;
+  lease_until: number | null;
+  created_at: number;
+}
+
+export interface WebhookSchedulesTable {
+  post_id: number;
+  store_id: number;
+  /** The scheduled post's publish time: its `post.published` event is due then. */
+  due_at: number;
 }

@@ -67,6 +67,7 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   }
   if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories) throw new ApiError('feature_unavailable');
   if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload) throw new ApiError('feature_unavailable');
+  if (policy.feature === 'webhooks' && !caller.store.features.webhooks) throw new ApiError('feature_unavailable');
 }
 
 async function authenticate(ctx: AppContext, header: string | undefined): Promise<Caller> {

@@ -50,7 +50,7 @@ for (const target of await engineTargets()) {
       assert.equal(created.code, 0, created.stderr);
       assert.equal(created.stdout.trim().split('\n').length, 1);
       assert.equal(created.json.handle, 'acme');
-      assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false });
+      assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false, webhooks: true });
       assert.equal(created.json.certified, true);
       assert.equal(created.json.limits.title_allows_emoji, false);
       const updated = await cli(db, 'store', 'update', 'acme', '--media', 'on', '--writes-paused', 'on', '--posts-per-day', '7', '--image-max-width', '800', '--certified', 'off');

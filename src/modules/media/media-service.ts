@@ -10,6 +10,7 @@ import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
+import { recordEvent } from '../webhooks/event-outbox.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
 import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
@@ -83,6 +84,7 @@ export class MediaService {
         await trx.insertInto('images').values(row).execute();
         await consumeQuota(trx, store.id, 'images', store.quotas.imagesPerDay, row.created_at);
         await recordAudit(trx, actor, { action: 'image.uploaded', resourceType: 'image', resourceId: row.id, changes: [FILE_FIELD], at: row.created_at });
+        await recordEvent(trx, store, 'image.uploaded', row.created_at, () => this.present(store, row));
       });
     } catch (err) {
       await this.files.remove(store.handle, row.basename).catch(() => undefined);
@@ -120,6 +122,7 @@ export class MediaService {
       // the file is gone, housekeeping finds the record and removes it.
       await trx.insertInto('media_deletions').values({ image_id: image.id, requested_at: now }).execute();
       await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
+      await recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
     });
     try {
       await this.files.remove(store.handle, image.basename);

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { CursorCodec } from '../../lib/cursor.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import { consumeQuota } from '../quotas/index.js';
+import { recordEvent } from '../webhooks/event-outbox.js';
 import type { Store } from '../stores/index.js';
 import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
@@ -88,6 +89,7 @@ export class PostService {
         // post reads back as created"); categories in the order a read returns them.
         const created: PostRecord = { ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) };
         const post = presentPost(created, this.presentContext(store, now));
+        await recordEvent(trx, store, 'post.created', now, () => post);
         await options.beforeCommit?.(trx, post);
         return post;
       });
@@ -129,6 +131,7 @@ export class PostService {
         .execute();
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
+      await recordEvent(trx, store, 'post.updated', now, async () => presentPost(await this.require(store, id, trx), this.presentContext(store, now)));
     });
     return presentPost(await this.require(store, id), this.presentContext(store, now));
   }
