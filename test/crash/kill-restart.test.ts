@@ -18,7 +18,7 @@ import { createContext } from '../../src/context.js';
 import { openDatabase } from '../../src/db/database.js';
 import { engineTargets } from '../helpers/engines.js';
 import { uniqueJpeg } from '../api/media-support.js';
-import { startServer, type ServerProcess } from './server-process.js';
+import { startServerProcess as startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const WORKERS = 8;
 const ROUNDS = 2;
@@ -72,7 +72,7 @@ for (const target of await engineTargets()) {
     });
 
     after(async () => {
-      await server?.kill9();
+      await server?.kill();
       await drop?.();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
@@ -82,7 +82,7 @@ for (const target of await engineTargets()) {
       let acks = 0;
       let killing: Promise<void> | undefined;
       const onAck = () => {
-        if (++acks === KILL_AFTER_ACKS) killing = s.kill9();
+        if (++acks === KILL_AFTER_ACKS) killing = s.kill().then(() => undefined);
       };
       const worker = async (w: number) => {
         for (let i = 0; ; i++) {
@@ -173,7 +173,7 @@ for (const target of await engineTargets()) {
     // hour old; the files are aged by setting their times, not by waiting.
     it('after housekeeping no orphan or temporary file is left, and every live image keeps its file', async () => {
       // Housekeeping runs with the server down, as after a crash (and a kill is one more).
-      await server!.kill9();
+      await server!.kill();
       server = undefined;
       const hourAndMinuteAgo = new Date(Date.now() - 61 * 60 * 1000);
       for (const file of filesUnder(env.MEDIA_DIR)) utimesSync(file, hourAndMinuteAgo, hourAndMinuteAgo);

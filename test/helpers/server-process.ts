@@ -16,7 +16,8 @@ export interface ServerProcess {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves with the exit code (a signal's death reads as null). */
   exited: Promise<number | null>;
-  kill(): void;
+  /** SIGKILL: no shutdown hook, no flush, exactly like a crash. Resolves once it is gone. */
+  kill(): Promise<number | null>;
   /** Sends the signal (default SIGTERM) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -78,7 +79,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     baseUrl: `http://127.0.0.1:${port}`,
     waitForOutput,
     kill: () => {
-      if (spawned.child.exitCode === null) spawned.child.kill('SIGKILL');
+      if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill('SIGKILL');
+      return spawned.exited;
     },
     stop: (signal: NodeJS.Signals = 'SIGTERM') => {
       if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
