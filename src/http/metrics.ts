@@ -119,7 +119,22 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
     return payload;
   });
 
+  // Admitted /v1 requests (key, limits and gates passed; holding an in-flight slot) not yet
+  // answered: what a draining process still has to finish.
+  const inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Admitted /v1 requests not yet answered', registers });
+  const counted = new WeakSet<FastifyRequest>();
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.config?.policy) return;
+    counted.add(request);
+    inFlight.inc();
+  });
+  const settle = async (request: FastifyRequest) => {
+    if (counted.delete(request)) inFlight.dec();
+  };
+  app.addHook('onRequestAbort', settle);
+
   app.addHook('onResponse', async (request, reply) => {
+    await settle(request);
     const labels = { method: methodLabel(request.method), route: routeLabel(request), status: String(reply.statusCode) };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);

@@ -447,7 +447,7 @@ for (const target of await engineTargets()) {
       assert.deepEqual(second.data.map((d: any) => d.id), [ids[0]]);
       assert.equal(second.meta.next_cursor, null);
       assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?cursor=forged`, key }), 'validation_failed', [
-        { field: 'cursor', issue: 'was not issued by this service; omit it to start from the first page' },
+        { field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' },
       ]);
       await deliver();
     });

@@ -5,13 +5,12 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { engineTargets } from '../helpers/engines.js';
 import { startServerProcess, spawnMain, waitUntilRefused, type ServerProcess } from '../helpers/server-process.js';
-import { multipartBody, uniqueJpeg } from '../api/media-support.js';
+import { startSlowUpload } from '../helpers/slow-upload.js';
 
 const targets = await engineTargets();
 const started: ServerProcess[] = [];
@@ -38,32 +37,9 @@ async function sqliteServer(env: Record<string, string> = {}): Promise<{ server:
   return { server, key, dbFile };
 }
 
-/** An upload whose headers and first half are sent; `finish()` sends the rest and reads the answer. */
-async function startSlowUpload(server: ServerProcess, key: string) {
-  const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
-  const socket: Socket = connect(server.port, '127.0.0.1');
-  let answer = '';
-  socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const half = Math.floor(payload.length / 2);
-  socket.write(
-    `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
-  );
-  socket.write(payload.subarray(0, half));
-  // The server logs each request as it arrives: the upload is in flight once this line shows.
-  await server.waitForOutput(/"url":"\/v1\/media\/images"[^\n]*"msg":"incoming request"/);
-  return {
-    async finish(): Promise<string> {
-      // write, not end: a client that half-closes its side has its request dropped by Node.
-      socket.write(payload.subarray(half));
-      await closed;
-      return answer;
-    },
-    closed,
-    answer: () => answer,
-  };
-}
+/** An upload in flight: the server logs each request as it arrives. */
+const startUploadOn = (server: ServerProcess, key: string) =>
+  startSlowUpload(server.port, key, () => server.waitForOutput(/"url":"\/v1\/media\/images"[^\n]*"msg":"incoming request"/));
 
 async function json(server: ServerProcess, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.baseUrl}${path}`, init);
@@ -88,7 +64,7 @@ describe('graceful shutdown of a server process', () => {
     assert.equal(page.status, 200);
     await page.text();
 
-    const upload = await startSlowUpload(server, key);
+    const upload = await startUploadOn(server, key);
     server.child.kill('SIGTERM');
     await server.waitForOutput(/"msg":"shutting down"/);
     await waitUntilRefused(server.port);
@@ -109,7 +85,7 @@ describe('graceful shutdown of a server process', () => {
 
   it('exits at once on a second signal, without waiting for the upload', async () => {
     const { server, key } = await sqliteServer({ SHUTDOWN_GRACE_MS: '60000' });
-    const upload = await startSlowUpload(server, key);
+    const upload = await startUploadOn(server, key);
     server.child.kill('SIGTERM');
     await server.waitForOutput(/"msg":"shutting down"/);
     server.child.kill('SIGTERM');
@@ -120,7 +96,7 @@ describe('graceful shutdown of a server process', () => {
 
   it('cuts requests still in flight when the grace period ends, and exits 1', async () => {
     const { server, key } = await sqliteServer({ SHUTDOWN_GRACE_MS: '300' });
-    const upload = await startSlowUpload(server, key);
+    const upload = await startUploadOn(server, key);
     server.child.kill('SIGINT');
     assert.equal(await server.exited, 1);
     await upload.closed;
