@@ -12,7 +12,7 @@ import { send, type FetchedResponse } from '../helpers/fetch-response.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
 import { startServerProcess, waitUntilRefused, type ServerProcess } from '../helpers/server-process.js';
-import { startSlowUpload } from '../helpers/slow-upload.js';
+import { requestInFlight, startSlowUpload } from '../helpers/slow-upload.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { uniqueJpeg } from '../api/media-support.js';
@@ -121,22 +121,17 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
       ),
     );
     assert.equal(answers.filter((a) => a.statusCode === 201).length, 4, JSON.stringify(answers.map((a) => a.statusCode)));
-    for (const a of answers.filter((x) => x.statusCode !== 201)) assertError(a as any, 'quota_exceeded');
+    for (const a of answers.filter((x) => x.statusCode !== 201)) {
+      assertError(a as any, 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 4 reached' }]);
+    }
   });
 
   it('holds the in-flight limit across all three: a slot taken on one is missing on the others', async () => {
     const store = await t.createStore();
     const key = await t.issueKey(store, undefined, { concurrency: 1 });
-    // The upload holds the key's only slot once another process refuses the key for concurrency.
-    const refusedElsewhere = async () => {
-      for (;;) {
-        const res = await send(at(1), 'GET', '/v1/me', { key });
-        if (res.statusCode === 429) return assertError(res as any, 'concurrency_limited');
-        assert.equal(res.statusCode, 200);
-      }
-    };
-    const upload = await startSlowUpload(servers[0].port, key, refusedElsewhere);
-    assertError((await send(at(2), 'GET', '/v1/me', { key })) as any, 'concurrency_limited');
+    // Admitted on the first process, the upload holds the key's only slot.
+    const upload = await startSlowUpload(servers[0].port, key, () => requestInFlight(servers[0].baseUrl));
+    for (const i of [1, 2]) assertError((await send(at(i), 'GET', '/v1/me', { key })) as any, 'concurrency_limited');
     const answer = await upload.finish();
     assert.match(answer, /^HTTP\/1\.1 201 /, answer);
     assert.equal((await send(at(2), 'GET', '/v1/me', { key })).statusCode, 200, 'the slot is free again everywhere');
@@ -182,13 +177,7 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
     const store = await t.createStore();
     const key = await t.issueKey(store, undefined, { concurrency: 1 });
     const server = servers[0];
-    const inFlight = async () => {
-      for (;;) {
-        const res = await send(server.baseUrl, 'GET', '/v1/me', { key });
-        if (res.statusCode === 429) return;
-      }
-    };
-    const upload = await startSlowUpload(server.port, key, inFlight);
+    const upload = await startSlowUpload(server.port, key, () => requestInFlight(server.baseUrl));
     server.child.kill('SIGTERM');
     await waitUntilRefused(server.port);
     const answer = await upload.finish();

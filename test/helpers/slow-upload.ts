@@ -24,7 +24,7 @@ export async function startSlowUpload(port: number, key: string, inFlight: () =>
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   const half = Math.floor(payload.length / 2);
   socket.write(
-    `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
+    `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
   );
   socket.write(payload.subarray(0, half));
   await inFlight();
@@ -38,4 +38,14 @@ export async function startSlowUpload(port: number, key: string, inFlight: () =>
     closed,
     answer: () => answer,
   };
+}
+
+/** Resolves once the server's metrics show an admitted /v1 request not yet answered. */
+export async function requestInFlight(baseUrl: string): Promise<void> {
+  for (;;) {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const count = Number(/^http_requests_in_flight (\d+)/m.exec(text)?.[1] ?? 0);
+    if (count >= 1) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
