@@ -67,12 +67,21 @@ export class ConnectionGuard {
         requestTimeout: 0,
         // Node checks the header deadline this often (default 30 s, too coarse for a 20 s limit).
         connectionsCheckingInterval: this.sweepEveryMs,
+        // Without a Host header Node answers a bare 400 outside the envelope; every route here
+        // works without one (addresses are built from PUBLIC_BASE_URL), so the request goes on.
+        requireHostHeader: false,
       },
       (request: IncomingMessage, response: ServerResponse) => {
         this.track(request);
         handler(request, response);
       },
     );
+    // An Expect header other than 100-continue would get Node's own 417; the expectation is
+    // ignored instead (RFC 9110 lets a server do so) and the request answered as usual.
+    server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+      this.track(request);
+      handler(request, response);
+    });
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     server.maxConnections = limits.maxConnections;
     server.on('connection', (socket: Socket) => this.admit(socket));

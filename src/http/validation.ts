@@ -48,6 +48,10 @@ export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPar
 // stored would differ from what was answered.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const NOT_TEXT_ISSUE = 'must be valid Unicode text (it contains a lone UTF-16 surrogate)';
+// U+0000 is Unicode but no database text type holds it (PostgreSQL refuses it outright), and no
+// title, HTML body, name or id needs it.
+const NUL = /\u0000/;
+const NUL_ISSUE = 'must not contain the NUL character (U+0000)';
 const NOT_UTF8_ISSUE = 'must be valid UTF-8 once percent-decoded';
 
 function textError(instancePath: string, message: string): ErrorObject {
@@ -62,7 +66,10 @@ const pointer = (path: string, key: string | number) => `${path}/${String(key).r
  * query string, path and header, so no route can store such text.
  */
 function invalidTextErrors(data: unknown, path = ''): ErrorObject[] {
-  if (typeof data === 'string') return LONE_SURROGATE.test(data) ? [textError(path, NOT_TEXT_ISSUE)] : [];
+  if (typeof data === 'string') {
+    if (LONE_SURROGATE.test(data)) return [textError(path, NOT_TEXT_ISSUE)];
+    return NUL.test(data) ? [textError(path, NUL_ISSUE)] : [];
+  }
   if (typeof data !== 'object' || data === null) return [];
   const errors: ErrorObject[] = [];
   if (Array.isArray(data)) {
@@ -71,6 +78,7 @@ function invalidTextErrors(data: unknown, path = ''): ErrorObject[] {
   }
   for (const [key, value] of Object.entries(data)) {
     if (LONE_SURROGATE.test(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
+    else if (NUL.test(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
     else errors.push(...invalidTextErrors(value, pointer(path, key)));
   }
   const notUtf8 = (data as { [INVALID_QUERY_TEXT]?: string[] })[INVALID_QUERY_TEXT];

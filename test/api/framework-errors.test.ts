@@ -124,6 +124,17 @@ for (const target of await engineTargets()) {
       assertError(assertOneAnswer(await exchange('GET /v1/me HTTP/9.9\r\n\r\n')), 'not_found');
     });
 
+    it('answers a request without a Host header, or with an Expect it does not meet, as usual', async () => {
+      const noHost = assertOneAnswer(await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+      assert.equal(noHost.statusCode, 200, noHost.body);
+      const unauthorized = assertOneAnswer(await exchange('GET /v1/me HTTP/1.1\r\nConnection: close\r\n\r\n'));
+      assertError(unauthorized, 'unauthorized');
+      for (const expect of ['', 'something-else']) {
+        const res = assertOneAnswer(await exchange(get('/v1/me', `Expect: ${expect}\r\nConnection: close\r\n`)));
+        assert.equal(res.statusCode, 200, res.body);
+      }
+    });
+
     it('answers the good request of a kept-alive connection, then the bad one', async () => {
       const ex = await exchange(get('/v1/me'), get('/v1/me', 'X-Trace: \x7f\r\n'));
       assert.equal(ex.responses.length, 2);

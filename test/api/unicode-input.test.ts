@@ -9,6 +9,7 @@ import { createPost } from '../helpers/posts.js';
 
 const LONE = 'must be valid Unicode text (it contains a lone UTF-16 surrogate)';
 const NOT_UTF8 = 'must be valid UTF-8 once percent-decoded';
+const NUL = 'must not contain the NUL character (U+0000)';
 
 for (const target of await engineTargets()) {
   describe(`invalid Unicode is refused by name [${target.name}]`, { skip: target.skip }, () => {
@@ -57,6 +58,19 @@ for (const target of await engineTargets()) {
     it('refuses a lone surrogate in a category name', async () => {
       const { key } = await t.tenant({ categories: true });
       assertError(await send('POST', '/v1/blog/categories', key, '{"name":"News \\ud800"}'), 'validation_failed', [{ field: 'name', issue: LONE }]);
+      assert.deepEqual((await t.request({ method: 'GET', url: '/v1/blog/categories', key })).json().data, []);
+    });
+
+    it('refuses the NUL character in body fields, query parameters and path ids, and stores nothing', async () => {
+      const { key } = await t.tenant({ categories: true });
+      assertError(await send('POST', '/v1/blog/posts', key, '{"title":"Fine","body_html":"<p>a\\u0000b</p>","summary":"\\u0000"}'), 'validation_failed', [
+        { field: 'body_html', issue: NUL },
+        { field: 'summary', issue: NUL },
+      ]);
+      assertError(await send('POST', '/v1/blog/categories', key, '{"name":"News\\u0000"}'), 'validation_failed', [{ field: 'name', issue: NUL }]);
+      assertError(await t.request({ method: 'GET', url: '/v1/audit/events?action=post.created%00', key }), 'validation_failed', [{ field: 'action', issue: NUL }]);
+      assertError(await t.request({ method: 'GET', url: '/v1/webhooks/wh_%00', key }), 'validation_failed', [{ field: 'id', issue: NUL }]);
+      assert.deepEqual((await t.request({ method: 'GET', url: '/v1/blog/posts', key })).json().data, [], 'nothing was created');
       assert.deepEqual((await t.request({ method: 'GET', url: '/v1/blog/categories', key })).json().data, []);
     });
 
