@@ -104,7 +104,7 @@ export function clientErrorHandler(this: unknown, error: ConnectionError, socket
   app.log.info({ reqId: requestId, parserError: err.code ?? err.name, statusCode: apiError.status }, 'request refused by the HTTP parser');
   const refuse = () => {
     if (socket.destroyed) return;
-    socket.end(rawAnswer(apiError, requestId));
+    socket.end(rawAnswer(apiError, requestId, isHeadRequest(err)));
     socket.resume();
     socket.setTimeout(CLOSE_GRACE_MS, () => socket.destroy());
   };
@@ -119,7 +119,15 @@ export function clientErrorHandler(this: unknown, error: ConnectionError, socket
   refuse();
 }
 
-function rawAnswer(apiError: ApiError, requestId: string): string {
+/**
+ * Whether the refused request is a HEAD, as far as the bytes at hand show: an answer to HEAD has
+ * no body. The request line is only known when it is in the packet the parser was reading.
+ */
+function isHeadRequest(err: ParserError): boolean {
+  return Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+}
+
+function rawAnswer(apiError: ApiError, requestId: string, headOnly = false): string {
   const body = JSON.stringify(envelopeOf(apiError, requestId));
   const headers: Record<string, string | number> = {
     ...commonHeaders(requestId),
@@ -128,7 +136,7 @@ function rawAnswer(apiError: ApiError, requestId: string): string {
     Connection: 'close',
   };
   const head = [`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  return `${head.join('\r\n')}\r\n\r\n${body}`;
+  return `${head.join('\r\n')}\r\n\r\n${headOnly ? '' : body}`;
 }
 
 /** How long a refused connection may stay half-open waiting for the client to close. */

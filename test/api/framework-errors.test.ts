@@ -102,6 +102,11 @@ for (const target of await engineTargets()) {
       const res = assertOneAnswer(await exchange(get('/v1/me', 'X-Trace: a\x01b\r\n')));
       assertError(res, 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
       assert.equal(res.headers.connection, 'close');
+      // An answer to HEAD has the same head and no body.
+      const head = await exchange(`HEAD /v1/me HTTP/1.1\r\nHost: blog.test\r\nX-Trace: a\x01b\r\n\r\n`);
+      assert.equal(head.responses[0].statusCode, 422);
+      assert.equal(head.responses[0].headers.connection, 'close');
+      assert.equal(head.responses[0].body, '');
       const badName = assertOneAnswer(await exchange(get('/v1/me', 'X Trace: a\r\n')));
       assertError(badName, 'validation_failed', [{ field: 'headers', issue: 'are not well-formed HTTP headers' }]);
     });
