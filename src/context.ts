@@ -9,10 +9,11 @@ import { CursorCodec } from './lib/cursor.js';
 import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
-import { POST_READ_TABLES, PostLifecycle, PostReadCache, PostService, threadedFilter } from './modules/posts/index.js';
+import { PostLifecycle, PostReadCache, PostService, threadedFilter } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
-import { IDENTITY_TABLES, IdentityService } from './modules/identity/index.js';
-import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
+import { IdentityService } from './modules/identity/index.js';
+import { KeyService } from './modules/keys/index.js';
+import { versionSource } from './cache/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { StorefrontService } from './modules/storefront/index.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   categories: CategoryService;
   storefront: StorefrontService;
   traffic: TrafficControl;
+  /** Statements this process has sent to the database so far (tests count them per request). */
+  queryCount(): number;
   close(): Promise<void>;
 }
 
@@ -54,8 +57,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
-    const postReadsWatch = config.readCacheBytes > 0 ? handle.watchTables(POST_READ_TABLES) : null;
-    const postReads = postReadsWatch && new PostReadCache(postReadsWatch, config.readCacheBytes);
+    // One source of cache versions for every cache (src/cache), read once per request.
+    const versions = versionSource(handle);
+    const postReads = config.readCacheBytes > 0 ? new PostReadCache(config.readCacheBytes) : null;
     const htmlFilter = threadedFilter(config.htmlFilterThreads);
     const writes = writeUnits(db, handle.engine);
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
@@ -67,8 +71,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       clock,
       cursors,
       stores: new StoreService(db, clock),
-      keys: new KeyService(db, clock, handle.watchTables(CALLER_TABLES)),
-      identity: new IdentityService(db, clock, API_VERSION_DATE, handle.watchTables(IDENTITY_TABLES)),
+      keys: new KeyService(db, clock, versions),
+      identity: new IdentityService(db, clock, API_VERSION_DATE),
       audit: new AuditService(db, cursors),
       idempotency: new IdempotencyService(db, clock, writes),
       media: createMediaService(db, clock, config),
@@ -77,6 +81,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       categories: new CategoryService(db, clock),
       storefront,
       traffic,
+      queryCount: () => handle.queryCount(),
       async close() {
         // Page views counted in memory are written before the database closes.
         await storefront.close();

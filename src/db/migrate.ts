@@ -1,11 +1,13 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { initialMigration } from './migrations/0001-initial.js';
+import { cacheVersionsMigration } from './migrations/0002-cache-versions.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(engine),
+    '0002-cache-versions': cacheVersionsMigration(engine),
   };
 }
 

@@ -145,6 +145,14 @@ export interface ImagesTable {
   deleted_at: number | null;
 }
 
+/** PostgreSQL only: cache versions per store, kept by triggers (migration 0002). */
+export interface CacheVersionsTable {
+  store_id: number;
+  keys_version: number;
+  content_version: number;
+  usage_version: number;
+}
+
 export interface ServiceSettingsTable {
   name: string;
   value: string;
@@ -164,4 +172,5 @@ export interface Database {
   daily_usage: DailyUsageTable;
   images: ImagesTable;
   service_settings: ServiceSettingsTable;
+  cache_versions: CacheVersionsTable;
 }
