@@ -5,7 +5,7 @@ import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
 import { registerIdempotency } from './http/idempotency-hook.js';
 import { registerJsonBody } from './http/json-body.js';
-import { lazyChildLoggerFactory, loggerOptions } from './http/logging.js';
+import { lazyChildLoggerFactory, loggerOptions, registerAccessLog } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
 import { requestIdFor } from './http/request-id.js';
@@ -31,6 +31,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
+    // One access line per request instead (registerAccessLog).
+    disableRequestLogging: true,
     bodyLimit: ctx.config.maxJsonBodyBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: false,
@@ -39,6 +41,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, new ApiError('not_found')));
 
+  registerAccessLog(app);
   registerJsonBody(app, ctx.config.maxJsonBodyBytes);
   await registerOpenApi(app, ctx.config.publicBaseUrl);
   registerPipeline(app, ctx);
