@@ -1,5 +1,5 @@
 // buildApp(ctx): the Fastify instance with the pipeline and every module's routes; no listen().
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
@@ -32,7 +32,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
     // One access line per request instead (registerAccessLog).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.maxJsonBodyBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: false,

@@ -74,7 +74,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       keys: new KeyService(db, clock, versions),
       identity: new IdentityService(db, clock, API_VERSION_DATE),
       audit: new AuditService(db, cursors),
-      idempotency: new IdempotencyService(db, clock, writes),
+      // The record's first write is one statement: on PostgreSQL it runs on its own (atomic,
+      // one round trip) instead of in a transaction of its own (three).
+      idempotency: new IdempotencyService(db, clock, handle.engine === 'sqlite' ? writes : undefined),
       media: createMediaService(db, clock, config),
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
