@@ -47,7 +47,8 @@ for (const target of await engineTargets()) {
     it('a key not yet cached: one query for the key, its store and the versions', async () => {
       const fresh = await t.issueKey(await t.createStore());
       // The key (with its store and versions), then the post, which is not there.
-      assert.deepEqual(await count({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh }), { status: 404, statements: 2, body: (await t.request({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh })).body });
+      const first = await count({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh });
+      assert.deepEqual([first.status, first.statements], [404, 2]);
     });
 
     it('a create and a publish', async () => {
