@@ -30,6 +30,11 @@ export async function measure(server: RunningServer, spec: LoadSpec, connections
   return measureSplit([server], () => spec, connections, durationSeconds);
 }
 
+/** Sends `amount` requests of `spec` (unmeasured): a warm-up that visits every post once. */
+export async function visitAll(server: RunningServer, spec: LoadSpec, connections: number, amount: number): Promise<void> {
+  await autocannon({ url: server.url, connections, amount, timeout: 30, ...spec });
+}
+
 /**
  * The same load split between several servers (an autocannon each, with an equal share of the
  * connections, all at once). Throughput and CPU add up; the latency shown is the worst server's.
