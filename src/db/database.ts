@@ -20,7 +20,27 @@ export interface DatabaseHandle {
   tableVersion(tables: readonly string[]): TableVersion | null;
   /** Statements sent to the database so far by this handle (a count, for tests and the benchmark). */
   queryCount(): number;
+  /** Connections of the PostgreSQL pool now; null on SQLite (one connection, no pool). */
+  poolUsage(): PoolUsage | null;
   close(): Promise<void>;
+}
+
+export interface PoolUsage {
+  /** Connections running a query or held by a transaction. */
+  inUse: number;
+  /** Requests waiting for a connection because all are in use. */
+  waiting: number;
+  /** Connections open now (in use and idle). */
+  open: number;
+}
+
+export interface OpenDatabaseOptions {
+  poolSize?: number;
+  /** PostgreSQL ends any statement running longer than this (0: no limit). */
+  statementTimeoutMs?: number;
+  /** Giving up on opening a PostgreSQL connection after this long, instead of waiting forever. */
+  connectTimeoutMs?: number;
+  onIdleError?: (err: Error) => void;
 }
 
 /**
@@ -35,7 +55,7 @@ export interface TableVersion {
 // time, an id or a count, all far below 2^53, so numbers are safe and keep one code path.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number; onIdleError?: (err: Error) => void } = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (config.engine === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
     const sqlite = new BetterSqlite3(config.file);
@@ -51,15 +71,25 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('busy_timeout = 5000');
     const statements = new StatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), queryCount: () => statements.count, close: () => db.destroy() };
+    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), queryCount: () => statements.count, poolUsage: () => null, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: options.poolSize ?? 10,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+  });
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
   // client from the pool and the next query opens a fresh one.
   pool.on('error', (err) => options.onIdleError?.(err));
+  // A connection lost while a query runs (server restart, network cut) fails that query, and pg
+  // also emits 'error' on its client, which the pool listens to only while the client is idle:
+  // without a listener of its own that event would end the process.
+  pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)));
   const counter = namePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', tableVersion: () => null, queryCount: () => counter.count, close: () => db.destroy() };
+  const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
+  return { db, engine: 'postgres', tableVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
 }
 
 /** Prepared statements kept per SQL text (least recently used dropped beyond this many). */

@@ -7,8 +7,7 @@ import { ApiError, detail } from '../lib/api-error.js';
 import { parseBearer, type Authenticated } from '../modules/keys/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
-
-import { API_VERSION_DATE as API_VERSION } from '../version.js';
+import { commonHeaders } from './common-headers.js';
 
 export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('caller', null);
@@ -23,9 +22,7 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    reply.header('X-Svc-Api-Version', API_VERSION);
-    reply.header('Cache-Control', 'no-store');
+    reply.headers(commonHeaders(String(request.id)));
     const policy = request.routeOptions.config?.policy;
     if (policy) await admit(ctx, policy, request, reply);
   });
@@ -65,6 +62,7 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   const releaseSlot = await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency);
   if (!releaseSlot) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
   request.releaseSlot = releaseSlot;
+  releaseWhenClosed(request, reply);
 
   if (policy.tenantGate !== false) {
     if (!caller.store.certified) throw new ApiError('tenant_not_certified');
@@ -72,6 +70,22 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   }
   if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories) throw new ApiError('feature_unavailable');
   if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload) throw new ApiError('feature_unavailable');
+  if (policy.feature === 'webhooks' && !caller.store.features.webhooks) throw new ApiError('feature_unavailable');
+}
+
+/**
+ * Frees the slot however the exchange ends. onResponse never runs for a response whose socket
+ * was destroyed first: a body shorter than the bytes sent makes the rest parse as a broken
+ * second request, the parser's error closes the connection, and the slot would stay held.
+ */
+function releaseWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
+  const release = () => {
+    const releaseSlot = request.releaseSlot;
+    request.releaseSlot = null;
+    if (releaseSlot) void releaseSlot();
+  };
+  if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
+  else reply.raw.once('close', release);
 }
 
 async function authenticate(ctx: AppContext, header: string | undefined): Promise<Authenticated> {

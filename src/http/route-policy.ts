@@ -2,7 +2,7 @@ import { NO_VERSIONS, type CacheVersions } from '../cache/index.js';
 import type { Scope } from '../modules/keys/index.js';
 import type { Caller } from '../modules/keys/index.js';
 
-export type Feature = 'blog_categories' | 'media_upload';
+export type Feature = 'blog_categories' | 'media_upload' | 'webhooks';
 
 /** What a /v1 route requires, read by the pipeline. Every /v1 route must declare one. */
 export interface RoutePolicy {

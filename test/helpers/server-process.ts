@@ -1,82 +1,118 @@
-// Real server and CLI processes over one database, as in production: `src/main.ts` listening on
-// a port of its own, and `src/cli/bin.ts` run to completion.
+// A real server process (`node --import tsx src/main.ts`) with its own environment, listening on
+// a free port, for what only a process shows: signals, exit codes, start-up messages.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { LightMyRequestResponse } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ServerProcess {
-  base: string;
   child: ChildProcess;
-  stop(): Promise<void>;
+  port: number;
+  baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when a stdout line matches (the server's own log is the signal, not elapsed time). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (a signal's death reads as null). */
+  exited: Promise<number | null>;
+  /** SIGKILL: no shutdown hook, no flush, exactly like a crash. Resolves once it is gone. */
+  kill(): Promise<number | null>;
+  /** Sends the signal (default SIGTERM) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` as its own process and resolves once it answers HTTP. */
-export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
+export interface SpawnedOutput {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+export function spawnMain(env: Record<string, string>): SpawnedOutput {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '', ...env },
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const onData = (d: Buffer) => {
-    output += d;
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    // Readiness only (not a time rule): the server is up once it answers HTTP.
-    const probe = async (attempt: number): Promise<void> => {
-      try {
-        await fetch(`http://127.0.0.1:${port}/v1/me`);
-        resolve();
-      } catch {
-        if (attempt > 600) return reject(new Error(`server did not start: ${output}`));
-        setTimeout(() => void probe(attempt + 1), 50);
-      }
-    };
-    void probe(0);
-  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const spawned = spawnMain(env);
+  const waitForOutput = (pattern: RegExp, timeoutMs = 30_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(spawned.stdout());
+        if (match) {
+          finish();
+          resolve(match[0]);
+        }
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`));
+      }, timeoutMs);
+      const onExit = () => {
+        finish();
+        reject(new Error(`the server exited before printing ${pattern}\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`));
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        spawned.child.stdout!.off('data', check);
+        spawned.child.off('exit', onExit);
+      };
+      spawned.child.stdout!.on('data', check);
+      spawned.child.once('exit', onExit);
+      check();
+    });
+  const listening = await waitForOutput(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  const port = Number(/:(\d+)$/.exec(listening)![1]);
   return {
-    base: `http://127.0.0.1:${port}`,
-    child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+    ...spawned,
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    waitForOutput,
+    kill: () => {
+      if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill('SIGKILL');
+      return spawned.exited;
+    },
+    stop: (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(signal);
+      return spawned.exited;
     },
   };
 }
 
-/** A request over HTTP, answered in the shape of Fastify's inject() (for the shared assertions). */
-export async function httpRequest(base: string, method: string, path: string, key?: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = { ...extraHeaders };
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const responseHeaders: Record<string, string> = {};
-  res.headers.forEach((value, name) => (responseHeaders[name] = value));
-  return { statusCode: res.status, headers: responseHeaders, body: text, payload: text, json: () => JSON.parse(text) } as unknown as LightMyRequestResponse;
+/** Resolves once a new connection to the port is refused (the listener has closed). */
+export async function waitUntilRefused(port: number, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    });
+    if (refused) return;
+    if (Date.now() > until) throw new Error(`port ${port} still accepts connections`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
-/** Runs one operator command as its own process, to completion. */
-export function runCli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs one operator command (`src/cli/bin.ts`) as its own process, to completion. */
+export function runCli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '' },
+      cwd: ROOT,
+      env: { ...process.env, REDIS_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

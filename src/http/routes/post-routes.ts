@@ -45,7 +45,10 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: { policy: { scope: 'read_blog' } },
       schema: { tags, security, summary: 'List posts, newest first', querystring: PostListQuery, response: { 200: PostPageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
     },
-    async (request, reply) => sendCached(reply, await ctx.posts.list(callerOf(request).store, request.query, versionsOf(request))),
+    async (request, reply) => {
+      const caller = callerOf(request);
+      return sendCached(reply, await ctx.posts.list(caller.store, request.query, caller.application, versionsOf(request)));
+    },
   );
 
   app.get<Id>(

@@ -63,7 +63,7 @@ export class IdentityService {
       store: { handle: store.handle, name: store.name },
       scopes: caller.scopes,
       key_expires_at: formatNullable(caller.expiresAt, store.utcOffset),
-      features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload },
+      features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload, webhooks: store.features.webhooks },
       limits: {
         title_allows_emoji: store.limits.titleAllowsEmoji,
         title_max_length: store.limits.titleMaxLength,

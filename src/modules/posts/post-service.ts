@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { CursorCodec } from '../../lib/cursor.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import { consumeQuota } from '../quotas/index.js';
+import { recordEvent } from '../webhooks/event-outbox.js';
 import type { Store } from '../stores/index.js';
 import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
@@ -89,6 +90,7 @@ export class PostService {
         // post reads back as created"); categories in the order a read returns them.
         const created: PostRecord = { ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) };
         const post = presentPost(created, this.presentContext(store, now));
+        await recordEvent(trx, store, 'post.created', now, () => post);
         await options.beforeCommit?.(trx, post);
         return post;
       });
@@ -130,6 +132,7 @@ export class PostService {
         .execute();
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
+      await recordEvent(trx, store, 'post.updated', now, async () => presentPost(await this.require(store, id, trx), this.presentContext(store, now)));
     });
     return presentPost(await this.require(store, id), this.presentContext(store, now));
   }
@@ -146,15 +149,18 @@ export class PostService {
     return view;
   }
 
-  async list(store: Store, query: PostListQueryInput, versions: CacheVersions = NO_VERSIONS): Promise<PostPage> {
+  /** `application` is the listing key's: next_cursor is issued to the store and that application. */
+  async list(store: Store, query: PostListQueryInput, application: string, versions: CacheVersions = NO_VERSIONS): Promise<PostPage> {
     if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
     const conditions = { status: query.status, category_id: query.category_id };
-    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor);
+    const holder = { storeId: store.id, application };
+    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor, holder);
     const now = this.clock.now().getTime();
     // A status filter picks rows by the clock, so those pages are read every time.
     const reads = query.status === undefined ? this.reads : null;
-    const pageKey = `${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
+    // The application is part of the key because the cached page's next_cursor is issued to it.
+    const pageKey = `${JSON.stringify(application)}|${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
     const cached = reads?.getPage(versions.content, store, pageKey, now);
     if (cached) return cached;
     const rows = await listPosts(this.db, {
@@ -165,7 +171,7 @@ export class PostService {
       after: after ? { createdAt: Number(after[0]), id: Number(after[1]) } : undefined,
       limit: limit + 1,
     });
-    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id]);
+    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id], holder);
     const c = this.presentContext(store, now);
     const result = { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
     reads?.setPage(versions.content, store, pageKey, result, page.map((p) => p.published_at), now);
