@@ -1,12 +1,12 @@
 // buildApp(ctx): the Fastify instance with the pipeline and every module's routes; no listen().
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
 import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency-hook.js';
 import { registerJsonBody } from './http/json-body.js';
-import { lazyChildLoggerFactory, loggerOptions } from './http/logging.js';
+import { lazyChildLoggerFactory, loggerOptions, registerAccessLog } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
 import { parseQueryString } from './http/query-string.js';
@@ -50,6 +50,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
+    // One access line per request instead (registerAccessLog).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.maxJsonBodyBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200, querystringParser: parseQueryString },
     return503OnClosing: false,
@@ -71,6 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, new ApiError('not_found')));
 
+  registerAccessLog(app);
   registerJsonBody(app, ctx.config.maxJsonBodyBytes);
   await registerOpenApi(app, ctx.config.publicBaseUrl);
   registerMetrics(app, ctx, guard);

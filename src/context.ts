@@ -10,10 +10,11 @@ import { Observers, timeWork } from './lib/observations.js';
 import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
-import { POST_READ_TABLES, PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
+import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
-import { IDENTITY_TABLES, IdentityService } from './modules/identity/index.js';
-import { CALLER_TABLES, KeyService } from './modules/keys/index.js';
+import { IdentityService } from './modules/identity/index.js';
+import { KeyService } from './modules/keys/index.js';
+import { versionSource } from './cache/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
@@ -38,6 +39,8 @@ export interface AppContext {
   categories: CategoryService;
   storefront: StorefrontService;
   traffic: TrafficControl;
+  /** Statements this process has sent to the database so far (tests count them per request). */
+  queryCount(): number;
   /** Periodic cleanup: the server calls housekeeping.start(); close() stops it. */
   housekeeping: HousekeepingService;
   /** Durations reported by the modules (image processing, HTML filter); metrics listen here. */
@@ -73,8 +76,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
     const { db } = handle;
-    const postReadsWatch = config.readCacheBytes > 0 ? handle.watchTables(POST_READ_TABLES) : null;
-    const postReads = postReadsWatch && new PostReadCache(postReadsWatch, config.readCacheBytes);
+    // One source of cache versions for every cache (src/cache), read once per request.
+    const versions = versionSource(handle);
+    const postReads = config.readCacheBytes > 0 ? new PostReadCache(config.readCacheBytes) : null;
     const observers = new Observers();
     const htmlFilter = timedFilter(threadedFilter(config.htmlFilterThreads), observers);
     const writes = writeUnits(db, handle.engine);
@@ -92,16 +96,19 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       clock,
       cursors,
       stores: new StoreService(db, clock),
-      keys: new KeyService(db, clock, handle.watchTables(CALLER_TABLES)),
-      identity: new IdentityService(db, clock, API_VERSION_DATE, handle.watchTables(IDENTITY_TABLES)),
+      keys: new KeyService(db, clock, versions),
+      identity: new IdentityService(db, clock, API_VERSION_DATE),
       audit: new AuditService(db, cursors),
-      idempotency: new IdempotencyService(db, clock, writes),
+      // The record's first write is one statement: on PostgreSQL it runs on its own (atomic,
+      // one round trip) instead of in a transaction of its own (three).
+      idempotency: new IdempotencyService(db, clock, handle.engine === 'sqlite' ? writes : undefined),
       media,
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories: new CategoryService(db, clock),
       storefront,
       traffic,
+      queryCount: () => handle.queryCount(),
       housekeeping,
       observers,
       poolUsage: () => handle.poolUsage(),

@@ -31,6 +31,10 @@ export interface BenchOptions {
   /** Write the results as JSON here too. */
   json: string | null;
   smoke: boolean;
+  /** LOG_LEVEL of the API for the main rows (the production default, info). */
+  logLevel: string;
+  /** REDIS_URL of the API servers, or null (the default on PostgreSQL: the local Redis, when it answers). */
+  redisUrl: string | null;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -46,15 +50,19 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,get,list,walk,me,create,create-rewritten,publish,upload,
-                             uncached (SQLite only)
+  --only a,b                 only these rows: bare,one-query,get,list,walk,me,create,create-rewritten,publish,
+                             upload,uncached,quiet,two (PostgreSQL: two API processes)
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
   --json FILE                also write the results as JSON
+  --log-level L              the API's LOG_LEVEL for the main rows (default info, as in production);
+                             the "quiet" rows run again with warn
+  --redis URL|none           the API's REDIS_URL (default on PostgreSQL: redis://127.0.0.1:6379 when it
+                             answers; on SQLite: none)
   --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server`;
 
-export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached'] as const;
+export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two'] as const;
 
 export class UsageError extends Error {}
 
@@ -87,6 +95,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'read-cache-mb': { type: 'string' },
       json: { type: 'string' },
       smoke: { type: 'boolean' },
+      'log-level': { type: 'string' },
+      redis: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -119,6 +129,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? null,
     json: values.json ?? null,
     smoke,
+    logLevel: values['log-level'] ?? 'info',
+    // 'default' is settled by the run (whether the local Redis answers).
+    redisUrl: values.redis === 'none' ? null : (values.redis ?? (engine === 'postgres' ? 'default' : null)),
   };
 }
 

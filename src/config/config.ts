@@ -24,7 +24,7 @@ export interface AppConfig {
   logLevel: string;
   /** Hard ceiling on any JSON request body, before the per-store limit applies. */
   maxJsonBodyBytes: number;
-  /** Memory for posts and list pages kept between reads (SQLite only); 0 turns it off. */
+  /** Memory for posts and list pages cached between reads (src/cache); 0 turns it off. */
   readCacheBytes: number;
   /** Worker threads that filter post bodies; 0 filters on the event loop. */
   htmlFilterThreads: number;

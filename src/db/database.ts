@@ -13,10 +13,13 @@ export interface DatabaseHandle {
   db: Db;
   engine: Engine;
   /**
-   * A cheap way to tell that some tables may have changed, for caches of rows that are read on
-   * every request; null when the engine cannot tell without a query (PostgreSQL).
+   * A version of some tables that this process reads without a query (SQLite), for the caches
+   * (src/cache); null when the engine cannot tell without a query (PostgreSQL keeps its
+   * versions in the cache_versions table instead).
    */
-  watchTables(tables: readonly string[]): TableWatch | null;
+  tableVersion(tables: readonly string[]): TableVersion | null;
+  /** Statements sent to the database so far by this handle (a count, for tests and the benchmark). */
+  queryCount(): number;
   /** Connections of the PostgreSQL pool now; null on SQLite (one connection, no pool). */
   poolUsage(): PoolUsage | null;
   close(): Promise<void>;
@@ -41,11 +44,11 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * stamp() returns a different number after any change to the watched tables may have committed,
- * or null while it cannot tell (then nothing may be served from or kept in a cache).
+ * version() returns a greater number after any change to the tables may have committed, or
+ * null while it cannot tell (then nothing may be served from or put in a cache).
  */
-export interface TableWatch {
-  stamp(): number | null;
+export interface TableVersion {
+  version(): number | null;
 }
 
 // pg returns int8 (bigint) columns and COUNT(*) as strings; every int8 here is an epoch-ms
@@ -68,7 +71,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     sqlite.pragma('busy_timeout = 5000');
     const statements = new StatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-    return { db, engine: 'sqlite', watchTables: (tables) => statements.watch(tables), poolUsage: () => null, close: () => db.destroy() };
+    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), queryCount: () => statements.count, poolUsage: () => null, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -83,10 +86,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   // also emits 'error' on its client, which the pool listens to only while the client is idle:
   // without a listener of its own that event would end the process.
   pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)));
-  namePreparedStatements(pool);
+  const counter = namePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
-  return { db, engine: 'postgres', watchTables: () => null, poolUsage, close: () => db.destroy() };
+  return { db, engine: 'postgres', tableVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
 }
 
 /** Prepared statements kept per SQL text (least recently used dropped beyond this many). */
@@ -94,8 +97,8 @@ export const STATEMENT_CACHE_SIZE = 500;
 
 interface KeptStatement {
   statement: BetterSqlite3.Statement;
-  /** Watches of the tables this statement writes (none for a read). */
-  writes: SqliteTableWatch[];
+  /** Versions of the tables this statement writes (none for a read). */
+  writes: SqliteTableVersion[];
 }
 
 /**
@@ -104,11 +107,13 @@ interface KeptStatement {
  * kept and reused. Safe because the driver runs one statement at a time on the one connection
  * (and SQLite re-prepares a kept statement by itself after a schema change).
  * The driver prepares a statement right before it runs it, so this is also where writes to
- * watched tables are seen.
+ * versioned tables are seen, and statements are counted.
  */
 class StatementCache implements SqliteDatabase {
   private readonly statements = new Map<string, KeptStatement>();
-  private readonly watches: SqliteTableWatch[] = [];
+  private readonly versions: SqliteTableVersion[] = [];
+  /** Statements run so far (each is prepared, or found here, right before it runs). */
+  count = 0;
   private readonly dataVersion: BetterSqlite3.Statement;
 
   constructor(
@@ -123,25 +128,26 @@ class StatementCache implements SqliteDatabase {
   }
 
   prepare(sql: string): BetterSqlite3.Statement {
+    this.count++;
     let kept = this.statements.get(sql);
     if (kept) {
       this.statements.delete(sql);
     } else {
       const statement = this.sqlite.prepare(sql);
-      kept = { statement, writes: statement.readonly ? [] : this.watches.filter((w) => w.isWrittenBy(sql)) };
+      kept = { statement, writes: statement.readonly ? [] : this.versions.filter((v) => v.isWrittenBy(sql)) };
       if (this.statements.size >= this.size) this.statements.delete(this.statements.keys().next().value!);
     }
     this.statements.set(sql, kept);
-    for (const watch of kept.writes) watch.changed();
+    for (const version of kept.writes) version.changed();
     return kept.statement;
   }
 
-  watch(tables: readonly string[]): TableWatch {
-    const watch = new SqliteTableWatch(tables, () => (this.sqlite.inTransaction ? null : (this.dataVersion.get() as number)));
-    this.watches.push(watch);
-    // Statements kept before the watch existed are classified again.
-    for (const [sql, kept] of this.statements) if (!kept.statement.readonly && watch.isWrittenBy(sql)) kept.writes.push(watch);
-    return watch;
+  tableVersion(tables: readonly string[]): TableVersion {
+    const version = new SqliteTableVersion(tables, () => (this.sqlite.inTransaction ? null : (this.dataVersion.get() as number)));
+    this.versions.push(version);
+    // Statements kept before this version existed are classified again.
+    for (const [sql, kept] of this.statements) if (!kept.statement.readonly && version.isWrittenBy(sql)) kept.writes.push(version);
+    return version;
   }
 }
 
@@ -149,12 +155,12 @@ class StatementCache implements SqliteDatabase {
  * Changes come from two places: this connection's own writes (seen as the statements are
  * prepared, so before they run) and commits by any other connection or process (the CLI,
  * another instance), which SQLite reports through PRAGMA data_version. Any statement whose
- * text names a watched table counts as a change to it, including a write that later rolls back.
- * While a transaction is open on the connection (another request's, between its awaits),
- * data_version shows that transaction's snapshot, not the latest commits, so the stamp is null
- * then: nothing is found or kept, and reads wait for the transaction as they would uncached.
+ * text names one of the tables counts as a change to it, including a write that later rolls
+ * back. While a transaction is open on the connection (another request's, between its awaits),
+ * data_version shows that transaction's snapshot, not the latest commits, so the version is
+ * null then: nothing is served or cached, and reads wait for the transaction as uncached.
  */
-class SqliteTableWatch implements TableWatch {
+class SqliteTableVersion implements TableVersion {
   private readonly pattern: RegExp;
   private count = 0;
   private lastDataVersion: number | null | undefined;
@@ -175,11 +181,11 @@ class SqliteTableWatch implements TableWatch {
     this.count++;
   }
 
-  stamp(): number | null {
-    const version = this.readDataVersion();
-    if (version === null) return null;
-    if (version !== this.lastDataVersion) {
-      this.lastDataVersion = version;
+  version(): number | null {
+    const dataVersion = this.readDataVersion();
+    if (dataVersion === null) return null;
+    if (dataVersion !== this.lastDataVersion) {
+      this.lastDataVersion = dataVersion;
       this.count++;
     }
     return this.count;
@@ -198,11 +204,13 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
  * result columns change (a `select *` after a migration added a column): that statement is
  * then sent unnamed from then on.
  */
-function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): void {
+function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): { count: number } {
   const names = new Map<string, string | null>();
+  const counter = { count: 0 };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+      counter.count++;
       if (typeof text === 'string' && Array.isArray(values) && rest.length === 0 && PREPARABLE.test(text)) {
         let name = names.get(text);
         if (name === undefined && names.size < max) names.set(text, (name = `blog_q${names.size + 1}`));
@@ -217,6 +225,7 @@ function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): 
       return query(text, values, ...rest);
     }) as typeof client.query;
   });
+  return counter;
 }
 
 /** A placeholder for the n-th argument while a template query is built. */

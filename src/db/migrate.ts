@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { initialMigration } from './migrations/0001-initial.js';
 import { housekeepingMigration } from './migrations/0002-housekeeping.js';
 import { webhooksMigration } from './migrations/0003-webhooks.js';
+import { cacheVersionsMigration } from './migrations/0005-cache-versions.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
@@ -10,6 +11,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0001-initial': initialMigration(engine),
     '0002-housekeeping': housekeepingMigration(),
     '0003-webhooks': webhooksMigration(engine),
+    '0005-cache-versions': cacheVersionsMigration(engine),
   };
 }
 

@@ -147,6 +147,14 @@ export interface ImagesTable {
   deleted_at: number | null;
 }
 
+/** PostgreSQL only: cache versions per store, kept by triggers (migration 0005). */
+export interface CacheVersionsTable {
+  store_id: number;
+  keys_version: number;
+  content_version: number;
+  usage_version: number;
+}
+
 /** One row per lease name; the holder may run the job until expires_at. */
 export interface HousekeepingLeaseTable {
   name: string;
@@ -181,6 +189,7 @@ export interface Database {
   daily_usage: DailyUsageTable;
   images: ImagesTable;
   service_settings: ServiceSettingsTable;
+  cache_versions: CacheVersionsTable;
   housekeeping_lease: HousekeepingLeaseTable;
   media_deletions: MediaDeletionsTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -4,13 +4,14 @@
 // Everything up to the feature flag runs in onRequest, so it wins over a malformed body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
-import { parseBearer, type Caller } from '../modules/keys/index.js';
+import { parseBearer, type Authenticated } from '../modules/keys/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
 import { commonHeaders } from './common-headers.js';
 
 export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('caller', null);
+  app.decorateRequest('cacheVersions', null);
   app.decorateRequest('releaseSlot', null);
 
   // Registration fails loudly if a /v1 route forgets its policy (scope, gates).
@@ -38,8 +39,9 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
 const rateClassOf = (method: string) => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 
 async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const caller = await authenticate(ctx, request.headers.authorization);
+  const { caller, versions } = await authenticate(ctx, request.headers.authorization);
   request.caller = caller;
+  request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
   request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
 
@@ -86,9 +88,9 @@ function releaseWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
   else reply.raw.once('close', release);
 }
 
-async function authenticate(ctx: AppContext, header: string | undefined): Promise<Caller> {
+async function authenticate(ctx: AppContext, header: string | undefined): Promise<Authenticated> {
   const rawKey = parseBearer(header);
-  const caller = rawKey ? await ctx.keys.authenticate(rawKey) : null;
-  if (!caller) throw new ApiError('unauthorized');
-  return caller;
+  const authenticated = rawKey ? await ctx.keys.authenticate(rawKey) : null;
+  if (!authenticated) throw new ApiError('unauthorized');
+  return authenticated;
 }

@@ -97,7 +97,7 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
     assert.equal(deleted.statusCode, 204, deleted.body);
     for (let i = 0; i < 3; i++) assert.equal((await send(at(i), 'GET', image.path)).statusCode, 404, `process ${i}`);
     assert.equal(await s3.object(objectKey(image)), null);
-    assertError((await send(at(1), 'DELETE', `/v1/media/images/${image.id}`, { key })) as any, 'not_found');
+    assertError((await send(at(1), 'DELETE', `/v1/media/images/${image.id}`, { key })), 'not_found');
   });
 
   it('holds the per-minute limit across all three', async () => {
@@ -106,7 +106,7 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
     const answers: FetchedResponse[] = [];
     for (let i = 0; i < 9; i++) answers.push(await send(at(i), 'GET', '/v1/me', { key }));
     assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200, 200, 200, 429, 429, 429, 429]);
-    const refused = assertError(answers[5] as any, 'rate_limited');
+    const refused = assertError(answers[5], 'rate_limited');
     assert.ok(refused);
     assert.ok(Number(answers[5].headers['retry-after']) >= 1);
     assert.equal(answers[8].headers['x-ratelimit-remaining'], '0');
@@ -122,7 +122,7 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
     );
     assert.equal(answers.filter((a) => a.statusCode === 201).length, 4, JSON.stringify(answers.map((a) => a.statusCode)));
     for (const a of answers.filter((x) => x.statusCode !== 201)) {
-      assertError(a as any, 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 4 reached' }]);
+      assertError(a, 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 4 reached' }]);
     }
   });
 
@@ -131,7 +131,7 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
     const key = await t.issueKey(store, undefined, { concurrency: 1 });
     // Admitted on the first process, the upload holds the key's only slot.
     const upload = await startSlowUpload(servers[0].port, key, () => requestInFlight(servers[0].baseUrl));
-    for (const i of [1, 2]) assertError((await send(at(i), 'GET', '/v1/me', { key })) as any, 'concurrency_limited');
+    for (const i of [1, 2]) assertError((await send(at(i), 'GET', '/v1/me', { key })), 'concurrency_limited');
     const answer = await upload.finish();
     assert.match(answer, /^HTTP\/1\.1 201 /, answer);
     assert.equal((await send(at(2), 'GET', '/v1/me', { key })).statusCode, 200, 'the slot is free again everywhere');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { engineTargets } from '../helpers/engines.js';
 import { startServerProcess, spawnMain, waitUntilRefused, type ServerProcess } from '../helpers/server-process.js';
-import { startSlowUpload } from '../helpers/slow-upload.js';
+import { requestInFlight, startSlowUpload } from '../helpers/slow-upload.js';
 
 const targets = await engineTargets();
 const started: ServerProcess[] = [];
@@ -37,9 +37,8 @@ async function sqliteServer(env: Record<string, string> = {}): Promise<{ server:
   return { server, key, dbFile };
 }
 
-/** An upload in flight: the server logs each request as it arrives. */
-const startUploadOn = (server: ServerProcess, key: string) =>
-  startSlowUpload(server.port, key, () => server.waitForOutput(/"url":"\/v1\/media\/images"[^\n]*"msg":"incoming request"/));
+/** An upload in flight: admitted, as the server's metrics show. */
+const startUploadOn = (server: ServerProcess, key: string) => startSlowUpload(server.port, key, () => requestInFlight(server.baseUrl));
 
 async function json(server: ServerProcess, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.baseUrl}${path}`, init);
