@@ -18,6 +18,8 @@ export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest
   reply.headers(commonHeaders(String(request.id)));
   // No resource has a path that cannot be decoded, or an id longer than the router accepts.
   if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // Refused before routing, where the access line's hook does not run: logged here instead.
+    if (err.code === 'FST_ERR_BAD_URL') request.log.info({ method: request.method, status: 404 }, 'path cannot be decoded');
     return sendApiError(request, reply, new ApiError('not_found'));
   }
   request.log.error({ err }, 'unexpected framework error');

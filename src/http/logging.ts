@@ -36,10 +36,16 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
  * arrival and one on completion). Written through the root logger, so no per-request child
  * logger is made for it.
  */
+/** pino's level numbers. */
+const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
 export function registerAccessLog(app: FastifyInstance): void {
   const log = app.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
   app.addHook('onResponse', (request, reply, done) => {
-    if (log.isLevelEnabled('info')) {
+    // A route may log above info (health probes every few seconds log at warn only).
+    const routeLevel = request.routeOptions.logLevel;
+    const quietRoute = routeLevel !== undefined && (LEVEL_VALUES[routeLevel] ?? 0) > LEVEL_VALUES.info;
+    if (!quietRoute && log.isLevelEnabled('info')) {
       const caller = request.caller;
       log.info(
         {
