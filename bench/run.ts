@@ -253,6 +253,13 @@ async function main() {
     }
     throw err;
   }
+  if (options.filters) {
+    // Loaded only here: the candidates' libraries (one a WebAssembly module) are of no use to the other rows.
+    const { compareFilters } = await import('./lib/filters.js');
+    const rounds = Math.max(options.repeats, 3);
+    process.stdout.write(`${await compareFilters({ bodyBytes: Math.round(options.bodyKb * 1024), rounds, msPerRound: 400, poolSeconds: 3 }, log)}\n`);
+    return;
+  }
   const results = await run(options);
   const title =
     `Benchmark: ${options.engine}, ${options.app ? `build in ${options.app}` : options.server === 'dist' ? 'built output' : 'source (tsx)'}, ${options.posts.toLocaleString('en-US')} posts × ${options.bodyKb} KB, ` +

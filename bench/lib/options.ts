@@ -31,6 +31,8 @@ export interface BenchOptions {
   /** Write the results as JSON here too. */
   json: string | null;
   smoke: boolean;
+  /** Only compare the HTML filter candidates in this process (no servers, no database). */
+  filters: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -52,7 +54,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
   --json FILE                also write the results as JSON
-  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server`;
+  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server
+  --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds)`;
 
 export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached'] as const;
 
@@ -87,6 +90,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'read-cache-mb': { type: 'string' },
       json: { type: 'string' },
       smoke: { type: 'boolean' },
+      filters: { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -119,6 +123,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? null,
     json: values.json ?? null,
     smoke,
+    filters: values.filters === true,
   };
 }
 

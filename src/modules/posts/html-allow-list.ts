@@ -33,6 +33,18 @@ export const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * Disallowed elements whose text must vanish with them: raw-text elements (script, style, ...),
+ * foreign content (svg, math) and embedded or inert content that would otherwise leak source
+ * code or fallback markup as visible text. Other disallowed elements are unwrapped and keep
+ * their text.
+ */
+export const CONTENT_DROPPED_TAGS: ReadonlySet<string> = new Set([
+  'script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'xmp',
+  'title', 'textarea', 'option', 'select', 'datalist', 'iframe', 'frameset',
+  'object', 'applet', 'svg', 'math',
+]);
+
+/**
  * Attributes whose value is a URL and therefore goes through the scheme check (of the allowed
  * ones: href, src and cite). The wider list keeps the check in place should one be allowed.
  */

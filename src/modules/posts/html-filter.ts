@@ -13,7 +13,7 @@
  */
 import { Parser } from 'htmlparser2';
 import {
-  ALLOWED_ATTRIBUTES, KEPT_WHEN_EMPTY, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG,
+  ALLOWED_ATTRIBUTES, CONTENT_DROPPED_TAGS, KEPT_WHEN_EMPTY, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG,
   URL_ATTRIBUTES, URL_INVISIBLES,
 } from './html-allow-list.js';
 import { isInFilteredForm } from './html-filtered-form.js';
@@ -39,18 +39,6 @@ export class PostHtmlNestingError extends Error {
     this.name = 'PostHtmlNestingError';
   }
 }
-
-/**
- * Disallowed elements whose text must vanish with them: raw-text elements (script, style, ...),
- * foreign content (svg, math) and embedded or inert content that would otherwise leak source
- * code or fallback markup as visible text. Other disallowed elements are unwrapped and keep
- * their text.
- */
-const CONTENT_DROPPED_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'xmp',
-  'title', 'textarea', 'option', 'select', 'datalist', 'iframe', 'frameset',
-  'object', 'applet', 'svg', 'math',
-]);
 
 /** The parser's void elements: they have no content to keep or drop. */
 const VOID_TAGS: ReadonlySet<string> = new Set([
