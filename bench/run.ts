@@ -256,8 +256,8 @@ async function main() {
   if (options.filters) {
     // Loaded only here: the candidates' libraries (one a WebAssembly module) are of no use to the other rows.
     const { compareFilters } = await import('./lib/filters.js');
-    const rounds = Math.max(options.repeats, 3);
-    process.stdout.write(`${await compareFilters({ bodyBytes: Math.round(options.bodyKb * 1024), rounds, msPerRound: 400, poolSeconds: 3 }, log)}\n`);
+    const timing = options.smoke ? { rounds: 1, msPerRound: 20, poolSeconds: 0.2 } : { rounds: Math.max(options.repeats, 3), msPerRound: 400, poolSeconds: 3 };
+    process.stdout.write(`${await compareFilters({ bodyBytes: Math.round(options.bodyKb * 1024), ...timing }, log)}\n`);
     return;
   }
   const results = await run(options);

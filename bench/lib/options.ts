@@ -55,7 +55,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
   --json FILE                also write the results as JSON
   --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server
-  --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds)`;
+  --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
+                             at least 3; with --smoke one short round)`;
 
 export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached'] as const;
 
