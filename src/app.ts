@@ -1,13 +1,15 @@
 // buildApp(ctx): the Fastify instance with the pipeline and every module's routes; no listen().
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
 import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
 import { registerIdempotency } from './http/idempotency-hook.js';
 import { registerJsonBody } from './http/json-body.js';
-import { lazyChildLoggerFactory, loggerOptions } from './http/logging.js';
+import { lazyChildLoggerFactory, loggerOptions, registerAccessLog } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
+import { parseQueryString } from './http/query-string.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
@@ -19,6 +21,20 @@ import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
+import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
+import { registerMetrics } from './http/metrics.js';
+import { ShutdownFlag } from './http/readiness.js';
+import { registerHealthRoutes } from './http/routes/health-routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Turned on when shutdown begins: /readyz answers 503 and answers close their connection. */
+    shutdownFlag: ShutdownFlag;
+    /** Limits on slow and idle clients of the listening server (not used by inject()). */
+    connectionGuard: ConnectionGuard;
+  }
+}
+import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -27,20 +43,41 @@ export interface BuildAppOptions {
 }
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { ops } = ctx.config;
+  const guard = new ConnectionGuard(ops, sweepIntervalFor(ops));
   const app = Fastify({
+    serverFactory: (handler) => guard.createServer(handler),
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
+    // One access line per request instead (registerAccessLog).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.maxJsonBodyBytes,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200, querystringParser: parseQueryString },
     return503OnClosing: false,
+    frameworkErrors: (err, request, reply) => frameworkErrorHandler(err, request as FastifyRequest, reply as FastifyReply),
+    clientErrorHandler,
+  });
+  const shutdownFlag = new ShutdownFlag();
+  app.decorate('shutdownFlag', shutdownFlag);
+  app.decorate('connectionGuard', guard);
+  // Close the connection after answers sent once shutdown has begun (keep-alive must not hold
+  // the listener open past the last in-flight request) and after answers sent before their
+  // request's body arrived (a refusal: waiting for, and discarding, the rest of a trickled body
+  // would keep an unauthenticated client's socket open).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (shutdownFlag.shuttingDown || !request.raw.complete) reply.header('Connection', 'close');
+    return payload;
   });
   app.setValidatorCompiler(schemaCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, new ApiError('not_found')));
 
+  registerAccessLog(app);
   registerJsonBody(app, ctx.config.maxJsonBodyBytes);
   await registerOpenApi(app, ctx.config.publicBaseUrl);
+  registerMetrics(app, ctx, guard);
+  registerHealthRoutes(app, ctx, shutdownFlag);
   registerPipeline(app, ctx);
   registerIdempotency(app, ctx);
 
@@ -50,6 +87,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
   registerDocsRoutes(app);

@@ -3,11 +3,14 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createContext } from './context.js';
 import { ensureDemoStore } from './bootstrap/demo-store.js';
+import { limitsArePerProcess, PER_PROCESS_LIMITS_WARNING } from './http/readiness.js';
+import { shutDownGracefully } from './http/shutdown.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const ctx = await createContext(config, {
+    migrate: config.ops.migrateOnStart,
     onTrafficBackendError: (err) => app?.log.warn({ err }, 'rate-limit backend unavailable; limits fail open'),
   });
   app = await buildApp(ctx);
@@ -21,18 +24,34 @@ async function main(): Promise<void> {
     process.stdout.write(`Demo key file: ${demo.keyFile}\n`);
   }
 
+  if (limitsArePerProcess(ctx)) {
+    app.log.warn(PER_PROCESS_LIMITS_WARNING);
+    process.stderr.write(`\nWARNING: ${PER_PROCESS_LIMITS_WARNING}. Set REDIS_URL when running more than one process.\n\n`);
+  }
+
   await app.listen({ port: config.port, host: config.host });
+  ctx.housekeeping.start(app.log);
+  const server = app;
+  ctx.webhookWorker.start(app.log);
   let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
+  const shutdown = (signal: string) => {
+    if (closing) {
+      // A second signal: the operator wants out now.
+      server.log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
     closing = true;
-    app?.log.info({ signal }, 'shutting down');
-    await app?.close();
-    await ctx.close();
-    process.exit(0);
+    server.log.info({ signal, graceMs: config.ops.shutdownGraceMs }, 'shutting down');
+    shutDownGracefully(server, ctx, config.ops.shutdownGraceMs).then(
+      (outcome) => process.exit(outcome === 'clean' ? 0 : 1),
+      (err) => {
+        server.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((err) => {

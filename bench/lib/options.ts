@@ -33,6 +33,10 @@ export interface BenchOptions {
   smoke: boolean;
   /** Only compare the HTML filter candidates in this process (no servers, no database). */
   filters: boolean;
+  /** LOG_LEVEL of the API for the main rows (the production default, info). */
+  logLevel: string;
+  /** REDIS_URL of the API servers, or null (the default on PostgreSQL: the local Redis, when it answers). */
+  redisUrl: string | null;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -48,17 +52,21 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,get,list,walk,me,create,create-rewritten,publish,upload,
-                             uncached (SQLite only)
+  --only a,b                 only these rows: bare,one-query,get,list,walk,me,create,create-rewritten,publish,
+                             upload,uncached,quiet,two (PostgreSQL: two API processes)
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
   --json FILE                also write the results as JSON
+  --log-level L              the API's LOG_LEVEL for the main rows (default info, as in production);
+                             the "quiet" rows run again with warn
+  --redis URL|none           the API's REDIS_URL (default on PostgreSQL: redis://127.0.0.1:6379 when it
+                             answers; on SQLite: none)
   --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
-export const ENDPOINTS = ['bare', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached'] as const;
+export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two'] as const;
 
 export class UsageError extends Error {}
 
@@ -92,6 +100,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       json: { type: 'string' },
       smoke: { type: 'boolean' },
       filters: { type: 'boolean' },
+      'log-level': { type: 'string' },
+      redis: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -125,6 +135,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     json: values.json ?? null,
     smoke,
     filters: values.filters === true,
+    logLevel: values['log-level'] ?? 'info',
+    // 'default' is settled by the run (whether the local Redis answers).
+    redisUrl: values.redis === 'none' ? null : (values.redis ?? (engine === 'postgres' ? 'default' : null)),
   };
 }
 

@@ -1,7 +1,7 @@
 // Server processes under test: the API (built output or source) and the bare node:http ceiling,
 // each a separate process on loopback, with their resident memory read from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -74,22 +74,25 @@ export interface RunningServer {
   name: string;
   pid: number;
   url: string;
+  /** Whether it answers SIGUSR2 with a memory and query report (bench/report-on-signal.mjs). */
+  reports: boolean;
   output(): string;
   stop(): Promise<void>;
 }
 
-/** Live memory of the API after a full garbage collection, MB (see bench/gc-on-signal.mjs). */
+/** Live memory of a server after a full garbage collection, MB, and its PostgreSQL queries so far (see bench/report-on-signal.mjs). */
 export interface MemoryAfterGc {
   heapUsedMb: number;
   externalMb: number;
   rssMb: number;
+  queries: number | null;
 }
 
 const AFTER_GC = /BENCH_MEMORY_AFTER_GC (\{.*\})\n/g;
 
 /** Asks the API for a full collection and waits for its report (null if none comes). */
 export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Promise<MemoryAfterGc | null> {
-  type Report = { n: number; heapUsed: number; external: number; rss: number };
+  type Report = { n: number; heapUsed: number; external: number; rss: number; queries: number | null };
   const latest = (): Report | null => {
     const all = [...server.output().matchAll(AFTER_GC)];
     return all.length ? (JSON.parse(all[all.length - 1][1]) as Report) : null;
@@ -100,7 +103,7 @@ export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Pr
   while (Date.now() < deadline) {
     const m = latest();
     if (m && m.n > before) {
-      return { heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576, rssMb: m.rss / 1048576 };
+      return { heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576, rssMb: m.rss / 1048576, queries: m.queries };
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -122,13 +125,19 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
   throw new Error(`server did not answer ${url} within ${timeoutMs / 1000} s:\n${output()}`);
 }
 
-function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port: number, probePath: string): Promise<RunningServer> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `stdoutFile`: the process's standard output goes to this file (the API's log, as a log
+ * collector would take it) instead of through the benchmark process, which shares the CPUs.
+ */
+function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port: number, probePath: string, stdoutFile?: string): Promise<RunningServer> {
+  const stdoutFd = stdoutFile ? openSync(stdoutFile, 'a') : null;
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'] });
+  if (stdoutFd !== null) closeSync(stdoutFd);
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
   };
-  child.stdout!.on('data', keep);
+  child.stdout?.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const url = `http://127.0.0.1:${port}`;
@@ -136,6 +145,7 @@ function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port
     name,
     pid: child.pid!,
     url,
+    reports: args.includes(REPORT_FLAGS[2]),
     output: () => log,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -170,12 +180,21 @@ export interface ApiServerOptions {
   readCacheMb: number;
   /** Runs bench/server-variant.ts (same start-up as main, with a durability setting) instead of main. */
   sqliteSynchronous?: 'FULL' | 'NORMAL';
+  /** LOG_LEVEL of the API (the production default is info). */
+  logLevel: string;
+  /** REDIS_URL of the API (shared rate limits and in-flight counts), or null for none. */
+  redisUrl: string | null;
+  /** Where the API's standard output (its log) is written. */
+  logFile: string;
 }
+
+/** Node flags of every server under test: the memory and query report on SIGUSR2. */
+const REPORT_FLAGS = ['--expose-gc', '--import', pathToFileURL(join(ROOT, 'bench', 'report-on-signal.mjs')).href];
 
 export async function startApiServer(options: ApiServerOptions): Promise<RunningServer> {
   const port = await freePort();
-  // Lets the benchmark ask for a full collection between repetitions (memoryAfterGc).
-  const nodeFlags: string[] = ['--expose-gc', '--import', pathToFileURL(join(ROOT, 'bench', 'gc-on-signal.mjs')).href];
+  // Lets the benchmark ask for a full collection and the query count between rows (memoryAfterGc).
+  const nodeFlags: string[] = [...REPORT_FLAGS];
   if (options.cpuProfDir) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`);
   const appRoot = options.appDir ? resolve(options.appDir) : options.mode === 'dist' ? join(ROOT, 'dist', 'src') : join(ROOT, 'src');
   let entry: string[];
@@ -189,9 +208,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     MEDIA_DIR: options.mediaDir,
     BENCH_APP_ROOT: appRoot,
     READ_CACHE_MB: String(options.readCacheMb),
+    LOG_LEVEL: options.logLevel,
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...(options.sqliteSynchronous ? { BENCH_SQLITE_SYNCHRONOUS: options.sqliteSynchronous } : {}),
   });
-  return startProcess('api', [...nodeFlags, ...entry], env, port, '/v1/me');
+  return startProcess('api', [...nodeFlags, ...entry], env, port, '/v1/me', options.logFile);
+}
+
+/** The one-query ceiling (PostgreSQL): bench/one-query-server.mjs. */
+export async function startOneQueryServer(payloadFile: string, databaseUrl: string, postId: number): Promise<RunningServer> {
+  const port = await freePort();
+  const env = serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile, DATABASE_URL: databaseUrl, BENCH_POST_ID: String(postId) });
+  return startProcess('one-query', [...REPORT_FLAGS, join(ROOT, 'bench', 'one-query-server.mjs')], env, port, '/');
 }
 
 export async function startBareServer(payloadFile: string): Promise<RunningServer> {

@@ -4,7 +4,7 @@
 import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'autocannon';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { BOUNDARY, uploadBodyFactory } from './jpeg.js';
-import { readCpuSeconds, sampleRss, type RunningServer } from './processes.js';
+import { memoryAfterGc, readCpuSeconds, sampleRss, type RunningServer } from './processes.js';
 import { articleHtml } from './seed.js';
 
 export type LoadSpec = Omit<AutocannonOptions, 'url' | 'connections' | 'duration'>;
@@ -16,33 +16,58 @@ export interface Measurement {
   peakRssMb: number;
   /** Server CPU time (user + system) per answered request, microseconds. */
   cpuUsPerRequest: number;
+  /** Queries the server sent to PostgreSQL per answered request (null: not counted). */
+  queriesPerRequest: number | null;
   non2xx: number;
   errors: number;
   statusCodes: Record<string, number>;
 }
 
+/** The server's PostgreSQL queries so far (null: it does not report them). */
+const queriesSoFar = async (server: RunningServer) => (server.reports ? ((await memoryAfterGc(server))?.queries ?? null) : null);
+
 export async function measure(server: RunningServer, spec: LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
-  const sampler = sampleRss(server.pid);
-  const cpuBefore = readCpuSeconds(server.pid);
+  return measureSplit([server], () => spec, connections, durationSeconds);
+}
+
+/** Sends `amount` requests of `spec` (unmeasured): a warm-up that visits every post once. */
+export async function visitAll(server: RunningServer, spec: LoadSpec, connections: number, amount: number): Promise<void> {
+  await autocannon({ url: server.url, connections, amount, timeout: 30, ...spec });
+}
+
+/**
+ * The same load split between several servers (an autocannon each, with an equal share of the
+ * connections, all at once). Throughput and CPU add up; the latency shown is the worst server's.
+ */
+export async function measureSplit(servers: RunningServer[], specFor: (i: number) => LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
+  const queriesBefore = await Promise.all(servers.map(queriesSoFar));
+  const samplers = servers.map((s) => sampleRss(s.pid));
+  const cpuBefore = servers.map((s) => readCpuSeconds(s.pid));
+  const share = Math.max(1, Math.round(connections / servers.length));
+  let results: Awaited<ReturnType<typeof autocannon>>[];
   let peakRssMb = NaN;
-  let result;
   try {
-    result = await autocannon({ url: server.url, connections, duration: durationSeconds, timeout: 30, ...spec });
+    results = await Promise.all(servers.map((s, i) => autocannon({ url: s.url, connections: share, duration: durationSeconds, timeout: 30, ...specFor(i) })));
   } finally {
-    peakRssMb = sampler.stop();
+    peakRssMb = Math.max(...samplers.map((s) => s.stop()));
   }
-  const cpuSeconds = readCpuSeconds(server.pid) - cpuBefore;
-  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  const cpuSeconds = servers.reduce((sum, s, i) => sum + readCpuSeconds(s.pid) - cpuBefore[i], 0);
+  const queriesAfter = await Promise.all(servers.map(queriesSoFar));
+  const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((total, r) => total + f(r), 0);
+  const answered = sum((r) => r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx']);
   const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count;
+  for (const r of results) for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + stat.count;
+  const counted = [...queriesBefore, ...queriesAfter].every((q) => q !== null && q !== undefined);
+  const queries = counted ? queriesAfter.reduce((t: number, q, i) => t + q! - queriesBefore[i]!, 0) : null;
   return {
-    rps: result['2xx'] / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    rps: sum((r) => r['2xx'] / r.duration),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
     peakRssMb,
     cpuUsPerRequest: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    queriesPerRequest: queries !== null && answered > 0 ? queries / answered : null,
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors + r.timeouts),
     statusCodes,
   };
 }

@@ -1,19 +1,22 @@
 // Operator CLI: `blog-api <group> <command> …`. Prints one JSON object on stdout (exit 0), or a
 // clear error on stderr (exit 1: cannot be done; exit 2: the command line is wrong).
-import { ConfigError, loadConfig } from '../config/config.js';
+// `<command> --help` prints that command's usage.
+import { ConfigError, loadConfig, type DatabaseConfig } from '../config/config.js';
 import { createContext, type AppContext } from '../context.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { openDatabase } from '../db/database.js';
+import { describeConnectionFailure } from '../db/connection-failure.js';
 import { CommandError, UsageError } from './cli-support.js';
 import { keyCommand } from './key-commands.js';
 import { storeCommand } from './store-commands.js';
 import { extraCommands } from './extra-commands.js';
+import { isKnownCommand, usageFor } from './usage.js';
 
 const USAGE = `usage: blog-api <command>
   migrate
   store create --handle <h> --name <n> [--no-categories] [--no-media] [--uncertified] [--no-emoji]
   store update <handle> [--categories on|off] [--media on|off] [--certified on|off] [--writes-paused on|off]
-                        [--emoji on|off] [--posts-per-day N] [--images-per-day N] [--body-max-bytes N]
+                        [--emoji on|off] [--webhooks on|off] [--posts-per-day N] [--images-per-day N] [--body-max-bytes N]
                         [--title-max-length N] [--image-max-bytes N] [--image-max-pixels N] [--image-max-width N]
                         [--image-max-gif-frames N] [--image-max-total-pixels N] [--category-max-depth N]
                         [--storefront-base-url URL|default] [--utc-offset ±hh:mm] [--name N]
@@ -25,12 +28,22 @@ const USAGE = `usage: blog-api <command>
   key list --store <h>
 ${extraCommands.usage}`;
 
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
 export async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const [group, sub, ...rest] = argv;
-  if (!group || group === 'help' || group === '--help') return { code: group ? 0 : 2, stdout: group ? `${USAGE}\n` : '', stderr: group ? '' : `${USAGE}\n` };
+  if (!group) return { code: 2, stdout: '', stderr: `${USAGE}\n` };
+  // `help [command]`, `--help`, or `<command> --help`: that command's usage, exit 0, before
+  // anything else is read (no configuration or database needed).
+  if (group === 'help' || isHelp(group)) return { code: 0, stdout: `${usageFor(USAGE, sub, rest[0])}\n`, stderr: '' };
+  if (argv.some(isHelp) && isKnownCommand(USAGE, group)) {
+    return { code: 0, stdout: `${usageFor(USAGE, group, isHelp(sub) ? undefined : sub)}\n`, stderr: '' };
+  }
   let ctx: AppContext | undefined;
+  let database: DatabaseConfig | undefined;
   try {
     const config = loadConfig();
+    database = config.database;
     if (group === 'migrate') {
       const handle = openDatabase(config.database);
       try {
@@ -48,11 +61,14 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
     else throw new UsageError(`unknown command "${group}"`);
     return ok(result);
   } catch (err) {
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${USAGE}\n` };
+    // A usage error shows the usage of the command that was meant, not the whole listing.
+    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${usageFor(USAGE, group, sub)}\n` };
     if (err instanceof CommandError || err instanceof ConfigError) return { code: 1, stdout: '', stderr: `blog-api: ${err.message}\n` };
+    const unreachable = database && describeConnectionFailure(err, database);
+    if (unreachable) return { code: 1, stdout: '', stderr: `blog-api: ${unreachable}\n` };
     return { code: 1, stdout: '', stderr: `blog-api: unexpected error: ${err instanceof Error ? err.message : String(err)}\n` };
   } finally {
-    await ctx?.close();
+    await ctx?.close().catch(() => undefined);
   }
 }
 

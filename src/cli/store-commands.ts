@@ -7,7 +7,7 @@ export function presentStore(store: Store) {
   return {
     handle: store.handle,
     name: store.name,
-    features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload },
+    features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload, webhooks: store.features.webhooks },
     certified: store.certified,
     writes_paused: store.writesPaused,
     limits: {
@@ -85,6 +85,7 @@ const SWITCH_FLAGS: Array<[flag: string, column: keyof StoreChanges]> = [
   ['certified', 'certified'],
   ['writes-paused', 'writes_paused'],
   ['emoji', 'emoji_allowed'],
+  ['webhooks', 'webhooks_enabled'],
 ];
 
 async function updateStore(ctx: AppContext, args: string[]) {

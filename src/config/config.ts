@@ -2,6 +2,9 @@
 // operator fixes them in one go (decisions: "a bad value stops the process with a clear message").
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, dirname } from 'node:path';
+import { parseMediaStoreConfig, type MediaStoreConfig } from './media-store-config.js';
+
+export type { MediaStoreConfig, S3StoreConfig, ChecksumMode } from './media-store-config.js';
 
 export type DatabaseConfig =
   | { engine: 'sqlite'; url: string; file: string }
@@ -13,14 +16,52 @@ export interface AppConfig {
   database: DatabaseConfig;
   publicBaseUrl: string;
   mediaDir: string;
+  /** Where images are kept: the local folder (mediaDir) or an S3-compatible bucket. */
+  mediaStore: MediaStoreConfig;
+  /** Seconds between housekeeping passes (HOUSEKEEPING_INTERVAL_S). */
+  housekeepingIntervalS: number;
   redisUrl: string | null;
   logLevel: string;
   /** Hard ceiling on any JSON request body, before the per-store limit applies. */
   maxJsonBodyBytes: number;
-  /** Memory for posts and list pages kept between reads (SQLite only); 0 turns it off. */
+  /** Memory for posts and list pages cached between reads (src/cache); 0 turns it off. */
   readCacheBytes: number;
   /** Worker threads that filter post bodies; 0 filters on the event loop. */
   htmlFilterThreads: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may go to http and private addresses (development and tests only). */
+  webhookAllowPrivateTargets: boolean;
+  /** Operations: health, metrics, shutdown, slow clients, database settings (docs/operations.md). */
+  ops: OpsConfig;
+}
+
+export interface OpsConfig {
+  /** GET /metrics is served. */
+  metrics: boolean;
+  /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** Each readiness check gives up after this long. */
+  healthCheckTimeoutMs: number;
+  /** How long in-flight requests get to finish after SIGTERM/SIGINT. */
+  shutdownGraceMs: number;
+  /** Request line and headers must arrive within this time. */
+  headersTimeoutMs: number;
+  /** A body that is not multipart must arrive whole within this time. */
+  bodyTimeoutMs: number;
+  /** A multipart body (an upload) must bring `uploadMinBytes` in every interval this long. */
+  uploadIdleTimeoutMs: number;
+  uploadMinBytes: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are refused. */
+  maxConnections: number;
+  /** Connections that have not yet sent one complete request, at most; more are refused. */
+  maxPendingConnections: number;
+  /** PostgreSQL: connections in the pool, statement timeout, connect timeout. */
+  databasePoolMax: number;
+  databaseStatementTimeoutMs: number;
+  databaseConnectTimeoutMs: number;
+  /** Migrations run when the server starts (false: `blog-api migrate` runs them once). */
+  migrateOnStart: boolean;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +116,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       : resolve('data/media');
   const mediaDir = env.MEDIA_DIR ? (isAbsolute(env.MEDIA_DIR) ? env.MEDIA_DIR : resolve(env.MEDIA_DIR)) : defaultMediaDir;
 
+  const mediaStore = parseMediaStoreConfig(env, problems);
+  const housekeepingIntervalS = Number(env.HOUSEKEEPING_INTERVAL_S?.trim() || 300);
+  if (!Number.isInteger(housekeepingIntervalS) || housekeepingIntervalS < 1 || housekeepingIntervalS > 86_400) {
+    problems.push(`HOUSEKEEPING_INTERVAL_S must be an integer number of seconds from 1 to 86400 (got "${env.HOUSEKEEPING_INTERVAL_S}")`);
+  }
+
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
@@ -91,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const htmlFilterThreads = Number(env.HTML_FILTER_THREADS ?? (availableParallelism() > 1 ? 1 : 0));
   if (!Number.isInteger(htmlFilterThreads) || htmlFilterThreads < 0 || htmlFilterThreads > 64) problems.push('HTML_FILTER_THREADS must be an integer from 0 to 64');
 
+  const ops = loadOpsConfig(env, problems);
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? '0';
+  if (allowPrivate !== '0' && allowPrivate !== '1') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS must be 0 or 1');
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -98,10 +149,63 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: database as DatabaseConfig,
     publicBaseUrl,
     mediaDir,
+    mediaStore,
+    housekeepingIntervalS,
     redisUrl,
     logLevel,
     maxJsonBodyBytes,
     readCacheBytes: readCacheMb * 1024 * 1024,
     htmlFilterThreads,
+    ops,
+    webhookAllowPrivateTargets: allowPrivate === '1',
   };
+}
+
+function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return value;
+}
+
+function switchSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean, words: [on: string, off: string], problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === words[0]) return true;
+  if (raw === words[1]) return false;
+  problems.push(`${name} must be ${words[0]} or ${words[1]} (got "${env[name]}")`);
+  return fallback;
+}
+
+const HOUR_MS = 3_600_000;
+
+function loadOpsConfig(env: NodeJS.ProcessEnv, problems: string[]): OpsConfig {
+  const int = (name: string, fallback: number, min: number, max: number) => integerSetting(env, name, fallback, min, max, problems);
+  const metricsToken = env.METRICS_TOKEN?.trim() || null;
+  if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  const ops: OpsConfig = {
+    metrics: switchSetting(env, 'METRICS', true, ['on', 'off'], problems),
+    metricsToken,
+    healthCheckTimeoutMs: int('HEALTH_CHECK_TIMEOUT_MS', 2000, 10, 60_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, HOUR_MS),
+    headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 20_000, 10, HOUR_MS),
+    bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_MS', 30_000, 10, HOUR_MS),
+    uploadIdleTimeoutMs: int('HTTP_UPLOAD_IDLE_TIMEOUT_MS', 20_000, 10, HOUR_MS),
+    uploadMinBytes: int('HTTP_UPLOAD_MIN_BYTES', 1024, 1, 1024 * 1024 * 1024),
+    // Longer than the idle timeout of common load balancers (60 s), so the balancer, not this
+    // server, closes an idle connection and never sends a request into one being closed.
+    keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 75_000, 1, HOUR_MS),
+    maxConnections: int('HTTP_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    maxPendingConnections: int('HTTP_MAX_PENDING_CONNECTIONS', 1_000, 1, 1_000_000),
+    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
+    databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, HOUR_MS),
+    databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 10, HOUR_MS),
+    migrateOnStart: switchSetting(env, 'MIGRATE_ON_START', true, ['true', 'false'], problems),
+  };
+  if (ops.maxPendingConnections > ops.maxConnections) problems.push('HTTP_MAX_PENDING_CONNECTIONS must not exceed HTTP_MAX_CONNECTIONS');
+  return ops;
 }

@@ -13,26 +13,49 @@ export interface DatabaseHandle {
   db: Db;
   engine: Engine;
   /**
-   * A cheap way to tell that some tables may have changed, for caches of rows that are read on
-   * every request; null when the engine cannot tell without a query (PostgreSQL).
+   * A version of some tables that this process reads without a query (SQLite), for the caches
+   * (src/cache); null when the engine cannot tell without a query (PostgreSQL keeps its
+   * versions in the cache_versions table instead).
    */
-  watchTables(tables: readonly string[]): TableWatch | null;
+  tableVersion(tables: readonly string[]): TableVersion | null;
+  /** Statements sent to the database so far by this handle (a count, for tests and the benchmark). */
+  queryCount(): number;
+  /** Connections of the PostgreSQL pool now; null on SQLite (one connection, no pool). */
+  poolUsage(): PoolUsage | null;
   close(): Promise<void>;
 }
 
+export interface PoolUsage {
+  /** Connections running a query or held by a transaction. */
+  inUse: number;
+  /** Requests waiting for a connection because all are in use. */
+  waiting: number;
+  /** Connections open now (in use and idle). */
+  open: number;
+}
+
+export interface OpenDatabaseOptions {
+  poolSize?: number;
+  /** PostgreSQL ends any statement running longer than this (0: no limit). */
+  statementTimeoutMs?: number;
+  /** Giving up on opening a PostgreSQL connection after this long, instead of waiting forever. */
+  connectTimeoutMs?: number;
+  onIdleError?: (err: Error) => void;
+}
+
 /**
- * stamp() returns a different number after any change to the watched tables may have committed,
- * or null while it cannot tell (then nothing may be served from or kept in a cache).
+ * version() returns a greater number after any change to the tables may have committed, or
+ * null while it cannot tell (then nothing may be served from or put in a cache).
  */
-export interface TableWatch {
-  stamp(): number | null;
+export interface TableVersion {
+  version(): number | null;
 }
 
 // pg returns int8 (bigint) columns and COUNT(*) as strings; every int8 here is an epoch-ms
 // time, an id or a count, all far below 2^53, so numbers are safe and keep one code path.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number; onIdleError?: (err: Error) => void } = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (config.engine === 'sqlite') {
     if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
     const sqlite = new BetterSqlite3(config.file);
@@ -48,15 +71,25 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('busy_timeout = 5000');
     const statements = new StatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-    return { db, engine: 'sqlite', watchTables: (tables) => statements.watch(tables), close: () => db.destroy() };
+    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), queryCount: () => statements.count, poolUsage: () => null, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: config.url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: options.poolSize ?? 10,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+  });
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
   // client from the pool and the next query opens a fresh one.
   pool.on('error', (err) => options.onIdleError?.(err));
-  namePreparedStatements(pool);
+  // A connection lost while a query runs (server restart, network cut) fails that query, and pg
+  // also emits 'error' on its client, which the pool listens to only while the client is idle:
+  // without a listener of its own that event would end the process.
+  pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)));
+  const counter = namePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', watchTables: () => null, close: () => db.destroy() };
+  const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
+  return { db, engine: 'postgres', tableVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
 }
 
 /** Prepared statements kept per SQL text (least recently used dropped beyond this many). */
@@ -64,8 +97,8 @@ export const STATEMENT_CACHE_SIZE = 500;
 
 interface KeptStatement {
   statement: BetterSqlite3.Statement;
-  /** Watches of the tables this statement writes (none for a read). */
-  writes: SqliteTableWatch[];
+  /** Versions of the tables this statement writes (none for a read). */
+  writes: SqliteTableVersion[];
 }
 
 /**
@@ -74,11 +107,13 @@ interface KeptStatement {
  * kept and reused. Safe because the driver runs one statement at a time on the one connection
  * (and SQLite re-prepares a kept statement by itself after a schema change).
  * The driver prepares a statement right before it runs it, so this is also where writes to
- * watched tables are seen.
+ * versioned tables are seen, and statements are counted.
  */
 class StatementCache implements SqliteDatabase {
   private readonly statements = new Map<string, KeptStatement>();
-  private readonly watches: SqliteTableWatch[] = [];
+  private readonly versions: SqliteTableVersion[] = [];
+  /** Statements run so far (each is prepared, or found here, right before it runs). */
+  count = 0;
   private readonly dataVersion: BetterSqlite3.Statement;
 
   constructor(
@@ -93,25 +128,26 @@ class StatementCache implements SqliteDatabase {
   }
 
   prepare(sql: string): BetterSqlite3.Statement {
+    this.count++;
     let kept = this.statements.get(sql);
     if (kept) {
       this.statements.delete(sql);
     } else {
       const statement = this.sqlite.prepare(sql);
-      kept = { statement, writes: statement.readonly ? [] : this.watches.filter((w) => w.isWrittenBy(sql)) };
+      kept = { statement, writes: statement.readonly ? [] : this.versions.filter((v) => v.isWrittenBy(sql)) };
       if (this.statements.size >= this.size) this.statements.delete(this.statements.keys().next().value!);
     }
     this.statements.set(sql, kept);
-    for (const watch of kept.writes) watch.changed();
+    for (const version of kept.writes) version.changed();
     return kept.statement;
   }
 
-  watch(tables: readonly string[]): TableWatch {
-    const watch = new SqliteTableWatch(tables, () => (this.sqlite.inTransaction ? null : (this.dataVersion.get() as number)));
-    this.watches.push(watch);
-    // Statements kept before the watch existed are classified again.
-    for (const [sql, kept] of this.statements) if (!kept.statement.readonly && watch.isWrittenBy(sql)) kept.writes.push(watch);
-    return watch;
+  tableVersion(tables: readonly string[]): TableVersion {
+    const version = new SqliteTableVersion(tables, () => (this.sqlite.inTransaction ? null : (this.dataVersion.get() as number)));
+    this.versions.push(version);
+    // Statements kept before this version existed are classified again.
+    for (const [sql, kept] of this.statements) if (!kept.statement.readonly && version.isWrittenBy(sql)) kept.writes.push(version);
+    return version;
   }
 }
 
@@ -119,12 +155,12 @@ class StatementCache implements SqliteDatabase {
  * Changes come from two places: this connection's own writes (seen as the statements are
  * prepared, so before they run) and commits by any other connection or process (the CLI,
  * another instance), which SQLite reports through PRAGMA data_version. Any statement whose
- * text names a watched table counts as a change to it, including a write that later rolls back.
- * While a transaction is open on the connection (another request's, between its awaits),
- * data_version shows that transaction's snapshot, not the latest commits, so the stamp is null
- * then: nothing is found or kept, and reads wait for the transaction as they would uncached.
+ * text names one of the tables counts as a change to it, including a write that later rolls
+ * back. While a transaction is open on the connection (another request's, between its awaits),
+ * data_version shows that transaction's snapshot, not the latest commits, so the version is
+ * null then: nothing is served or cached, and reads wait for the transaction as uncached.
  */
-class SqliteTableWatch implements TableWatch {
+class SqliteTableVersion implements TableVersion {
   private readonly pattern: RegExp;
   private count = 0;
   private lastDataVersion: number | null | undefined;
@@ -145,11 +181,11 @@ class SqliteTableWatch implements TableWatch {
     this.count++;
   }
 
-  stamp(): number | null {
-    const version = this.readDataVersion();
-    if (version === null) return null;
-    if (version !== this.lastDataVersion) {
-      this.lastDataVersion = version;
+  version(): number | null {
+    const dataVersion = this.readDataVersion();
+    if (dataVersion === null) return null;
+    if (dataVersion !== this.lastDataVersion) {
+      this.lastDataVersion = dataVersion;
       this.count++;
     }
     return this.count;
@@ -168,11 +204,13 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
  * result columns change (a `select *` after a migration added a column): that statement is
  * then sent unnamed from then on.
  */
-function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): void {
+function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): { count: number } {
   const names = new Map<string, string | null>();
+  const counter = { count: 0 };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+      counter.count++;
       if (typeof text === 'string' && Array.isArray(values) && rest.length === 0 && PREPARABLE.test(text)) {
         let name = names.get(text);
         if (name === undefined && names.size < max) names.set(text, (name = `blog_q${names.size + 1}`));
@@ -187,6 +225,7 @@ function namePreparedStatements(pool: pg.Pool, max = PREPARED_STATEMENT_NAMES): 
       return query(text, values, ...rest);
     }) as typeof client.query;
   });
+  return counter;
 }
 
 /** A placeholder for the n-th argument while a template query is built. */

@@ -1,11 +1,17 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { initialMigration } from './migrations/0001-initial.js';
+import { housekeepingMigration } from './migrations/0002-housekeeping.js';
+import { webhooksMigration } from './migrations/0003-webhooks.js';
+import { cacheVersionsMigration } from './migrations/0005-cache-versions.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(engine),
+    '0002-housekeeping': housekeepingMigration(),
+    '0003-webhooks': webhooksMigration(engine),
+    '0005-cache-versions': cacheVersionsMigration(engine),
   };
 }
 
@@ -26,4 +32,11 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/** Names of the migrations this code has that the database has not run (none: the schema is current). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider: new InCodeMigrationProvider(handle.engine) });
+  const migrations = await migrator.getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

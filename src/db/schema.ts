@@ -23,6 +23,8 @@ export interface StoresTable {
   category_max_depth: number;
   storefront_base_url: string | null;
   utc_offset: string;
+  /** Added by 0003-webhooks (default on). */
+  webhooks_enabled: number;
   created_at: number;
   updated_at: number;
 }
@@ -145,6 +147,29 @@ export interface ImagesTable {
   deleted_at: number | null;
 }
 
+/** PostgreSQL only: cache versions per store, kept by triggers (migration 0005). */
+export interface CacheVersionsTable {
+  store_id: number;
+  keys_version: number;
+  content_version: number;
+  usage_version: number;
+}
+
+/** One row per lease name; the holder may run the job until expires_at. */
+export interface HousekeepingLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+  /** Listing position the media sweep resumes from, or null to start over. */
+  media_cursor: string | null;
+}
+
+/** An image marked deleted whose file is still to be removed. */
+export interface MediaDeletionsTable {
+  image_id: string;
+  requested_at: number;
+}
+
 export interface ServiceSettingsTable {
   name: string;
   value: string;
@@ -164,4 +189,65 @@ export interface Database {
   daily_usage: DailyUsageTable;
   images: ImagesTable;
   service_settings: ServiceSettingsTable;
+  cache_versions: CacheVersionsTable;
+  housekeeping_lease: HousekeepingLeaseTable;
+  media_deletions: MediaDeletionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_schedules: WebhookSchedulesTable;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  store_id: number;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: string | null;
+  enabled: number;
+  disabled_reason: string | null;
+  /** `whsec_…`; kept in full because every delivery is signed with it. */
+  secret: string;
+  /** The secret before the last rotation, still signing beside the new one until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  /** `msg_…`: the `webhook-id` of every delivery of this event. */
+  id: string;
+  store_id: number;
+  type: string;
+  /** The request body exactly as sent (the same bytes on every attempt). */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  store_id: number;
+  endpoint_id: string;
+  event_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  last_attempt_at: number | null;
+  last_response_status: number | null;
+  /** When a pending delivery is next due; null once it has succeeded or failed. */
+  next_attempt_at: number | null;
+  /** The claim of the worker sending it now, valid until `lease_until`. */
+  lease_token: string | null;
+  lease_until: number | null;
+  created_at: number;
+}
+
+export interface WebhookSchedulesTable {
+  post_id: number;
+  store_id: number;
+  /** The scheduled post's publish time: its `post.published` event is due then. */
+  due_at: number;
 }

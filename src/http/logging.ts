@@ -1,6 +1,8 @@
-// Logger options. Secrets never reach a log: the Authorization header is redacted, and any
-// key-shaped text in a logged URL (a key wrongly put in a query string) keeps only its key_id.
-import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+// Logger options and the access log. Secrets never reach a log: the Authorization header is
+// redacted, any key-shaped text in a logged URL (a key wrongly put in a query string) keeps
+// only its key_id, and the access line names the route pattern, not the URL.
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 
 const KEY_IN_TEXT = /(svc_live_[a-z0-9]{8})_[A-Za-z0-9]+/g;
 
@@ -8,10 +10,17 @@ export function redactKeys(text: string): string {
   return text.replace(KEY_IN_TEXT, '$1_[REDACTED]');
 }
 
+/**
+ * Without a stream, lines go to stdout through an asynchronous writer: a write queues the line
+ * and returns, and the queue is written while the event loop does other work (a synchronous
+ * write to a pipe or terminal per line halved read throughput). Lines are written in batches
+ * of 4 KB, or every 250 ms when fewer come, instead of one system call a line; pino flushes
+ * what is queued when the process exits.
+ */
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level,
-    ...(stream ? { stream } : {}),
+    stream: stream ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[REDACTED]' },
     serializers: {
       req(req: FastifyRequest) {
@@ -19,6 +28,34 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
       },
     },
   };
+}
+
+/**
+ * One access line per request at `info`, when the response has been sent: method, route
+ * pattern, status, duration, request id, key and store (instead of Fastify's two lines, one on
+ * arrival and one on completion). Written through the root logger, so no per-request child
+ * logger is made for it.
+ */
+export function registerAccessLog(app: FastifyInstance): void {
+  const log = app.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+  app.addHook('onResponse', (request, reply, done) => {
+    if (log.isLevelEnabled('info')) {
+      const caller = request.caller;
+      log.info(
+        {
+          reqId: request.id,
+          method: request.method,
+          route: request.routeOptions.url ?? null,
+          status: reply.statusCode,
+          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+          key_id: caller?.keyId ?? null,
+          store: caller?.store.handle ?? null,
+        },
+        'request completed',
+      );
+    }
+    done();
+  });
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ErrorEnvelopeSchema } from '../lib/schema-kit.js';
 import { API_VERSION_DATE } from '../version.js';
+import { webhookEventDocs } from './webhook-openapi.js';
 
 /** Registers the OpenAPI 3.1 generator; must run before any route is added. */
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
@@ -18,6 +19,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       servers: [{ url: publicBaseUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'svc_live_<key_id>_<secret>' } } },
       security: [{ bearerAuth: [] }],
+      webhooks: webhookEventDocs(),
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     // Only the /v1 interface is described; storefront pages and media files are not API.

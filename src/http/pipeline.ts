@@ -4,14 +4,14 @@
 // Everything up to the feature flag runs in onRequest, so it wins over a malformed body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
-import { parseBearer, type Caller } from '../modules/keys/index.js';
+import { parseBearer, type Authenticated } from '../modules/keys/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
-
-import { API_VERSION_DATE as API_VERSION } from '../version.js';
+import { commonHeaders } from './common-headers.js';
 
 export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('caller', null);
+  app.decorateRequest('cacheVersions', null);
   app.decorateRequest('releaseSlot', null);
 
   // Registration fails loudly if a /v1 route forgets its policy (scope, gates).
@@ -22,9 +22,7 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    reply.header('X-Svc-Api-Version', API_VERSION);
-    reply.header('Cache-Control', 'no-store');
+    reply.headers(commonHeaders(String(request.id)));
     const policy = request.routeOptions.config?.policy;
     if (policy) await admit(ctx, policy, request, reply);
   });
@@ -41,8 +39,9 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
 const rateClassOf = (method: string) => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 
 async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const caller = await authenticate(ctx, request.headers.authorization);
+  const { caller, versions } = await authenticate(ctx, request.headers.authorization);
   request.caller = caller;
+  request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
   request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
 
@@ -63,6 +62,7 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   const releaseSlot = await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency);
   if (!releaseSlot) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
   request.releaseSlot = releaseSlot;
+  releaseWhenClosed(request, reply);
 
   if (policy.tenantGate !== false) {
     if (!caller.store.certified) throw new ApiError('tenant_not_certified');
@@ -70,11 +70,27 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   }
   if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories) throw new ApiError('feature_unavailable');
   if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload) throw new ApiError('feature_unavailable');
+  if (policy.feature === 'webhooks' && !caller.store.features.webhooks) throw new ApiError('feature_unavailable');
 }
 
-async function authenticate(ctx: AppContext, header: string | undefined): Promise<Caller> {
+/**
+ * Frees the slot however the exchange ends. onResponse never runs for a response whose socket
+ * was destroyed first: a body shorter than the bytes sent makes the rest parse as a broken
+ * second request, the parser's error closes the connection, and the slot would stay held.
+ */
+function releaseWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
+  const release = () => {
+    const releaseSlot = request.releaseSlot;
+    request.releaseSlot = null;
+    if (releaseSlot) void releaseSlot();
+  };
+  if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
+  else reply.raw.once('close', release);
+}
+
+async function authenticate(ctx: AppContext, header: string | undefined): Promise<Authenticated> {
   const rawKey = parseBearer(header);
-  const caller = rawKey ? await ctx.keys.authenticate(rawKey) : null;
-  if (!caller) throw new ApiError('unauthorized');
-  return caller;
+  const authenticated = rawKey ? await ctx.keys.authenticate(rawKey) : null;
+  if (!authenticated) throw new ApiError('unauthorized');
+  return authenticated;
 }

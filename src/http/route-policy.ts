@@ -1,7 +1,8 @@
+import { NO_VERSIONS, type CacheVersions } from '../cache/index.js';
 import type { Scope } from '../modules/keys/index.js';
 import type { Caller } from '../modules/keys/index.js';
 
-export type Feature = 'blog_categories' | 'media_upload';
+export type Feature = 'blog_categories' | 'media_upload' | 'webhooks';
 
 /** What a /v1 route requires, read by the pipeline. Every /v1 route must declare one. */
 export interface RoutePolicy {
@@ -21,6 +22,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** The cache versions read with the caller (src/cache); null before authentication. */
+    cacheVersions: CacheVersions | null;
     /** Releases this request's in-flight slot; set by the concurrency step. */
     releaseSlot: (() => Promise<void>) | null;
   }
@@ -30,4 +33,9 @@ declare module 'fastify' {
 export function callerOf(request: { caller: Caller | null }): Caller {
   if (!request.caller) throw new Error('Route reached without an authenticated caller');
   return request.caller;
+}
+
+/** The cache versions the request reads under (none: nothing is served from a cache). */
+export function versionsOf(request: { cacheVersions: CacheVersions | null }): CacheVersions {
+  return request.cacheVersions ?? NO_VERSIONS;
 }

@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isOffsetDateTime } from '../lib/time.js';
 import type { ErrorDetail } from '../lib/api-error.js';
+import { INVALID_QUERY_TEXT } from './query-string.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -36,9 +37,54 @@ export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPar
   return (data: unknown) => {
     if ((data === undefined || data === null) && bodyOptional) return { value: undefined };
     const ok = validate(data);
-    return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors ?? [] }) };
+    const textErrors = invalidTextErrors(data);
+    if (ok && textErrors.length === 0) return { value: data };
+    return { error: Object.assign(new Error('validation'), { validation: [...(validate.errors ?? []), ...textErrors] }) };
   };
 };
+
+// A UTF-16 code unit of a surrogate pair without its partner. JSON can spell one (`"\ud800"`),
+// but it is not text: PostgreSQL refuses it and SQLite stores U+FFFD in its place, so what was
+// stored would differ from what was answered.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_TEXT_ISSUE = 'must be valid Unicode text (it contains a lone UTF-16 surrogate)';
+// U+0000 is Unicode but no database text type holds it (PostgreSQL refuses it outright), and no
+// title, HTML body, name or id needs it.
+const NUL = /\u0000/;
+const NUL_ISSUE = 'must not contain the NUL character (U+0000)';
+const NOT_UTF8_ISSUE = 'must be valid UTF-8 once percent-decoded';
+
+function textError(instancePath: string, message: string): ErrorObject {
+  return { keyword: 'unicode', instancePath, schemaPath: '', params: {}, message };
+}
+
+const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/**
+ * Every string (values and field names, at any depth) that is not well-formed Unicode, and every
+ * query field the query-string parser found not to be UTF-8. Checked here, once for every body,
+ * query string, path and header, so no route can store such text.
+ */
+function invalidTextErrors(data: unknown, path = ''): ErrorObject[] {
+  if (typeof data === 'string') {
+    if (LONE_SURROGATE.test(data)) return [textError(path, NOT_TEXT_ISSUE)];
+    return NUL.test(data) ? [textError(path, NUL_ISSUE)] : [];
+  }
+  if (typeof data !== 'object' || data === null) return [];
+  const errors: ErrorObject[] = [];
+  if (Array.isArray(data)) {
+    data.forEach((item, i) => errors.push(...invalidTextErrors(item, pointer(path, i))));
+    return errors;
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (LONE_SURROGATE.test(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
+    else if (NUL.test(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
+    else errors.push(...invalidTextErrors(value, pointer(path, key)));
+  }
+  const notUtf8 = (data as { [INVALID_QUERY_TEXT]?: string[] })[INVALID_QUERY_TEXT];
+  for (const name of notUtf8 ?? []) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
+  return errors;
+}
 
 /** Fields the contract makes read-only in create and update bodies, with the way to change them. */
 const READ_ONLY_HINTS: Record<string, string> = {
@@ -47,7 +93,7 @@ const READ_ONLY_HINTS: Record<string, string> = {
 };
 
 function joinPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').filter(Boolean);
+  const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 }

@@ -1,5 +1,7 @@
 // Opaque, signed page cursors (decisions: "signed by the server, and carry the query conditions").
-// A cursor = base64url(JSON {c: conditions fingerprint, p: position}) + "." + HMAC.
+// A cursor = base64url(JSON {h: holder fingerprint, c: conditions fingerprint, p: position}) + "." + HMAC.
+// The holder is who the cursor was issued to (a store and a key application): a cursor is a
+// position in that caller's listing, and anyone else presenting it gets a 422.
 import { ApiError, detail } from './api-error.js';
 import { hmacBase64Url, safeEqual, sha256Hex } from './crypto.js';
 
@@ -17,27 +19,38 @@ function fingerprint(scope: string, conditions: Record<string, unknown>): string
   return sha256Hex(`${scope}|${canonical}`).slice(0, 16);
 }
 
+/** Who a cursor is issued to: the store listed and the application of the key listing it. */
+export interface CursorHolder {
+  storeId: number;
+  application: string;
+}
+
+function holderFingerprint(holder: CursorHolder): string {
+  return sha256Hex(JSON.stringify([holder.storeId, holder.application])).slice(0, 16);
+}
+
 export class CursorCodec {
   constructor(private readonly secret: string) {}
 
-  encode(scope: string, conditions: Record<string, unknown>, position: CursorPosition): string {
-    const payload = Buffer.from(JSON.stringify({ c: fingerprint(scope, conditions), p: position })).toString('base64url');
+  encode(scope: string, conditions: Record<string, unknown>, position: CursorPosition, holder: CursorHolder): string {
+    const payload = Buffer.from(JSON.stringify({ h: holderFingerprint(holder), c: fingerprint(scope, conditions), p: position })).toString('base64url');
     return `${payload}.${hmacBase64Url(this.secret, payload)}`;
   }
 
   /**
-   * No cursor → first page. A cursor the service did not sign → invalid (422). A genuine
-   * cursor issued under other query conditions → first page again (the contract: changing
-   * the conditions restarts paging).
+   * No cursor → first page. A cursor the service did not sign, or signed for another holder
+   * (another store, another application) → invalid (422). A genuine cursor of this holder
+   * issued under other query conditions → first page again (the contract: changing the
+   * conditions restarts paging).
    */
-  decode(scope: string, conditions: Record<string, unknown>, cursor: string | undefined): CursorReading {
+  decode(scope: string, conditions: Record<string, unknown>, cursor: string | undefined, holder: CursorHolder): CursorReading {
     if (cursor === undefined) return { kind: 'first-page' };
     if (cursor.length > MAX_CURSOR_LENGTH) return { kind: 'invalid' };
     const dot = cursor.indexOf('.');
     if (dot <= 0) return { kind: 'invalid' };
     const payload = cursor.slice(0, dot);
     if (!safeEqual(cursor.slice(dot + 1), hmacBase64Url(this.secret, payload))) return { kind: 'invalid' };
-    let parsed: { c?: unknown; p?: unknown };
+    let parsed: { h?: unknown; c?: unknown; p?: unknown };
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     } catch {
@@ -46,24 +59,25 @@ export class CursorCodec {
     if (!Array.isArray(parsed.p) || !parsed.p.every((v) => typeof v === 'number' || typeof v === 'string')) {
       return { kind: 'invalid' };
     }
+    if (parsed.h !== holderFingerprint(holder)) return { kind: 'invalid' };
     if (parsed.c !== fingerprint(scope, conditions)) return { kind: 'first-page' };
     return { kind: 'continue', position: parsed.p };
   }
 
-  /** Where to continue (undefined = the first page); a cursor this service did not sign → 422. */
-  readPosition(scope: string, conditions: Record<string, unknown>, cursor: string | undefined): CursorPosition | undefined {
-    const reading = this.decode(scope, conditions, cursor);
+  /** Where to continue (undefined = the first page); a cursor not issued to this holder → 422. */
+  readPosition(scope: string, conditions: Record<string, unknown>, cursor: string | undefined, holder: CursorHolder): CursorPosition | undefined {
+    const reading = this.decode(scope, conditions, cursor, holder);
     if (reading.kind === 'invalid') {
-      throw new ApiError('validation_failed', [detail('cursor', 'was not issued by this service; omit it to start from the first page')]);
+      throw new ApiError('validation_failed', [detail('cursor', 'was not issued to this caller; omit it to start from the first page')]);
     }
     return reading.kind === 'continue' ? reading.position : undefined;
   }
 
   /** Cuts the `limit + 1` rows fetched into one page and the signed cursor to the next (null on the last). */
-  page<T>(scope: string, conditions: Record<string, unknown>, rows: T[], limit: number, positionOf: (row: T) => CursorPosition) {
+  page<T>(scope: string, conditions: Record<string, unknown>, rows: T[], limit: number, positionOf: (row: T) => CursorPosition, holder: CursorHolder) {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last !== undefined ? this.encode(scope, conditions, positionOf(last)) : null;
+    const nextCursor = rows.length > limit && last !== undefined ? this.encode(scope, conditions, positionOf(last), holder) : null;
     return { rows: page, nextCursor };
   }
 }

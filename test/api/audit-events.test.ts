@@ -73,7 +73,7 @@ for (const target of await engineTargets()) {
       const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`;
       for (const bad of ['abc', 'x.y', tampered, Buffer.from('{"c":"x","p":[1]}').toString('base64url')]) {
         assertError(await list(`?cursor=${encodeURIComponent(bad)}`), 'validation_failed', [
-          { field: 'cursor', issue: 'was not issued by this service; omit it to start from the first page' },
+          { field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' },
         ]);
       }
     });

@@ -118,6 +118,11 @@ for (const target of await engineTargets()) {
       assert.ok(completed, 'the request completion is logged with its request id');
       assert.equal(completed.key_id, key.slice(9, 17));
       assert.equal(typeof completed.store, 'string');
+      // One access line per request, with the route pattern rather than the URL.
+      assert.deepEqual(lines.filter((l) => l.reqId === ok.headers['x-request-id']).length, 1);
+      assert.equal(completed.level, 30);
+      assert.deepEqual([completed.method, completed.route, completed.status], ['GET', '/v1/me', 200]);
+      assert.equal(typeof completed.duration_ms, 'number');
     });
   });
 }

@@ -24,7 +24,7 @@ for (const target of await engineTargets()) {
         store: { handle: store.handle, name: 'Test Store' },
         scopes: ['read_blog', 'write_blog', 'read_audit'],
         key_expires_at: '2027-09-15T10:00:00+08:00',
-        features: { blog_categories: true, media_upload: true },
+        features: { blog_categories: true, media_upload: true, webhooks: true },
         limits: {
           title_allows_emoji: true,
           title_max_length: 200,
@@ -53,7 +53,7 @@ for (const target of await engineTargets()) {
       await t.ctx.stores.update(store.handle, { posts_per_day: 5, body_max_bytes: 2048 });
       const key = await t.issueKey(store, ['read_blog'], { readPerMinute: 30, writePerMinute: 10, concurrency: 2 });
       const body = (await t.request({ method: 'GET', url: '/v1/me', key })).json();
-      assert.deepEqual(body.features, { blog_categories: false, media_upload: false });
+      assert.deepEqual(body.features, { blog_categories: false, media_upload: false, webhooks: true });
       assert.equal(body.limits.title_allows_emoji, false);
       assert.equal(body.limits.body_max_bytes, 2048);
       assert.equal(body.quotas.posts_per_day.limit, 5);

@@ -124,6 +124,9 @@ for (const target of await engineTargets()) {
         stat: (h, b) => local.stat(h, b),
         check: () => local.check(),
         open: (h, b) => local.open(h, b),
+        list: (a, l) => local.list(a, l),
+        removeLeftovers: (o) => local.removeLeftovers(o),
+        close: () => local.close(),
         remove: async () => {
           throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
         },

@@ -137,6 +137,9 @@ for (const target of await engineTargets()) {
         stat: (h, b) => local.stat(h, b),
         open: (h, b) => local.open(h, b),
         check: () => local.check(),
+        list: (a, l) => local.list(a, l),
+        removeLeftovers: (o) => local.removeLeftovers(o),
+        close: () => local.close(),
       };
       const original = t.ctx.media;
       t.ctx.media = new MediaService(t.ctx.db, t.clock, counting, t.config.publicBaseUrl, original.settings);

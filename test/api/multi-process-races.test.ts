@@ -2,71 +2,26 @@
 // identical creates with one Idempotency-Key, duplicates with different keys, and the quota.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { engineTargets } from '../helpers/engines.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `src/main.ts` as its own process and resolves once it listens. */
-async function startServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d;
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    // Readiness only (not a time rule): the server is up once it answers HTTP.
-    const probe = async (attempt: number): Promise<void> => {
-      try {
-        await fetch(`http://127.0.0.1:${port}/v1/me`);
-        resolve();
-      } catch {
-        if (attempt > 300) return reject(new Error(`server did not start: ${output}`));
-        setTimeout(() => void probe(attempt + 1), 50);
-      }
-    };
-    void probe(0);
-  });
-  return { base: `http://127.0.0.1:${port}`, child };
-}
-
 describe('races across three server processes on one PostgreSQL [postgres]', { skip: postgres.skip }, () => {
   let t: TestApp;
-  const servers: Array<{ base: string; child: ChildProcess }> = [];
+  const servers: ServerProcess[] = [];
   before(async () => {
     t = await startTestApp(postgres);
-    for (let i = 0; i < 3; i++) servers.push(await startServer(t.config.database.url));
+    for (let i = 0; i < 3; i++) servers.push(await startServerProcess({ DATABASE_URL: t.config.database.url }));
   });
   after(async () => {
-    for (const s of servers) {
-      s.child.kill('SIGTERM');
-      await new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once('exit', r)));
-    }
+    for (const s of servers) await s.stop();
     await t?.close();
   });
 
   const create = (i: number, key: string, idem: string, body: unknown) =>
-    fetch(`${servers[i % servers.length].base}/v1/blog/posts`, {
+    fetch(`${servers[i % servers.length].baseUrl}/v1/blog/posts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem, 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -89,7 +89,7 @@ for (const target of await engineTargets()) {
       assertError(await list('?status=archived'), 'validation_failed', [{ field: 'status', issue: 'must be equal to one of the allowed values' }]);
       assert.equal((await list('?limit=50')).json().data.length, 45);
       const cursor = (await list('?limit=5')).json().meta.next_cursor as string;
-      assertError(await list(`?cursor=${encodeURIComponent(cursor + 'x')}`), 'validation_failed', [{ field: 'cursor', issue: /not issued by this service/ }]);
+      assertError(await list(`?cursor=${encodeURIComponent(cursor + 'x')}`), 'validation_failed', [{ field: 'cursor', issue: /not issued to this caller/ }]);
       const restarted = (await list(`?limit=5&status=draft&cursor=${encodeURIComponent(cursor)}`)).json();
       assert.equal(restarted.data[0].id, ids[44], 'changed conditions restart at the first page');
       const continued = (await list(`?limit=5&cursor=${encodeURIComponent(cursor)}`)).json();

@@ -37,11 +37,19 @@ const ROUTES: RouteCase[] = [
     scope: 'write_media',
     request: () => ({ method: 'POST', url: '/v1/media/images', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--\r\n' }),
   },
+  { name: 'POST /v1/webhooks', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks', body: { url: 'https://93.184.215.14/hooks', events: ['*'] } }) },
+  { name: 'GET /v1/webhooks', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks' }) },
+  { name: 'GET /v1/webhooks/{id}', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown' }) },
+  { name: 'PATCH /v1/webhooks/{id}', scope: 'manage_webhooks', request: () => ({ method: 'PATCH', url: '/v1/webhooks/wh_unknown', body: { enabled: false } }) },
+  { name: 'DELETE /v1/webhooks/{id}', scope: 'manage_webhooks', request: () => ({ method: 'DELETE', url: '/v1/webhooks/wh_unknown' }) },
+  { name: 'POST /v1/webhooks/{id}/rotate-secret', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/rotate-secret' }) },
+  { name: 'POST /v1/webhooks/{id}/test', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/test' }) },
+  { name: 'GET /v1/webhooks/{id}/deliveries', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries' }) },
 ];
 
 /** Scopes that do NOT satisfy `scope` (write_blog satisfies read_blog). */
 function insufficientScopes(scope: Scope): Scope[] {
-  const all: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit'];
+  const all: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
   return all.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
 }
 

@@ -8,6 +8,7 @@ import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, START_TIME, type TestApp } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { secondInstance } from '../helpers/second-instance.js';
+import { htmlProblems } from '../helpers/html-validation.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import type { Store } from '../../src/modules/stores/index.js';
 
@@ -98,6 +99,36 @@ for (const target of await engineTargets()) {
       assert.ok(html.includes(`<link rel="canonical" href="http://blog.test/s/${store.handle}/blog/posts/${post.id}">`));
       assert.ok(html.includes(`<header class="site"><a href="http://blog.test/s/${store.handle}/blog">Test Store</a></header>`));
       assert.equal((await apiPost(post.id)).public_url, `http://blog.test${postUrl(post.id)}`, 'public_url is the page served here');
+    });
+
+    it('every page is valid HTML: post (with categories, cover and summary), index, older page and 404', async () => {
+      const own = await t.tenant({ categories: true });
+      const a = await createCategory('Travel & Food', own.key);
+      const b = await createCategory('News', own.key);
+      const cover = await insertImage(own.store);
+      const post = await createPost(t, own.key, {
+        title: 'Autumn <menu>',
+        summary: 'What we cook',
+        body_html: '<h2>Soups</h2><p>Hello <em>world</em></p><ul><li>one</li></ul><table><tr><td>x</td></tr></table>',
+        cover_image_url: cover,
+        category_ids: [a, b],
+        default_category_id: a,
+      });
+      assert.equal((await publish(t, own.key, post.id)).statusCode, 200);
+      for (let i = 0; i < 21; i++) await publishedPost({ summary: `Summary ${i}` }, own.key);
+      const pages: Record<string, LightMyRequestResponse> = {
+        post: await page(postUrl(post.id, own.store.handle)),
+        'post without categories': await page(postUrl((await publishedPost({}, own.key)).id, own.store.handle)),
+        index: await page(`/s/${own.store.handle}/blog`),
+        'not found': await page(postUrl(999_999, own.store.handle)),
+      };
+      const older = /href="[^"]*\/blog\?before=([^"]+)" rel="next"/.exec(pages.index.body);
+      assert.ok(older, 'the index links to older posts');
+      pages['older page'] = await page(`/s/${own.store.handle}/blog?before=${older[1]}`);
+      assert.ok(pages.post.body.includes('<ul class="categories">'), 'the post page lists its categories');
+      for (const [name, res] of Object.entries(pages)) {
+        assert.deepEqual(await htmlProblems(res.body), [], `${name} page (${res.statusCode})`);
+      }
     });
 
     it('the publish date follows the store offset', async () => {

@@ -110,6 +110,8 @@ function observeSlots(ctx: AppContext) {
   const held = new Map<string, number>();
   const add = (keyId: string, delta: number) => held.set(keyId, (held.get(keyId) ?? 0) + delta);
   ctx.traffic = {
+    backend: inner.backend,
+    check: () => inner.check(),
     consumeRate: (keyId, rateClass, limit) => inner.consumeRate(keyId, rateClass, limit),
     async acquireSlot(keyId, max) {
       const release = await inner.acquireSlot(keyId, max);

@@ -3,6 +3,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
@@ -46,7 +50,7 @@ for (const target of await engineTargets()) {
       assert.equal(created.code, 0, created.stderr);
       assert.equal(created.stdout.trim().split('\n').length, 1);
       assert.equal(created.json.handle, 'acme');
-      assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false });
+      assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false, webhooks: true });
       assert.equal(created.json.certified, true);
       assert.equal(created.json.limits.title_allows_emoji, false);
       const updated = await cli(db, 'store', 'update', 'acme', '--media', 'on', '--writes-paused', 'on', '--posts-per-day', '7', '--image-max-width', '800', '--certified', 'off');
@@ -146,5 +150,89 @@ describe('configuration errors', () => {
     assert.match(stderr, /PORT must be an integer/);
     assert.match(stderr, /DATABASE_URL must start with sqlite: or postgres:\/\//);
     assert.match(stderr, /LOG_LEVEL must be one of/);
+  });
+});
+
+describe('help and usage, per command', () => {
+  // Help needs no database: the URL points nowhere on purpose.
+  const nowhere = 'postgres://postgres@127.0.0.1:1/none';
+
+  it('answers --help (or -h, or help <command>) with that command’s usage only, exit 0', async () => {
+    for (const args of [['key', 'issue', '--help'], ['key', 'issue', '-h'], ['help', 'key', 'issue'], ['key', 'issue', '--store', 'x', '--help']]) {
+      const res = await cli(nowhere, ...args);
+      assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
+      assert.equal(res.stderr, '');
+      assert.equal(
+        res.stdout,
+        'usage: blog-api key issue --store <h> --app <name> --scopes a,b,c [--expires-in-days N | --no-expiry]\n' +
+          '                          [--read-per-minute N] [--write-per-minute N] [--concurrency N]\n',
+        args.join(' '),
+      );
+    }
+    const move = await cli(nowhere, 'category', 'move', '--help');
+    assert.equal(move.stdout, 'usage: blog-api category move <handle> <category_id> --parent <category_id|root>\n');
+    const migrate = await cli(nowhere, 'migrate', '--help');
+    assert.deepEqual([migrate.code, migrate.stdout], [0, 'usage: blog-api migrate\n']);
+    // A group lists its own commands.
+    const group = await cli(nowhere, 'store', '--help');
+    assert.equal(group.code, 0);
+    assert.match(group.stdout, /^usage: blog-api store <command>\n {2}store create /);
+    assert.ok(!group.stdout.includes('key issue'), group.stdout);
+    // The whole listing on request.
+    const all = await cli(nowhere, '--help');
+    assert.equal(all.code, 0);
+    assert.ok(all.stdout.includes('  key issue') && all.stdout.includes('  category delete'));
+  });
+
+  it('prints the usage of the command meant after a usage error, not the whole listing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blogapi-cli-'));
+    const db = `sqlite:${join(dir, 'blog.db')}`;
+    try {
+      const missing = await cli(db, 'key', 'issue', '--store', 'acme', '--scopes', 'read_blog');
+      assert.equal(missing.code, 2);
+      assert.equal(missing.stdout, '');
+      assert.equal(
+        missing.stderr,
+        'blog-api: --app is required\n' +
+          'usage: blog-api key issue --store <h> --app <name> --scopes a,b,c [--expires-in-days N | --no-expiry]\n' +
+          '                          [--read-per-minute N] [--write-per-minute N] [--concurrency N]\n',
+      );
+      const unknownSub = await cli(db, 'category', 'paint');
+      assert.equal(unknownSub.code, 2);
+      assert.match(unknownSub.stderr, /^blog-api: category commands: rename, move, delete\nusage: blog-api category <command>\n/);
+      assert.ok(!unknownSub.stderr.includes('store create'), unknownSub.stderr);
+      const unknownOption = await cli(db, 'key', 'revoke', 'abcdefgh', '--force');
+      assert.equal(unknownOption.code, 2);
+      assert.match(unknownOption.stderr, /\nusage: blog-api key revoke <key_id>\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an unreachable database', () => {
+  /** A loopback port with nothing listening on it. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  it('names the host, the port and DATABASE_URL, without the password', async () => {
+    const port = await closedPort();
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const res = await cli(`postgres://blog:s3cret-pw@${host}:${port}/blog`, 'store', 'show', 'acme');
+      assert.equal(res.code, 1);
+      assert.equal(res.stdout, '');
+      assert.equal(
+        res.stderr,
+        `blog-api: cannot reach the PostgreSQL server at ${host}:${port} (ECONNREFUSED: connection refused: is the server running and listening there?); check DATABASE_URL\n`,
+      );
+    }
+    const unknownHost = await cli('postgres://blog@no-such-host.invalid:6543/blog', 'key', 'list', '--store', 'acme');
+    assert.equal(unknownHost.code, 1);
+    assert.match(unknownHost.stderr, /^blog-api: cannot reach the PostgreSQL server at no-such-host\.invalid:6543 \((ENOTFOUND|EAI_AGAIN): .*\); check DATABASE_URL\n$/);
   });
 });

@@ -6,8 +6,11 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.j
  * Asserts the whole error envelope: status, code, message (the catalogue's zh-TW text),
  * details exactly, request_id equal to the X-Request-Id header, retryable, and the common headers.
  */
+/** An answer from inject() or from a real server (see fetch-response.ts). */
+export type AnyResponse = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body' | 'json'>;
+
 export function assertError(
-  res: LightMyRequestResponse,
+  res: AnyResponse,
   code: ErrorCode,
   details: Array<{ field: string; issue: string | RegExp }> = [],
 ): Record<string, any> {
@@ -34,7 +37,7 @@ export function assertError(
   return err;
 }
 
-export function assertCommonHeaders(res: LightMyRequestResponse): void {
+export function assertCommonHeaders(res: AnyResponse): void {
   assert.equal(typeof res.headers['x-request-id'], 'string');
   assert.equal(res.headers['x-svc-api-version'], '2026-09-14');
   assert.equal(res.headers['cache-control'], 'no-store');

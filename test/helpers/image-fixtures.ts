@@ -121,3 +121,37 @@ export function gifDeclaring(width: number, height: number): Buffer {
     0x3b, // trailer
   ]);
 }
+
+/**
+ * A GIF of a few kilobytes that costs a lot to process: a canvas of width x height with
+ * `frames` frames, each a single 1x1 pixel (so almost no image data), each of which the
+ * decoder composes onto the whole canvas and the encoder re-encodes.
+ */
+export function gifBomb(width: number, height: number, frames: number): Buffer {
+  const le16 = (n: number): number[] => [n & 0xff, (n >> 8) & 0xff];
+  const bytes: number[] = [
+    ...Buffer.from('GIF89a', 'latin1'),
+    ...le16(width), ...le16(height), 0x80, 0, 0, // logical screen, 2-entry global colour table
+    0, 0, 0, 255, 255, 255,
+  ];
+  for (let i = 0; i < frames; i++) {
+    bytes.push(0x21, 0xf9, 4, 0x04, 10, 0, 0, 0); // graphic control: keep the frame, 0.1 s delay
+    bytes.push(0x2c, ...le16(i % width), ...le16(0), ...le16(1), ...le16(1), 0); // a 1x1 frame
+    bytes.push(2, 2, 0x4c, 0x01, 0);
+  }
+  bytes.push(0x3b);
+  return Buffer.from(bytes);
+}
+
+/** A GIF whose logical screen declares width x height but whose only frame is `frame` (default 1x1 at 0,0). */
+export function gifScreenDeclaring(width: number, height: number, frame = { left: 0, top: 0, width: 1, height: 1 }): Buffer {
+  const le16 = (n: number): number[] => [n & 0xff, (n >> 8) & 0xff];
+  return Buffer.from([
+    ...Buffer.from('GIF89a', 'latin1'),
+    ...le16(width), ...le16(height), 0x80, 0, 0,
+    0, 0, 0, 255, 255, 255,
+    0x2c, ...le16(frame.left), ...le16(frame.top), ...le16(frame.width), ...le16(frame.height), 0,
+    2, 2, 0x4c, 0x01, 0,
+    0x3b,
+  ]);
+}

@@ -14,7 +14,7 @@ import type { StoreChanges, Store } from '../../src/modules/stores/index.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import type { EngineTarget } from './engines.js';
 
-export const ALL_SCOPES: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit'];
+export const ALL_SCOPES: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
 
 export interface TestApp {
   app: FastifyInstance;

@@ -18,6 +18,9 @@ export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void
         response: { 200: AuditPageSchema, ...errorResponses(GATED_ERRORS) },
       },
     },
-    async (request) => ctx.audit.list(callerOf(request).store, request.query),
+    async (request) => {
+      const caller = callerOf(request);
+      return ctx.audit.list(caller.store, request.query, caller.application);
+    },
   );
 }

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { IdentitySchema } from '../../modules/identity/index.js';
 import { errorResponses, PIPELINE_ERRORS } from '../../lib/schema-kit.js';
-import { callerOf } from '../route-policy.js';
-import { sendKept } from '../kept-json.js';
+import { callerOf, versionsOf } from '../route-policy.js';
+import { sendCached } from '../send-cached.js';
 
 export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -17,6 +17,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): v
         response: { 200: IdentitySchema, ...errorResponses(PIPELINE_ERRORS) },
       },
     },
-    async (request, reply) => sendKept(reply, await ctx.identity.describe(callerOf(request))),
+    async (request, reply) => sendCached(reply, await ctx.identity.describe(callerOf(request), versionsOf(request))),
   );
 }

@@ -4,9 +4,9 @@ import type { AppContext } from '../../context.js';
 import type { ErrorCode } from '../../lib/error-catalogue.js';
 import { errorResponses, GATED_ERRORS, IdempotencyHeader, IdParam } from '../../lib/schema-kit.js';
 import { CreatePostBody, DeleteBody, PostListQuery, PostPageSchema, PostSchema, PublishBody, UpdatePostBody } from '../../modules/posts/index.js';
-import { callerOf } from '../route-policy.js';
+import { callerOf, versionsOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
-import { sendKept } from '../kept-json.js';
+import { sendCached } from '../send-cached.js';
 import { replayInTransaction } from '../idempotency-hook.js';
 
 type Id = { Params: Static<typeof IdParam> };
@@ -45,7 +45,10 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: { policy: { scope: 'read_blog' } },
       schema: { tags, security, summary: 'List posts, newest first', querystring: PostListQuery, response: { 200: PostPageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
     },
-    async (request, reply) => sendKept(reply, await ctx.posts.list(callerOf(request).store, request.query)),
+    async (request, reply) => {
+      const caller = callerOf(request);
+      return sendCached(reply, await ctx.posts.list(caller.store, request.query, caller.application, versionsOf(request)));
+    },
   );
 
   app.get<Id>(
@@ -54,7 +57,7 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: { policy: { scope: 'read_blog' } },
       schema: { tags, security, summary: 'Get a post', params: IdParam, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found']) } },
     },
-    async (request, reply) => sendKept(reply, await ctx.posts.get(callerOf(request).store, request.params.id)),
+    async (request, reply) => sendCached(reply, await ctx.posts.get(callerOf(request).store, request.params.id, versionsOf(request))),
   );
 
   app.patch<Id & { Body: Static<typeof UpdatePostBody> }>(

@@ -74,5 +74,5 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     inFlight.clear();
   }
 
-  return { consumeRate, acquireSlot, close };
+  return { backend: 'memory', consumeRate, acquireSlot, check: async () => {}, close };
 }

@@ -73,5 +73,11 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     }
   }
 
-  return { consumeRate, acquireSlot, close: () => connection.close() };
+  /** A PING: with the offline queue off it fails at once while disconnected, and times out otherwise. */
+  async function check(): Promise<void> {
+    await connection.whenSettled();
+    await connection.client.ping();
+  }
+
+  return { backend: 'redis', consumeRate, acquireSlot, check, close: () => connection.close() };
 }

@@ -19,6 +19,10 @@ export interface TrafficControl {
   consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision>;
   /** Takes one in-flight slot; returns a release function (idempotent: calling it twice releases once) or null when `max` are already in flight. */
   acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null>;
+  /** Where the counters live: `redis` is shared by every process, `memory` by this one only. */
+  readonly backend: 'memory' | 'redis';
+  /** Resolves when the backend answers now; rejects with the reason otherwise (readiness). */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,10 @@ export const AUDIT_ACTIONS = [
   'category.created',
   'image.uploaded',
   'image.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -23,7 +27,7 @@ export interface Actor {
 
 export interface AuditEntry {
   action: AuditAction;
-  resourceType: 'post' | 'category' | 'image';
+  resourceType: 'post' | 'category' | 'image' | 'webhook';
   resourceId: string | number;
   /** Names of the fields written. */
   changes: string[];

@@ -6,7 +6,7 @@ export const AuditEventSchema = Type.Object({
   id: Type.Integer(),
   occurred_at: Type.String(),
   action: Type.String({ description: `One of ${AUDIT_ACTIONS.join(', ')} (more may come)` }),
-  resource_type: Type.String({ description: 'post, category or image (more may come)' }),
+  resource_type: Type.String({ description: 'post, category, image or webhook (more may come)' }),
   resource_id: Type.String(),
   key_id: Nullable(Type.String()),
   application: Nullable(Type.String()),

@@ -18,7 +18,7 @@ export class AuditService {
   ) {}
 
   /** Newest first (by id, which grows with time), cursor-paged. */
-  async list(store: Store, query: AuditQuery): Promise<{ data: AuditEvent[]; meta: { next_cursor: string | null; limit: number } }> {
+  async list(store: Store, query: AuditQuery, application: string): Promise<{ data: AuditEvent[]; meta: { next_cursor: string | null; limit: number } }> {
     const limit = query.limit ?? 20;
     const conditions = {
       action: query.action,
@@ -28,7 +28,9 @@ export class AuditService {
       since: query.since ? Date.parse(query.since) : undefined,
       until: query.until ? Date.parse(query.until) : undefined,
     };
-    const after = this.cursors.readPosition(CURSOR_SCOPE, conditions, query.cursor);
+    // Cursors are issued to the store and the listing key's application.
+    const holder = { storeId: store.id, application };
+    const after = this.cursors.readPosition(CURSOR_SCOPE, conditions, query.cursor, holder);
 
     let q = this.db.selectFrom('audit_events').selectAll().where('store_id', '=', store.id);
     if (conditions.action) q = q.where('action', '=', conditions.action);
@@ -40,7 +42,7 @@ export class AuditService {
     if (after) q = q.where('id', '<', Number(after[0]));
     const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
 
-    const { rows: page, nextCursor } = this.cursors.page(CURSOR_SCOPE, conditions, rows, limit, (row) => [row.id]);
+    const { rows: page, nextCursor } = this.cursors.page(CURSOR_SCOPE, conditions, rows, limit, (row) => [row.id], holder);
     return {
       data: page.map((row) => ({
         id: row.id,

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import { formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
+import { recordEvent } from '../webhooks/event-outbox.js';
 import type { CategoryView, CreateCategoryInput } from './category-schemas.js';
 
 export const CATEGORY_NAME_MAX = 100;
@@ -50,6 +51,7 @@ export class CategoryService {
           .returningAll()
           .executeTakeFirstOrThrow();
         await recordAudit(trx, actor, { action: 'category.created', resourceType: 'category', resourceId: created.id, changes: ['name', 'parent_id'], at: now });
+        await recordEvent(trx, store, 'category.created', now, () => presentCategory(created, store.utcOffset));
         return created;
       });
       return presentCategory(row, store.utcOffset);

@@ -15,7 +15,7 @@ export const IdentitySchema = Type.Object({
   store: Type.Object({ handle: Type.String(), name: Type.String() }),
   scopes: Type.Array(Type.String()),
   key_expires_at: Nullable(Type.String()),
-  features: Type.Object({ blog_categories: Type.Boolean(), media_upload: Type.Boolean() }),
+  features: Type.Object({ blog_categories: Type.Boolean(), media_upload: Type.Boolean(), webhooks: Type.Boolean() }),
   limits: Type.Object({
     title_allows_emoji: Type.Boolean(),
     title_max_length: Type.Integer(),

@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
-import { queryTemplate, type Db, type TableWatch } from '../../db/database.js';
-import { WatchedCache } from '../../db/watched-cache.js';
+import { Cache, type CacheVersions } from '../../cache/index.js';
+import { queryTemplate, type Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatNullable, formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
-import { CALLER_CACHE_SIZE, type Caller } from '../keys/index.js';
+import type { Caller } from '../keys/index.js';
 import type { QuotaUsage } from '../quotas/index.js';
 import { IMAGE_FORMATS } from '../stores/index.js';
 import type { IdentitySchema } from './identity-schemas.js';
@@ -15,38 +15,34 @@ const usageToday = queryTemplate((db, $) =>
 
 type Identity = Static<typeof IdentitySchema>;
 
-/** Tables an identity is read from: the key and its store (through the Caller) and the quotas. */
-export const IDENTITY_TABLES = ['daily_usage', 'api_keys', 'stores'] as const;
-
-/** Bounded like the verified keys the identities are kept for. */
-const KEPT_IDENTITIES = CALLER_CACHE_SIZE;
+/** The identities cache's budget: about two kilobytes an identity. */
+export const IDENTITY_CACHE_BYTES = 16 * 1024 * 1024;
+const IDENTITY_BYTES = 2048;
 
 export class IdentityService {
   /**
-   * Identities kept per Caller object. Kept callers are shared and replaced whenever their
-   * tables change (CallerCache), so a caller read before a change never keys a fresh entry.
+   * Identities per Caller object, under the `usage` version. Cached callers are shared and
+   * replaced whenever the key or its store changes (KeyService), so a caller read before such
+   * a change never finds an identity made after it, nor the reverse.
    */
-  private readonly kept: WatchedCache<Identity, Caller> | null;
+  private readonly cache: Cache<Caller, Identity> | null;
 
-  /** `tables`: a watch of IDENTITY_TABLES, to keep identities between requests (null: never). */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly apiVersion: string,
-    tables: TableWatch | null = null,
+    cacheBytes = IDENTITY_CACHE_BYTES,
   ) {
-    this.kept = tables && new WatchedCache(tables, KEPT_IDENTITIES);
+    this.cache = cacheBytes > 0 ? new Cache(cacheBytes) : null;
   }
 
-  /** The identity of a caller, kept while the quotas and the caller are unchanged, and within its Taipei day. */
-  async describe(caller: Caller): Promise<Identity> {
+  /** The identity of a caller; cached while the quotas and the caller are unchanged, within its Taipei day. */
+  async describe(caller: Caller, versions: CacheVersions): Promise<Identity> {
     const now = this.clock.now().getTime();
-    const kept = this.kept;
-    const stamp = kept ? kept.begin() : null;
-    const found = kept?.find(stamp, caller, now);
+    const found = this.cache?.get(caller, versions.usage, now);
     if (found) return found;
     const identity = await this.read(caller, now);
-    kept?.keep(stamp, caller, Object.freeze(identity), { now, until: nextTaipeiMidnight(now), size: 1 });
+    this.cache?.set(caller, Object.freeze(identity), { version: versions.usage, now, until: nextTaipeiMidnight(now), size: IDENTITY_BYTES });
     return identity;
   }
 
@@ -67,7 +63,7 @@ export class IdentityService {
       store: { handle: store.handle, name: store.name },
       scopes: caller.scopes,
       key_expires_at: formatNullable(caller.expiresAt, store.utcOffset),
-      features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload },
+      features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload, webhooks: store.features.webhooks },
       limits: {
         title_allows_emoji: store.limits.titleAllowsEmoji,
         title_max_length: store.limits.titleMaxLength,

@@ -1,4 +1,3 @@
 export * from './key-format.js';
 export * from './scopes.js';
 export * from './key-service.js';
-export * from './caller-cache.js';

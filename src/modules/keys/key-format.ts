@@ -11,6 +11,17 @@ export interface ParsedKey {
   secret: string;
 }
 
+/**
+ * Whether text could carry a key, or the secret part of one: the prefix in any letter case, or
+ * a key id and a secret joined the way a key joins them. Used where caller-chosen text would
+ * otherwise be echoed, logged or stored (a request id), so a pasted key goes nowhere.
+ */
+export function looksLikeKey(text: string): boolean {
+  return KEY_PREFIX_ANY_CASE.test(text) || KEY_BODY_IN_TEXT.test(text);
+}
+const KEY_PREFIX_ANY_CASE = /svc_live/i;
+const KEY_BODY_IN_TEXT = /[a-z0-9]{8}_[A-Za-z0-9]{32}/;
+
 export function parseApiKey(raw: string): ParsedKey | null {
   const m = KEY_PATTERN.exec(raw);
   return m ? { keyId: m[1], secret: m[2] } : null;

@@ -1,9 +1,9 @@
-import { queryTemplate, type Db, type TableWatch } from '../../db/database.js';
+import { Cache, NO_VERSIONS, versionsFromRow, type CacheVersions, type VersionSource } from '../../cache/index.js';
+import { queryTemplate, type Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { storeFromRow, type Store } from '../stores/index.js';
-import { CallerCache } from './caller-cache.js';
 import { generateKeyParts, parseApiKey } from './key-format.js';
 import { deserializeScopes, expandScopes, serializeScopes, type Scope } from './scopes.js';
 
@@ -51,39 +51,70 @@ export interface KeySummary {
   rate_limits: { read_per_minute: number; write_per_minute: number; concurrency: number };
 }
 
-/** The key and its store in one query, compiled once (it runs on every request). */
+export interface Authenticated {
+  caller: Caller;
+  /** The cache versions this request reads under (see src/cache). */
+  versions: CacheVersions;
+}
+
+/** The verified keys cache's budget: about a kilobyte a key, so some 16,000 keys. */
+export const CALLER_CACHE_BYTES = 16 * 1024 * 1024;
+const CALLER_BYTES = 1024;
+
+const KEY_COLUMNS = [
+  'api_keys.key_id',
+  'api_keys.application',
+  'api_keys.secret_hash',
+  'api_keys.scopes',
+  'api_keys.expires_at',
+  'api_keys.revoked_at',
+  'api_keys.read_per_minute',
+  'api_keys.write_per_minute',
+  'api_keys.concurrency',
+] as const;
+
+/** The key and its store in one query, compiled once (it runs on every request not cached). */
 const keyWithStore = queryTemplate((db, $) =>
+  db.selectFrom('api_keys').innerJoin('stores', 'stores.id', 'api_keys.store_id').selectAll('stores').select(KEY_COLUMNS).where('api_keys.key_id', '=', $(0)),
+);
+
+/** PostgreSQL: the same with the store's cache versions, read in the same snapshot. */
+const keyWithStoreAndVersions = queryTemplate((db, $) =>
   db
     .selectFrom('api_keys')
     .innerJoin('stores', 'stores.id', 'api_keys.store_id')
+    .leftJoin('cache_versions', 'cache_versions.store_id', 'api_keys.store_id')
     .selectAll('stores')
-    .select([
-      'api_keys.key_id',
-      'api_keys.application',
-      'api_keys.secret_hash',
-      'api_keys.scopes',
-      'api_keys.expires_at',
-      'api_keys.revoked_at',
-      'api_keys.read_per_minute',
-      'api_keys.write_per_minute',
-      'api_keys.concurrency',
-    ])
+    .select(KEY_COLUMNS)
+    .select(['cache_versions.keys_version', 'cache_versions.content_version', 'cache_versions.usage_version'])
     .where('api_keys.key_id', '=', $(0)),
 );
+
+interface CachedCaller {
+  secret: string;
+  caller: Caller;
+}
 
 /** The secret is hashed once with SHA-256 (a 190-bit random secret needs no slow KDF). */
 const hashSecret = (secret: string) => sha256Hex(secret);
 
 export class KeyService {
-  private readonly callers: CallerCache | null;
+  /**
+   * Verified keys by key_id. Looking a key up and hashing its secret was most of a cheap read's
+   * cost. An entry is served only under the `keys` version it was read under, so any change to
+   * the key or its store (revocation, limits, gates, by any process) is seen by the next request.
+   * Unknown keys and wrong secrets are never cached.
+   */
+  private readonly callers: Cache<string, CachedCaller> | null;
 
-  /** `callerTables`: a watch of CALLER_TABLES, to keep verified keys (null: read every time). */
+  /** `versions`: where cache versions come from (null: nothing is cached, every request reads the key). */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    callerTables: TableWatch | null = null,
+    private readonly versions: VersionSource | null = null,
+    cacheBytes = CALLER_CACHE_BYTES,
   ) {
-    this.callers = callerTables && new CallerCache(callerTables);
+    this.callers = versions && cacheBytes > 0 ? new Cache(cacheBytes) : null;
   }
 
   /** Issues a key; the full key is in the result and is never stored or shown again. */
@@ -120,28 +151,53 @@ export class KeyService {
 
   /**
    * Resolves a presented key to its caller, or null for any invalid key (unknown, wrong
-   * secret, expired, revoked) so that every failure looks the same to the client.
-   * Revocation and limit changes apply on the very next request: a kept caller is dropped as
-   * soon as its tables may have changed (see CallerCache), and otherwise the database is read.
+   * secret, expired, revoked) so that every failure looks the same to the client; with the
+   * cache versions the rest of the request reads under.
+   *
+   * At most one query: SQLite reads its versions in memory, so a cached key costs none; on
+   * PostgreSQL a cached key costs the store's version row, and a key not cached one query for
+   * the key, its store and the versions together. Either way the versions are read after the
+   * change a finished command made, so revocation, expiry and limit changes by any process
+   * apply on the very next request.
    */
-  async authenticate(rawKey: string): Promise<Caller | null> {
+  async authenticate(rawKey: string): Promise<Authenticated | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
+    const { keyId, secret } = parsed;
     const now = this.clock.now().getTime();
-    const callers = this.callers;
-    const stamp = callers ? callers.begin() : null;
-    const kept = callers?.find(stamp, parsed.keyId, parsed.secret, now);
-    const caller = kept ?? (await this.readCaller(parsed.keyId, parsed.secret));
+    const { callers, versions: source } = this;
+    let versions: CacheVersions = NO_VERSIONS;
+    let caller: Caller | null | undefined;
+    if (callers && source) {
+      const cached = source.inProcess ? undefined : callers.peek(keyId);
+      if (source.inProcess || cached) versions = await source.read(cached?.caller.store.id ?? 0);
+      const found = callers.get(keyId, versions.keys, now);
+      if (found && safeEqual(found.secret, secret)) caller = found.caller;
+    }
+    if (caller === undefined) {
+      const read = await this.readCaller(keyId, secret, source !== null && !source.inProcess);
+      caller = read.caller;
+      if (read.versions) versions = read.versions;
+      if (caller && callers) {
+        callers.set(keyId, { secret, caller: freezeCaller(caller) }, { version: versions.keys, now, until: caller.expiresAt ?? undefined, size: CALLER_BYTES });
+      }
+    }
     if (!caller) return null;
-    // Expiry is compared with this process's clock on every request, kept or not.
+    // Expiry is compared with this process's clock on every request, cached or not.
     if (caller.expiresAt !== null && caller.expiresAt <= now) return null;
-    if (!kept) callers?.keep(stamp, parsed.keyId, parsed.secret, caller, now);
-    return caller;
+    return { caller, versions };
   }
 
-  private async readCaller(keyId: string, secret: string): Promise<Caller | null> {
+  private async readCaller(keyId: string, secret: string, withVersions: boolean): Promise<{ caller: Caller | null; versions?: CacheVersions }> {
+    if (withVersions) {
+      const [row] = await keyWithStoreAndVersions(this.db, [keyId]);
+      return { caller: row ? this.verify(row, secret) : null, versions: versionsFromRow(row) };
+    }
     const [row] = await keyWithStore(this.db, [keyId]);
-    if (!row) return null;
+    return { caller: row ? this.verify(row, secret) : null };
+  }
+
+  private verify(row: Awaited<ReturnType<typeof keyWithStore>>[number], secret: string): Caller | null {
     if (!safeEqual(row.secret_hash, hashSecret(secret))) return null;
     // Revocation is unconditional (its timestamp is only a record, possibly from another
     // process's clock).
@@ -216,4 +272,15 @@ function summarize(row: {
     created_at: row.created_at,
     rate_limits: { read_per_minute: row.read_per_minute, write_per_minute: row.write_per_minute, concurrency: row.concurrency },
   };
+}
+
+/** One Caller object serves many requests, so nothing may change it. */
+function freezeCaller(caller: Caller): Caller {
+  Object.freeze(caller.scopes);
+  Object.freeze(caller.rateLimits);
+  Object.freeze(caller.store.features);
+  Object.freeze(caller.store.limits);
+  Object.freeze(caller.store.quotas);
+  Object.freeze(caller.store);
+  return Object.freeze(caller);
 }

@@ -4,10 +4,13 @@
 import sharp from 'sharp';
 import type { Metadata, OutputInfo, Sharp } from 'sharp';
 
+import { readGifLayout } from './gif-layout.js';
 import { sniffImageFormat } from './image-sniff.js';
 import {
+  DEFAULT_DECODE_BUDGET,
   IMAGE_FORMAT_INFO,
   ImageRejection,
+  type DecodeBudget,
   type ImageFormat,
   type ImageLimits,
   type ProcessedImage,
@@ -15,7 +18,9 @@ import {
 
 export { sniffImageFormat } from './image-sniff.js';
 export {
+  DEFAULT_DECODE_BUDGET,
   DEFAULT_IMAGE_LIMITS,
+  type DecodeBudget,
   IMAGE_FORMAT_INFO,
   ImageRejection,
   type ImageFormat,
@@ -48,20 +53,27 @@ interface ImageHeader {
   /** Height of a single frame (equals the image height for still images). */
   frameHeight: number;
   frames: number;
+  /**
+   * The size the file declares, checked against the limits: for a GIF the logical screen
+   * grown to hold every frame, which the decoder may not report; otherwise width x frameHeight.
+   */
+  declaredWidth: number;
+  declaredHeight: number;
   /** Width once EXIF orientation has been applied, i.e. the width the resize acts on. */
   orientedWidth: number;
 }
 
-export async function processImage(input: Buffer, limits: ImageLimits): Promise<ProcessedImage> {
+export async function processImage(input: Buffer, limits: ImageLimits, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): Promise<ProcessedImage> {
   assertValidLimits(limits);
+  assertValidBudget(budget);
   if (input.length > limits.maxBytes) {
     throw new ImageRejection('image_too_large', `file is ${input.length} bytes, the limit is ${limits.maxBytes}`);
   }
   const format = detectAcceptedFormat(input);
   const header = await readHeader(input, format);
-  checkHeaderLimits(header, limits);
+  checkHeaderLimits(header, limits, budget);
 
-  const { data, info } = await encode(input, format, header, limits);
+  const { data, info } = await encode(input, format, header, limits, budget);
   return {
     format,
     ...IMAGE_FORMAT_INFO[format],
@@ -79,6 +91,15 @@ function assertValidLimits(limits: ImageLimits): void {
     const value = limits[key];
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new RangeError(`ImageLimits.${key} must be a positive integer, got ${String(value)}`);
+    }
+  }
+}
+
+function assertValidBudget(budget: DecodeBudget): void {
+  for (const key of ['maxAnimationPixels', 'timeoutSeconds'] as const) {
+    const value = budget[key];
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`DecodeBudget.${key} must be a positive integer, got ${String(value)}`);
     }
   }
 }
@@ -117,28 +138,47 @@ async function readHeader(input: Buffer, format: ImageFormat): Promise<ImageHead
   // Read without `animated`, so `height` is already one frame; pageHeight is
   // preferred when present because it is the frame height by definition.
   const frameHeight = isPositiveInteger(metadata.pageHeight) ? metadata.pageHeight : height;
-  const frames = isAnimatable(format) && isPositiveInteger(metadata.pages) ? metadata.pages : 1;
+  let frames = isAnimatable(format) && isPositiveInteger(metadata.pages) ? metadata.pages : 1;
   // Multi-frame images are not re-oriented (see buildPipeline).
   const orientedWidth = frames > 1 ? width : (metadata.autoOrient?.width ?? width);
-  return { width, frameHeight, frames, orientedWidth };
+  let declaredWidth = width;
+  let declaredHeight = frameHeight;
+  if (format === 'gif') {
+    // libvips reports a GIF by its frames when the logical screen looks implausible, so the
+    // screen the header declares is read here and checked like any other declared size.
+    const layout = readGifLayout(input);
+    if (layout) {
+      declaredWidth = Math.max(declaredWidth, layout.canvasWidth);
+      declaredHeight = Math.max(declaredHeight, layout.canvasHeight);
+      frames = Math.max(frames, layout.frames);
+    }
+  }
+  return { width, frameHeight, frames, orientedWidth, declaredWidth, declaredHeight };
 }
 
-function checkHeaderLimits(header: ImageHeader, limits: ImageLimits): void {
-  const framePixels = header.width * header.frameHeight;
+function checkHeaderLimits(header: ImageHeader, limits: ImageLimits, budget: DecodeBudget): void {
+  const framePixels = header.declaredWidth * header.declaredHeight;
   if (framePixels > limits.maxPixels) {
     throw new ImageRejection(
       'image_too_large',
-      `image is ${header.width}x${header.frameHeight} pixels, the limit is ${limits.maxPixels} pixels`,
+      `image is ${header.declaredWidth}x${header.declaredHeight} pixels, the limit is ${limits.maxPixels} pixels`,
     );
   }
   if (header.frames > limits.maxGifFrames) {
     throw new ImageRejection('image_too_large', `animation has ${header.frames} frames, the limit is ${limits.maxGifFrames}`);
   }
+  // Every frame is composed on the whole canvas and re-encoded, so this is the work to be done.
   const totalPixels = framePixels * header.frames;
   if (totalPixels > limits.maxTotalPixels) {
     throw new ImageRejection(
       'image_too_large',
       `animation has ${totalPixels} pixels over all frames, the limit is ${limits.maxTotalPixels}`,
+    );
+  }
+  if (header.frames > 1 && totalPixels > budget.maxAnimationPixels) {
+    throw new ImageRejection(
+      'image_too_large',
+      `animation has ${totalPixels} pixels over all frames (${header.frames} frames of ${header.declaredWidth}x${header.declaredHeight}), more than the ${budget.maxAnimationPixels} this server processes per animation`,
     );
   }
 }
@@ -148,12 +188,14 @@ async function encode(
   format: ImageFormat,
   header: ImageHeader,
   limits: ImageLimits,
+  budget: DecodeBudget,
 ): Promise<{ data: Buffer; info: OutputInfo }> {
-  const pipeline = buildPipeline(input, format, header, limits);
+  // The time budget catches what no header reveals (costly content within every limit).
+  const pipeline = buildPipeline(input, format, header, limits).timeout({ seconds: budget.timeoutSeconds });
   try {
     return await pipeline.toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw rejectionFromDecodeError(format, error);
+    throw rejectionFromDecodeError(format, error, budget.timeoutSeconds);
   }
 }
 
@@ -202,12 +244,16 @@ function applyOutputFormat(pipeline: Sharp, format: ImageFormat): Sharp {
   }
 }
 
-function rejectionFromDecodeError(format: ImageFormat, error: unknown): ImageRejection {
+function rejectionFromDecodeError(format: ImageFormat, error: unknown, timeoutSeconds: number): ImageRejection {
   const message = error instanceof Error ? error.message : String(error);
   // Raised by libvips' own limitInputPixels check (defence in depth: the header
   // check above should already have caught it).
   if (/exceeds pixel limit/i.test(message)) {
     return new ImageRejection('image_too_large', 'image exceeds the pixel limit', { cause: error });
+  }
+  // libvips' message when the time budget runs out: "timeout: 18% complete".
+  if (/^timeout: /i.test(message)) {
+    return new ImageRejection('image_too_large', `image took longer than ${timeoutSeconds} s to process`, { cause: error });
   }
   return new ImageRejection('unreadable', `the ${format} image data could not be decoded`, { cause: error });
 }

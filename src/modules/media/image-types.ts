@@ -24,6 +24,26 @@ export const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({
   maxWidth: 2048,
 });
 
+/**
+ * The server's own bound on the work one upload may cost, on top of the store's limits (which
+ * describe images, not CPU time). See docs/media.md, "Processing cost".
+ */
+export interface DecodeBudget {
+  /**
+   * Frames x canvas pixels an animated image may have. Re-encoding an animation (a palette
+   * for every frame) costs many times more per pixel than a still image, so the store's
+   * total-pixel limit alone let a few kilobytes hold the CPU for seconds.
+   */
+  maxAnimationPixels: number;
+  /** Wall-clock seconds libvips may spend on one image before it is refused. */
+  timeoutSeconds: number;
+}
+
+export const DEFAULT_DECODE_BUDGET: Readonly<DecodeBudget> = Object.freeze({
+  maxAnimationPixels: 20_000_000,
+  timeoutSeconds: 10,
+});
+
 export interface ProcessedImage {
   format: ImageFormat;
   contentType: string;

@@ -8,13 +8,15 @@ import { isUniqueViolation, type Db } from '../../db/database.js';
 import type { ImagesTable } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
+import { recordEvent } from '../webhooks/event-outbox.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
 import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
-import { ImageRejection, processImage, type ImageLimits, type ProcessedImage } from './image-processor.js';
+import { ImageRejection, processImage, type DecodeBudget, type ImageLimits, type ProcessedImage } from './image-processor.js';
 import type { ImageObject } from './image-schemas.js';
-import { LocalMediaStore } from './local-media-store.js';
+import { createMediaStore } from './create-media-store.js';
 import { mediaSettingsFromEnv, type MediaSettings } from './media-settings.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './upload-reader.js';
@@ -41,6 +43,9 @@ export interface ServedImage {
 type ImageRow = Selectable<ImagesTable>;
 
 export class MediaService {
+  /** Hears how long each image took to process (metrics). */
+  observer: Observer = noObserver;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -55,7 +60,8 @@ export class MediaService {
     const existing = await this.findLiveByContent(store.id, file.sha256);
     if (existing) return { created: false, image: this.present(store, existing) };
 
-    const processed = await processUpload(file.data, limitsOf(store));
+    const budget = { maxAnimationPixels: this.settings.maxAnimationPixels, timeoutSeconds: this.settings.processingTimeoutSeconds };
+    const processed = await timeWork(this.observer, 'image_processing', () => processUpload(file.data, limitsOf(store), budget), (err) => err instanceof ApiError);
     const row: ImageRow = {
       id: newImageId(),
       store_id: store.id,
@@ -78,6 +84,7 @@ export class MediaService {
         await trx.insertInto('images').values(row).execute();
         await consumeQuota(trx, store.id, 'images', store.quotas.imagesPerDay, row.created_at);
         await recordAudit(trx, actor, { action: 'image.uploaded', resourceType: 'image', resourceId: row.id, changes: [FILE_FIELD], at: row.created_at });
+        await recordEvent(trx, store, 'image.uploaded', row.created_at, () => this.present(store, row));
       });
     } catch (err) {
       await this.files.remove(store.handle, row.basename).catch(() => undefined);
@@ -111,7 +118,11 @@ export class MediaService {
         .executeTakeFirst();
       // A concurrent delete of the same image won; repeating a delete answers 404.
       if (Number(result.numUpdatedRows) === 0) throw new ApiError('not_found');
+      // The removal the file is owed, committed with the deletion: if this process dies before
+      // the file is gone, housekeeping finds the record and removes it.
+      await trx.insertInto('media_deletions').values({ image_id: image.id, requested_at: now }).execute();
       await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
+      await recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
     });
     try {
       await this.files.remove(store.handle, image.basename);
@@ -119,6 +130,9 @@ export class MediaService {
       await this.restore(store, image, removeError);
       throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, { cause: removeError });
     }
+    // The file is gone; a record left behind by a failure here only makes housekeeping repeat a
+    // removal that already happened, so the deletion still answers success.
+    await this.db.deleteFrom('media_deletions').where('image_id', '=', image.id).execute().catch(() => undefined);
   }
 
   /** The file behind a public address, or null for anything unknown, deleted or malformed. */
@@ -163,6 +177,7 @@ export class MediaService {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.updateTable('images').set({ deleted_at: null }).where('id', '=', image.id).execute();
+        await trx.deleteFrom('media_deletions').where('image_id', '=', image.id).execute();
         // The deletion did not happen, so its event goes too: events record successful writes.
         await trx
           .deleteFrom('audit_events')
@@ -173,7 +188,8 @@ export class MediaService {
           .execute();
       });
     } catch (restoreError) {
-      // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice.
+      // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice. The
+      // image stays deleted and its media_deletions record makes housekeeping remove the file.
       throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, { cause: [cause, restoreError] });
     }
   }
@@ -222,9 +238,9 @@ function limitsOf(store: Store): ImageLimits {
 }
 
 /** processImage with its client-side rejections turned into contract errors naming `file`. */
-async function processUpload(data: Buffer, limits: ImageLimits): Promise<ProcessedImage> {
+async function processUpload(data: Buffer, limits: ImageLimits, budget: DecodeBudget): Promise<ProcessedImage> {
   try {
-    return await processImage(data, limits);
+    return await processImage(data, limits, budget);
   } catch (err) {
     if (!(err instanceof ImageRejection)) throw err;
     switch (err.reason) {
@@ -238,7 +254,7 @@ async function processUpload(data: Buffer, limits: ImageLimits): Promise<Process
   }
 }
 
-/** The service as the application runs it: files in the local media folder. */
-export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = new LocalMediaStore(config.mediaDir)): MediaService {
+/** The service as the application runs it: files in the configured store (MEDIA_STORE). */
+export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = createMediaStore(config)): MediaService {
   return new MediaService(db, clock, store, config.publicBaseUrl, mediaSettingsFromEnv());
 }

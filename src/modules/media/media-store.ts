@@ -1,10 +1,23 @@
-// Where image files live. The service only speaks this interface, so a bucket-backed store can
-// replace the local folder without touching upload, delete or serving logic.
+// Where image files live. The service only speaks this interface, so the local folder and an
+// S3-compatible bucket are interchangeable without touching upload, delete or serving logic.
 import type { Readable } from 'node:stream';
 
 export interface StoredFileInfo {
   bytes: number;
   modifiedAt: Date;
+}
+
+/** One stored image file, as housekeeping lists them. */
+export interface StoredObject {
+  handle: string;
+  basename: string;
+  modifiedAt: Date;
+}
+
+export interface StoredObjectPage {
+  objects: StoredObject[];
+  /** Position to list on from (pass as `after`), or null when the listing reached the end. */
+  next: string | null;
 }
 
 export interface MediaStore {
@@ -21,4 +34,21 @@ export interface MediaStore {
   open(handle: string, basename: string): Promise<{ info: StoredFileInfo; stream: Readable } | null>;
   /** Resolves when the store can be written to now; rejects with the reason otherwise (readiness). */
   check(): Promise<void>;
+  /**
+   * Up to `limit` stored image files in the order of `<handle>/<basename>`, starting after the
+   * position `after` (null: from the start). Anything that is not an image file is skipped.
+   */
+  list(after: string | null, limit: number): Promise<StoredObjectPage>;
+  /**
+   * Removes what interrupted writes left behind (partial files under temporary names) that is
+   * older than `olderThan` or provably abandoned; returns how many were removed.
+   */
+  removeLeftovers(olderThan: Date): Promise<number>;
+  /** Releases connections; the store is not used afterwards. */
+  close(): Promise<void>;
+}
+
+/** The position of a file in a listing (see MediaStore.list). */
+export function listPosition(handle: string, basename: string): string {
+  return `${handle}/${basename}`;
 }

@@ -25,8 +25,8 @@ export interface UploadReadOptions {
   maxBytes: number;
   /** No byte received for this long → the upload is abandoned. */
   idleTimeoutMs: number;
-  /** The whole body must arrive within this time, however steadily it trickles. */
-  totalTimeoutMs: number;
+  /** The whole body must arrive within this time, however steadily it trickles; null: no total limit. */
+  totalTimeoutMs: number | null;
 }
 
 export const FILE_FIELD = 'file';
@@ -56,10 +56,9 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
     clearTimeout(idle);
     idle = setTimeout(() => abort(`was not received completely: no data arrived for ${options.idleTimeoutMs / 1000} seconds`), options.idleTimeoutMs);
   };
-  const total = setTimeout(
-    () => abort(`was not received completely within ${options.totalTimeoutMs / 1000} seconds`),
-    options.totalTimeoutMs,
-  );
+  const { totalTimeoutMs } = options;
+  const total =
+    totalTimeoutMs === null ? undefined : setTimeout(() => abort(`was not received completely within ${totalTimeoutMs / 1000} seconds`), totalTimeoutMs);
 
   const reading = readParts(source, options.maxBytes, touch, (stream) => (current = stream));
   // After a timeout the reading is left behind; it ends when the connection closes.

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
+import { recordEvent, setPublishSchedule } from '../webhooks/event-outbox.js';
 import { presentPost } from './post-presenter.js';
 import type { PostView } from './post-schemas.js';
 import type { PostService } from './post-service.js';
@@ -30,6 +31,8 @@ export class PostLifecycle {
       await this.writes.run(async (trx) => {
         await trx.updateTable('posts').set({ published_at: decision.publishedAt, updated_at: now }).where('id', '=', id).where('store_id', '=', store.id).execute();
         await recordAudit(trx, actor, { action: decision.action, resourceType: 'post', resourceId: id, changes: ['published_at'], at: now });
+        await setPublishSchedule(trx, store.id, id, decision.publishedAt, now);
+        await recordEvent(trx, store, decision.action, now, () => this.present(trx, store, id, now));
       });
     }
     return presentPost(await this.posts.require(store, id), this.posts.presentContext(store, now));
@@ -43,6 +46,8 @@ export class PostLifecycle {
       await this.writes.run(async (trx) => {
         await trx.updateTable('posts').set({ published_at: null, updated_at: now }).where('id', '=', id).where('store_id', '=', store.id).execute();
         await recordAudit(trx, actor, { action: 'post.unpublished', resourceType: 'post', resourceId: id, changes: ['published_at'], at: now });
+        await setPublishSchedule(trx, store.id, id, null, now);
+        await recordEvent(trx, store, 'post.unpublished', now, () => this.present(trx, store, id, now));
       });
     }
     return presentPost(await this.posts.require(store, id), this.posts.presentContext(store, now));
@@ -95,6 +100,12 @@ export class PostLifecycle {
       await trx.deleteFrom('delete_confirmations').where('post_id', '=', id).execute();
       await trx.deleteFrom('posts').where('id', '=', id).where('store_id', '=', store.id).execute();
       await recordAudit(trx, actor, { action: 'post.deleted', resourceType: 'post', resourceId: id, changes: [], at: now });
+      await recordEvent(trx, store, 'post.deleted', now, () => ({ id }));
     });
+  }
+
+  /** The post as GET answers it, read inside `trx` (for an event's data). */
+  private async present(trx: Db, store: Store, id: number, now: number): Promise<PostView> {
+    return presentPost(await this.posts.require(store, id, trx), this.posts.presentContext(store, now));
   }
 }

@@ -1,11 +1,7 @@
-// Posts and list pages as presented, kept between reads while nothing they depend on changes.
-import type { TableWatch } from '../../db/database.js';
-import { WatchedCache } from '../../db/watched-cache.js';
+// Posts and list pages as presented, cached between reads while nothing they depend on changes.
+import { Cache } from '../../cache/index.js';
 import type { Store } from '../stores/index.js';
 import type { PostListItem, PostView } from './post-schemas.js';
-
-/** Every table a presented post or page is read from (writes to any of them drop the cache). */
-export const POST_READ_TABLES = ['posts', 'post_categories', 'categories', 'images', 'stores'] as const;
 
 export interface PostPage {
   data: PostListItem[];
@@ -13,7 +9,7 @@ export interface PostPage {
 }
 
 /**
- * Rough sizes as kept, JSON included (see sendKept): a listed post's object and short strings
+ * Rough sizes as cached, JSON included (see sendCached): a listed post's object and short strings
  * twice over; a post's body three times its length (the view's string and its JSON, one byte a
  * character for ASCII text and two for most other text).
  */
@@ -23,42 +19,37 @@ const BODY_BYTES_PER_CHARACTER = 3;
 
 /**
  * Integrations poll the same posts and pages over and over; reading and presenting them was
- * most of a read's cost. A presented value depends on the rows (watched), the clock (a
- * scheduled post turns published at its time, so a value is kept only until the earliest
- * future publish time it shows) and the store's presentation settings (in the key, so a value
- * presented with settings read before a change is never served after it).
+ * most of a read's cost. A presented value depends on the rows (the `content` version), the
+ * clock (a scheduled post turns published at its time, so a value is cached only until the
+ * earliest future publish time it shows) and the store's presentation settings (in the key, so
+ * a value presented with settings read before a change is never served after it).
  */
 export class PostReadCache {
-  private readonly cache: WatchedCache<PostView | PostPage>;
+  private readonly cache: Cache<string, PostView | PostPage>;
 
-  constructor(watch: TableWatch, maxBytes: number) {
-    this.cache = new WatchedCache(watch, maxBytes);
+  constructor(maxBytes: number) {
+    this.cache = new Cache(maxBytes);
   }
 
-  /** See WatchedCache.begin(): call right before a find and the read. */
-  begin(): number | null {
-    return this.cache.begin();
+  getPost(version: number | null, store: Store, id: number, now: number): PostView | undefined {
+    return this.cache.get(postKey(store, id), version, now) as PostView | undefined;
   }
 
-  findPost(stamp: number | null, store: Store, id: number, now: number): PostView | undefined {
-    return this.cache.find(stamp, postKey(store, id), now) as PostView | undefined;
-  }
-
-  keepPost(stamp: number | null, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
+  setPost(version: number | null, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
     const until = publishedAt !== null && publishedAt > now ? publishedAt : undefined;
-    this.cache.keep(stamp, postKey(store, id), Object.freeze(view), { now, until, size: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
+    this.cache.set(postKey(store, id), Object.freeze(view), { version, now, until, size: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
   }
 
-  findPage(stamp: number | null, store: Store, query: string, now: number): PostPage | undefined {
-    return this.cache.find(stamp, pageKey(store, query), now) as PostPage | undefined;
+  getPage(version: number | null, store: Store, query: string, now: number): PostPage | undefined {
+    return this.cache.get(pageKey(store, query), version, now) as PostPage | undefined;
   }
 
   /** `publishTimes`: the publish times of the listed posts (the page changes when one passes). */
-  keepPage(stamp: number | null, store: Store, query: string, page: PostPage, publishTimes: Array<number | null>, now: number): void {
+  setPage(version: number | null, store: Store, query: string, page: PostPage, publishTimes: Array<number | null>, now: number): void {
     let until = Infinity;
     for (const at of publishTimes) if (at !== null && at > now && at < until) until = at;
     Object.freeze(page.data);
-    this.cache.keep(stamp, pageKey(store, query), Object.freeze(page), { now, until, size: POST_OVERHEAD_BYTES + page.data.length * LIST_ITEM_BYTES });
+    this.cache.set(pageKey(store, query), Object.freeze(page), { version, now, until, size: POST_OVERHEAD_BYTES + page.data.length * LIST_ITEM_BYTES });
   }
 }
 

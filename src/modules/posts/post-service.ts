@@ -1,3 +1,4 @@
+import { NO_VERSIONS, type CacheVersions } from '../../cache/index.js';
 import type { Db } from '../../db/database.js';
 import { transactionPerUnit, type WriteUnits } from '../../db/group-commit.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -6,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { CursorCodec } from '../../lib/cursor.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import { consumeQuota } from '../quotas/index.js';
+import { recordEvent } from '../webhooks/event-outbox.js';
 import type { Store } from '../stores/index.js';
 import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
@@ -22,7 +24,7 @@ const FIELD_CHANGES: Record<string, string> = { cover_image_url: 'cover_image' }
 const changedFields = (input: object) => Object.keys(input).map((k) => FIELD_CHANGES[k] ?? k).sort();
 
 export interface PostServiceOptions {
-  /** Keeps presented posts and pages between reads; null (default) reads the database every time. */
+  /** Caches presented posts and pages between reads; null (default) reads the database every time. */
   reads?: PostReadCache | null;
   /** Where bodies are filtered (default: on the calling thread). */
   htmlFilter?: HtmlFilter;
@@ -88,6 +90,7 @@ export class PostService {
         // post reads back as created"); categories in the order a read returns them.
         const created: PostRecord = { ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) };
         const post = presentPost(created, this.presentContext(store, now));
+        await recordEvent(trx, store, 'post.created', now, () => post);
         await options.beforeCommit?.(trx, post);
         return post;
       });
@@ -129,34 +132,37 @@ export class PostService {
         .execute();
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
+      await recordEvent(trx, store, 'post.updated', now, async () => presentPost(await this.require(store, id, trx), this.presentContext(store, now)));
     });
     return presentPost(await this.require(store, id), this.presentContext(store, now));
   }
 
-  async get(store: Store, id: number): Promise<PostView> {
+  /** `versions`: the request's cache versions (see src/cache); without them the database is read. */
+  async get(store: Store, id: number, versions: CacheVersions = NO_VERSIONS): Promise<PostView> {
     const now = this.clock.now().getTime();
     const reads = this.reads;
-    const stamp = reads ? reads.begin() : null;
-    const kept = reads?.findPost(stamp, store, id, now);
-    if (kept) return kept;
+    const cached = reads?.getPost(versions.content, store, id, now);
+    if (cached) return cached;
     const post = await this.require(store, id);
     const view = presentPost(post, this.presentContext(store, now));
-    reads?.keepPost(stamp, store, id, view, post.published_at, now);
+    reads?.setPost(versions.content, store, id, view, post.published_at, now);
     return view;
   }
 
-  async list(store: Store, query: PostListQueryInput): Promise<PostPage> {
+  /** `application` is the listing key's: next_cursor is issued to the store and that application. */
+  async list(store: Store, query: PostListQueryInput, application: string, versions: CacheVersions = NO_VERSIONS): Promise<PostPage> {
     if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
     const conditions = { status: query.status, category_id: query.category_id };
-    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor);
+    const holder = { storeId: store.id, application };
+    const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor, holder);
     const now = this.clock.now().getTime();
     // A status filter picks rows by the clock, so those pages are read every time.
     const reads = query.status === undefined ? this.reads : null;
-    const pageKey = `${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
-    const stamp = reads ? reads.begin() : null;
-    const kept = reads?.findPage(stamp, store, pageKey, now);
-    if (kept) return kept;
+    // The application is part of the key because the cached page's next_cursor is issued to it.
+    const pageKey = `${JSON.stringify(application)}|${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
+    const cached = reads?.getPage(versions.content, store, pageKey, now);
+    if (cached) return cached;
     const rows = await listPosts(this.db, {
       storeId: store.id,
       status: query.status as 'draft' | 'scheduled' | 'published' | undefined,
@@ -165,10 +171,10 @@ export class PostService {
       after: after ? { createdAt: Number(after[0]), id: Number(after[1]) } : undefined,
       limit: limit + 1,
     });
-    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id]);
+    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id], holder);
     const c = this.presentContext(store, now);
     const result = { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
-    reads?.keepPage(stamp, store, pageKey, result, page.map((p) => p.published_at), now);
+    reads?.setPage(versions.content, store, pageKey, result, page.map((p) => p.published_at), now);
     return result;
   }
 

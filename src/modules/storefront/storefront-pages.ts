@@ -48,6 +48,7 @@ export interface PostPageInput {
 
 export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl }: PostPageInput): string {
   const head = html`${post.summary ? html`<meta name="description" content="${post.summary}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n`;
+  // A list cannot sit inside a paragraph, so the date and the categories share a div.
   const categoryList = categories.length
     ? html` · <ul class="categories">${categories.map((c) => html`<li>${c.name}</li>`)}</ul>`
     : '';
@@ -56,7 +57,7 @@ export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl
     : '';
   const main = html`<article>
 <h1>${post.title}</h1>
-<p class="meta">${publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</p>
+<div class="meta">${publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</div>
 ${cover}${post.summary ? html`<p class="summary">${post.summary}</p>\n` : ''}<div class="body">
 ${trustedHtml(post.bodyHtml)}
 </div>

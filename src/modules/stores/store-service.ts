@@ -13,6 +13,7 @@ export interface CreateStoreInput {
   media?: boolean;
   certified?: boolean;
   emoji?: boolean;
+  webhooks?: boolean;
 }
 
 /** Columns the operator may change with `store update`; all validated by the CLI first. */
@@ -37,6 +38,7 @@ export type StoreChanges = Partial<
     | 'category_max_depth'
     | 'storefront_base_url'
     | 'utc_offset'
+    | 'webhooks_enabled'
   >
 >;
 
@@ -56,6 +58,7 @@ export class StoreService {
       certified: input.certified === false ? 0 : 1,
       writes_paused: 0,
       emoji_allowed: input.emoji === false ? 0 : 1,
+      webhooks_enabled: input.webhooks === false ? 0 : 1,
       ...STORE_DEFAULTS,
       storefront_base_url: null,
       created_at: now,

@@ -6,7 +6,7 @@ export interface Store {
   id: number;
   handle: string;
   name: string;
-  features: { blogCategories: boolean; mediaUpload: boolean };
+  features: { blogCategories: boolean; mediaUpload: boolean; webhooks: boolean };
   certified: boolean;
   writesPaused: boolean;
   limits: StoreLimits;
@@ -49,7 +49,7 @@ export function storeFromRow(row: Selectable<StoresTable>): Store {
     id: row.id,
     handle: row.handle,
     name: row.name,
-    features: { blogCategories: row.categories_enabled === 1, mediaUpload: row.media_enabled === 1 },
+    features: { blogCategories: row.categories_enabled === 1, mediaUpload: row.media_enabled === 1, webhooks: row.webhooks_enabled === 1 },
     certified: row.certified === 1,
     writesPaused: row.writes_paused === 1,
     limits: {

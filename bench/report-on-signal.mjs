@@ -1,0 +1,23 @@
+// Preloaded into the servers under test by the benchmark (with --expose-gc). On SIGUSR2 it runs
+// a full garbage collection and prints the memory left, so that a leak shows as live heap that
+// grows from one repetition to the next, apart from when the collector happens to run; and the
+// number of queries the process has sent to PostgreSQL so far (every pg client query counts,
+// BEGIN and COMMIT included), so the benchmark can show database round trips per request.
+let reports = 0;
+/** null: not a PostgreSQL process, nothing counted. */
+let queries = /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? '') ? 0 : null;
+if (queries !== null) try {
+  const { default: pg } = await import('pg');
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function countedQuery(...args) {
+    queries++;
+    return query.apply(this, args);
+  };
+} catch {
+  // Not a PostgreSQL process (or pg is not installed where it runs): no count.
+}
+process.on('SIGUSR2', () => {
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`BENCH_MEMORY_AFTER_GC ${JSON.stringify({ n: ++reports, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss, queries })}\n`);
+});

@@ -1,0 +1,2 @@
+export * from './cache.js';
+export * from './versions.js';

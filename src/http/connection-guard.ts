@@ -1,0 +1,186 @@
+// The HTTP server and its limits on slow or idle clients. Node bounds the time to receive the
+// headers and closes idle keep-alive connections; this guard bounds the rest:
+// - a body that is not multipart must arrive whole within HTTP_BODY_TIMEOUT_MS;
+// - a multipart body (an upload, which may be large and slow) has no total limit but must bring
+//   at least HTTP_UPLOAD_MIN_BYTES in every HTTP_UPLOAD_IDLE_TIMEOUT_MS, so a client trickling a
+//   byte now and then is idle however regularly it sends;
+// - connections that have not yet sent one complete request are capped, as are all connections.
+// A cut client's connection is destroyed: the request is aborted, so its in-flight slot is
+// given back (the pipeline releases slots on abort) and nothing is written for it.
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  uploadIdleTimeoutMs: number;
+  uploadMinBytes: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+  maxPendingConnections: number;
+}
+
+/** Why a connection was refused or cut (the metric's label). */
+export type GuardEvent = 'refused_pending_limit' | 'cut_body_timeout' | 'cut_upload_idle';
+
+interface TrackedBody {
+  request: IncomingMessage;
+  socket: Socket;
+  startedAt: number;
+  multipart: boolean;
+  /** Upload idle rule: bytes read from the socket when the current interval began. */
+  intervalStartedAt: number;
+  intervalStartBytes: number;
+}
+
+export class ConnectionGuard {
+  /** Connections that have not sent a complete request yet (no request at all, or a body still arriving). */
+  private readonly pending = new Set<Socket>();
+  private readonly bodies = new Set<TrackedBody>();
+  private readonly listeners = new Set<(event: GuardEvent) => void>();
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly limits: ConnectionLimits,
+    /** How often arriving bodies are looked at: the precision of both body limits. */
+    private readonly sweepEveryMs: number,
+  ) {}
+
+  /** Called for each refusal or cut (metrics count them). */
+  onEvent(listener: (event: GuardEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get pendingConnections(): number {
+    return this.pending.size;
+  }
+
+  /** Builds the server Fastify runs on (its serverFactory). */
+  createServer(handler: RequestListener): Server {
+    const { limits } = this;
+    const server = createServer(
+      {
+        headersTimeout: limits.headersTimeoutMs,
+        // Node's whole-request limit would also end uploads, which have no total limit here;
+        // bodies are bounded by this guard instead.
+        requestTimeout: 0,
+        // Node checks the header deadline this often (default 30 s, too coarse for a 20 s limit).
+        connectionsCheckingInterval: this.sweepEveryMs,
+        // Without a Host header Node answers a bare 400 outside the envelope; every route here
+        // works without one (addresses are built from PUBLIC_BASE_URL), so the request goes on.
+        requireHostHeader: false,
+      },
+      (request: IncomingMessage, response: ServerResponse) => {
+        this.track(request);
+        handler(request, response);
+      },
+    );
+    // An Expect header other than 100-continue would get Node's own 417; the expectation is
+    // ignored instead (RFC 9110 lets a server do so) and the request answered as usual.
+    server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+      this.track(request);
+      handler(request, response);
+    });
+    server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    server.maxConnections = limits.maxConnections;
+    server.on('connection', (socket: Socket) => this.admit(socket));
+    server.on('listening', () => this.startSweeping());
+    server.on('close', () => this.stopSweeping());
+    return server;
+  }
+
+  private admit(socket: Socket): void {
+    if (this.pending.size >= this.limits.maxPendingConnections) {
+      this.emit('refused_pending_limit');
+      socket.destroy();
+      return;
+    }
+    this.pending.add(socket);
+    socket.once('close', () => this.pending.delete(socket));
+  }
+
+  private track(request: IncomingMessage): void {
+    const socket = request.socket;
+    if (request.complete) {
+      this.pending.delete(socket);
+      return;
+    }
+    // A later request on a kept-alive connection is pending again while its body arrives.
+    if (!socket.destroyed) this.pending.add(socket);
+    const now = Date.now();
+    const body: TrackedBody = {
+      request,
+      socket,
+      startedAt: now,
+      multipart: /^multipart\//i.test(request.headers['content-type'] ?? ''),
+      intervalStartedAt: now,
+      intervalStartBytes: socket.bytesRead,
+    };
+    this.bodies.add(body);
+    const settle = () => {
+      if (!request.complete) return;
+      this.bodies.delete(body);
+      this.pending.delete(socket);
+    };
+    request.once('close', () => {
+      settle();
+      this.bodies.delete(body);
+    });
+    // A request without a body completes in the same parse as its headers, just after this.
+    setImmediate(settle);
+  }
+
+  /** One pass over the bodies still arriving. */
+  private sweep(): void {
+    const now = Date.now();
+    const { bodyTimeoutMs, uploadIdleTimeoutMs, uploadMinBytes } = this.limits;
+    for (const body of this.bodies) {
+      if (body.request.complete || body.socket.destroyed) {
+        this.bodies.delete(body);
+        this.pending.delete(body.socket);
+        continue;
+      }
+      if (!body.multipart) {
+        if (now - body.startedAt >= bodyTimeoutMs) this.cut(body, 'cut_body_timeout');
+        continue;
+      }
+      if (now - body.intervalStartedAt >= uploadIdleTimeoutMs) {
+        if (body.socket.bytesRead - body.intervalStartBytes < uploadMinBytes) {
+          this.cut(body, 'cut_upload_idle');
+          continue;
+        }
+        body.intervalStartedAt = now;
+        body.intervalStartBytes = body.socket.bytesRead;
+      }
+    }
+  }
+
+  private cut(body: TrackedBody, event: GuardEvent): void {
+    this.bodies.delete(body);
+    this.emit(event);
+    body.socket.destroy();
+  }
+
+  private emit(event: GuardEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), this.sweepEveryMs);
+    // The sweep alone never keeps the process running.
+    this.sweeper.unref();
+  }
+
+  private stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+  }
+}
+
+/** Checked often enough that each limit holds to within about a quarter of itself, at most a second late. */
+export function sweepIntervalFor(limits: ConnectionLimits): number {
+  const shortest = Math.min(limits.headersTimeoutMs, limits.bodyTimeoutMs, limits.uploadIdleTimeoutMs);
+  return Math.max(10, Math.min(1000, Math.floor(shortest / 4)));
+}

@@ -1,0 +1,185 @@
+// Prometheus metrics (GET /metrics), one registry per app. Every label takes its value from a
+// small fixed set — a route template, never a path; an error code from the catalogue; a method
+// from the standard list — so no label can carry a store handle, key id, post id or other
+// unbounded value, and the number of series stays bounded whatever clients send.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../lib/api-error.js';
+import { ERROR_CATALOGUE } from '../lib/error-catalogue.js';
+import type { TimedWork, WorkOutcome } from '../lib/observations.js';
+import type { ConnectionGuard } from './connection-guard.js';
+import { sendApiError } from './error-envelope.js';
+
+/** The `route` label of a request no route matched (its path is never a label). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const LIMIT_OF_CODE: Record<string, string> = { rate_limited: 'rate', concurrency_limited: 'concurrency', quota_exceeded: 'quota' };
+const ERROR_CODE_IN_BODY = /^\{"error":\{"code":"([a-z_]+)"/;
+
+// Requests: from a cached read (about a millisecond) to a large upload (seconds).
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+// Image processing and HTML filtering: milliseconds to a few seconds.
+const WORK_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface Metrics {
+  readonly registry: Registry;
+}
+
+export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: ConnectionGuard): Metrics | null {
+  if (!ctx.config.ops.metrics) return null;
+  const registry = new Registry();
+  // Process CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_seconds and its percentiles).
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+  });
+  const durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its answer, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const errors = new Counter({
+    name: 'blog_api_errors_total',
+    help: 'Error answers by contract error code',
+    labelNames: ['code'] as const,
+    registers,
+  });
+  const refusals = new Counter({
+    name: 'blog_api_limit_refusals_total',
+    help: 'Requests refused by a limit: rate (per-minute), concurrency (in flight) or quota (per day)',
+    labelNames: ['limit'] as const,
+    registers,
+  });
+  const work: Record<TimedWork, Histogram<'outcome'>> = {
+    image_processing: new Histogram({
+      name: 'blog_api_image_processing_seconds',
+      help: 'Time to check, decode and re-encode an uploaded image, by outcome (ok, rejected, error)',
+      labelNames: ['outcome'] as const,
+      buckets: WORK_BUCKETS,
+      registers,
+    }),
+    html_filter: new Histogram({
+      name: 'blog_api_html_filter_seconds',
+      help: 'Time to filter a post body, waiting for a worker thread included, by outcome (ok, rejected, error)',
+      labelNames: ['outcome'] as const,
+      buckets: WORK_BUCKETS,
+      registers,
+    }),
+  };
+  // SQLite has one connection and no pool: these exist on PostgreSQL only.
+  if (ctx.engine === 'postgres') registerPoolGauges(ctx, registers);
+
+  const connectionEvents = new Counter({
+    name: 'blog_api_connections_closed_total',
+    help: 'Connections refused (too many without a complete request) or cut (body too slow)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const stopGuardEvents = guard.onEvent((reason) => connectionEvents.inc({ reason }));
+  new Gauge({
+    name: 'blog_api_connections_pending',
+    help: 'Connections that have not yet sent a complete request',
+    registers,
+    collect() {
+      this.set(guard.pendingConnections);
+    },
+  });
+
+  const stopListening = ctx.observers.add({
+    timed(name: TimedWork, seconds: number, outcome: WorkOutcome) {
+      work[name].observe({ outcome }, seconds);
+    },
+  });
+  app.addHook('onClose', async () => {
+    stopListening();
+    stopGuardEvents();
+  });
+
+  // The error code is read from the envelope as it is sent: every error answer, whichever path
+  // produced it, passes here, and only error answers pay for the look.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && typeof payload === 'string') {
+      const code = ERROR_CODE_IN_BODY.exec(payload)?.[1];
+      if (code && code in ERROR_CATALOGUE) {
+        errors.inc({ code });
+        const limit = LIMIT_OF_CODE[code];
+        if (limit) refusals.inc({ limit });
+      }
+    }
+    return payload;
+  });
+
+  // Admitted /v1 requests (key, limits and gates passed; holding an in-flight slot) not yet
+  // answered: what a draining process still has to finish.
+  const inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Admitted /v1 requests not yet answered', registers });
+  const counted = new WeakSet<FastifyRequest>();
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.config?.policy) return;
+    counted.add(request);
+    inFlight.inc();
+  });
+  const settle = async (request: FastifyRequest) => {
+    if (counted.delete(request)) inFlight.dec();
+  };
+  app.addHook('onRequestAbort', settle);
+
+  app.addHook('onResponse', async (request, reply) => {
+    await settle(request);
+    const labels = { method: methodLabel(request.method), route: routeLabel(request), status: String(reply.statusCode) };
+    requests.inc(labels);
+    durations.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  const token = ctx.config.ops.metricsToken;
+  app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
+    if (token && !bearerMatches(request.headers.authorization, token)) return sendApiError(request, reply, new ApiError('unauthorized'));
+    const text = await registry.metrics();
+    return reply.type(registry.contentType).send(text);
+  });
+  return { registry };
+}
+
+function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
+}
+
+function routeLabel(request: FastifyRequest): string {
+  // The template a route was registered with; a request no route matched has none.
+  return request.routeOptions.url ?? UNMATCHED_ROUTE;
+}
+
+/** Constant-time comparison, so the token cannot be found a byte at a time from response times. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer (\S+)$/.exec(header ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function registerPoolGauges(ctx: AppContext, registers: Registry[]): void {
+  const gauge = (name: string, help: string, read: () => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const value = read();
+        if (value !== undefined) this.set(value);
+      },
+    });
+  gauge('blog_api_db_pool_connections_in_use', 'PostgreSQL pool connections running a query or held by a transaction', () => ctx.poolUsage()?.inUse);
+  gauge('blog_api_db_pool_waiting', 'Queries waiting for a PostgreSQL pool connection because all are in use', () => ctx.poolUsage()?.waiting);
+  gauge('blog_api_db_pool_connections_open', 'PostgreSQL pool connections open, in use or idle', () => ctx.poolUsage()?.open);
+  gauge('blog_api_db_pool_max', 'DATABASE_POOL_MAX: the most connections the pool opens', () => ctx.config.ops.databasePoolMax);
+}

@@ -1,0 +1,20 @@
+// Sending a cached (frozen, shared) response value: it is serialised once, not on every read.
+import type { FastifyReply } from 'fastify';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const serialised = new WeakMap<object, Buffer>();
+
+/**
+ * Values the caches hold (src/cache) are frozen and served to many requests; their JSON
+ * (through the route's response schema, as any reply), already encoded as UTF-8 bytes, is held
+ * beside them and dies with them. Anything else is returned for Fastify to serialise as usual.
+ */
+export function sendCached<T extends object>(reply: FastifyReply, value: T): T | FastifyReply {
+  if (!Object.isFrozen(value)) return value;
+  let json = serialised.get(value);
+  if (json === undefined) {
+    json = Buffer.from(reply.serialize(value) as string, 'utf8');
+    serialised.set(value, json);
+  }
+  return reply.type(JSON_TYPE).send(json);
+}

@@ -1,0 +1,163 @@
+// Housekeeping: removes what has outlived its purpose (expired idempotency records, content
+// fingerprints and delete tokens; upload leftovers; media files no image accounts for; files of
+// deleted images whose removal failed). Every instance schedules it; the lease lets one run a
+// pass at a time. Work goes in bounded batches, and the lease is renewed between them.
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { removeOwedFiles, sweepOrphanFiles, type MediaStore } from '../media/index.js';
+import { expiredContentFingerprints, expiredDeleteTokens, expiredIdempotencyRecords, type ExpiredRowBatch } from './expired-rows.js';
+import { HousekeepingLease } from './housekeeping-lease.js';
+
+/** Upload temp files and unaccounted media files younger than this may still be in use. */
+export const STALE_AFTER_MS = 60 * 60 * 1000;
+/** Rows deleted per statement. */
+export const ROW_BATCH = 500;
+/** Files listed (and looked up in one query) per media batch. */
+export const FILE_BATCH = 200;
+// Per pass and kind, at most this many batches; what is left waits for the next pass.
+const MAX_BATCHES = 200;
+
+export interface HousekeepingCounts {
+  idempotency_records: number;
+  content_fingerprints: number;
+  delete_tokens: number;
+  upload_temp_files: number;
+  orphaned_media_objects: number;
+  failed_media_deletions: number;
+}
+
+export type PassResult =
+  | {
+      ran: true;
+      removed: HousekeepingCounts;
+      /** Media removals the store refused (tried again next pass). */
+      media_errors: number;
+      /** false when the pass stopped early: the process is closing, or the lease was lost. */
+      complete: boolean;
+    }
+  | { ran: false; reason: string };
+
+/** Where scheduled passes report (the server's logger fits). */
+export interface HousekeepingLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+class Stop extends Error {}
+
+export class HousekeepingService {
+  private readonly lease: HousekeepingLease;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly files: MediaStore,
+    private readonly intervalMs: number,
+  ) {
+    this.lease = new HousekeepingLease(db);
+  }
+
+  /** One pass, when no other instance is running one; counts what was removed, by kind. */
+  async runPass(): Promise<PassResult> {
+    const now = this.clock.now().getTime();
+    if (!(await this.lease.acquire(now))) return { ran: false, reason: 'another instance is running housekeeping' };
+    const removed: HousekeepingCounts = {
+      idempotency_records: 0,
+      content_fingerprints: 0,
+      delete_tokens: 0,
+      upload_temp_files: 0,
+      orphaned_media_objects: 0,
+      failed_media_deletions: 0,
+    };
+    let mediaErrors = 0;
+    let complete = true;
+    try {
+      await this.rows(expiredIdempotencyRecords, now, (n) => (removed.idempotency_records += n));
+      await this.rows(expiredContentFingerprints, now, (n) => (removed.content_fingerprints += n));
+      await this.rows(expiredDeleteTokens, now, (n) => (removed.delete_tokens += n));
+      removed.upload_temp_files = await this.files.removeLeftovers(new Date(now - STALE_AFTER_MS));
+      await this.checkpoint();
+
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const outcome = await removeOwedFiles(this.db, this.files, now, ROW_BATCH);
+        removed.failed_media_deletions += outcome.removed;
+        mediaErrors += outcome.failed;
+        await this.checkpoint();
+        if (!outcome.more) break;
+      }
+
+      // The sweep over stored files resumes where the last pass stopped, so a large bucket is
+      // covered over several passes instead of listed whole every time.
+      let cursor = await this.lease.mediaCursor();
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const outcome = await sweepOrphanFiles(this.db, this.files, now - STALE_AFTER_MS, cursor, FILE_BATCH);
+        removed.orphaned_media_objects += outcome.removed;
+        mediaErrors += outcome.failed;
+        cursor = outcome.next;
+        await this.checkpoint();
+        await this.lease.saveMediaCursor(cursor);
+        if (cursor === null) break;
+      }
+    } catch (err) {
+      if (!(err instanceof Stop)) throw err;
+      complete = false;
+    } finally {
+      await this.lease.release();
+    }
+    return { ran: true, removed, media_errors: mediaErrors, complete };
+  }
+
+  /**
+   * Runs a pass every interval until stop(). Upload leftovers of processes that died are removed
+   * at once, without the lease: they are files of this machine, and removing one twice is harmless.
+   */
+  start(log?: HousekeepingLog): void {
+    if (this.timer || this.stopping) return;
+    const startup = this.files
+      .removeLeftovers(new Date(this.clock.now().getTime() - STALE_AFTER_MS))
+      .then((count) => count > 0 && log?.info({ upload_temp_files: count }, 'removed upload leftovers'))
+      .catch((err) => log?.warn({ err }, 'could not remove upload leftovers'));
+    this.running = startup;
+    const tick = () => {
+      this.running = this.runPass()
+        .then((result) => result.ran && log?.info({ housekeeping: result }, 'housekeeping pass'))
+        .catch((err) => log?.warn({ err }, 'housekeeping pass failed'))
+        .finally(() => {
+          if (!this.stopping) schedule();
+        });
+    };
+    const schedule = () => {
+      this.timer = setTimeout(tick, this.intervalMs);
+      // A pending pass never keeps the process alive on its own.
+      this.timer.unref();
+    };
+    schedule();
+  }
+
+  /** Stops scheduling and waits for a pass under way, which stops at its next batch. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async rows(batch: ExpiredRowBatch, now: number, count: (deleted: number) => void): Promise<void> {
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const deleted = await batch(this.db, now, ROW_BATCH);
+      count(deleted);
+      await this.checkpoint();
+      if (deleted < ROW_BATCH) break;
+    }
+  }
+
+  /** Between batches: let requests run, stop when closing, and keep (or notice losing) the lease. */
+  private async checkpoint(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.stopping) throw new Stop();
+    if (!(await this.lease.renew(this.clock.now().getTime()))) throw new Stop();
+  }
+}

@@ -1,0 +1,271 @@
+// Sends pending deliveries. Every poll (once a second) it records the `post.published` events of
+// scheduled posts that became due, then claims due deliveries up to its free sending slots and
+// sends them. A claim is a lease: the delivery carries the claimer's token and an expiry, so a
+// process that dies between claim and answer only delays the delivery until the lease expires,
+// when any instance claims it again. On PostgreSQL the candidates are locked with
+// FOR UPDATE SKIP LOCKED, so concurrent instances claim different deliveries without waiting;
+// on SQLite the claim is one UPDATE, which the single writer makes atomic.
+import type { Db, Engine } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { randomToken } from '../../lib/crypto.js';
+import { httpSender, type Sender, type SendOutcome } from './http-sender.js';
+import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule.js';
+import { publishDueSchedules } from './schedule-scan.js';
+import { signatureHeader } from './signature.js';
+import { checkTarget, systemResolver, type Resolver } from './target-check.js';
+import { systemTimers, type Timers } from './timers.js';
+
+export const POLL_INTERVAL_MS = 1000;
+/** Longer than an attempt can take (DNS, then the 10-second send), so a live claim never expires. */
+export const LEASE_MS = 60_000;
+/** Deliveries in flight at once per process. */
+export const SEND_CONCURRENCY = 8;
+
+export interface WorkerLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface WebhookWorkerOptions {
+  publicBaseUrl: string;
+  allowPrivateTargets: boolean;
+  concurrency?: number;
+  leaseMs?: number;
+  pollMs?: number;
+  timers?: Timers;
+  random?: () => number;
+  resolver?: Resolver;
+  sender?: Sender;
+}
+
+interface Claimed {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  created_at: number;
+  lease_token: string | null;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  body: string;
+}
+
+const quietLog: WorkerLog = { warn: () => undefined };
+
+export class WebhookWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: unknown = null;
+  private running = false;
+  private log: WorkerLog = quietLog;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly timers: Timers;
+  private readonly random: () => number;
+  private readonly resolver: Resolver;
+  private readonly sender: Sender;
+
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+    private readonly clock: Clock,
+    private readonly options: WebhookWorkerOptions,
+  ) {
+    this.concurrency = options.concurrency ?? SEND_CONCURRENCY;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.pollMs = options.pollMs ?? POLL_INTERVAL_MS;
+    this.timers = options.timers ?? systemTimers;
+    this.random = options.random ?? Math.random;
+    this.resolver = options.resolver ?? systemResolver;
+    this.sender = options.sender ?? httpSender(systemTimers);
+  }
+
+  /** Polls until stop(). */
+  start(log: WorkerLog = quietLog): void {
+    if (this.running) return;
+    this.running = true;
+    this.log = log;
+    this.schedule();
+  }
+
+  /** Stops polling and waits for the deliveries in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * Polls until nothing due is left, waiting for every delivery it started to have its outcome
+   * recorded (tests drive the worker with this and the injected clock).
+   */
+  async runOnce(): Promise<void> {
+    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    while ((await this.fill()) > 0) await Promise.all([...this.inFlight]);
+    await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * Claims up to `limit` due deliveries for LEASE_MS and returns their ids. Exposed so a test
+   * can stand in for an instance that claims and then dies.
+   */
+  async claim(limit: number): Promise<string[]> {
+    return (await this.claimRows(limit)).map((c) => c.id);
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = null;
+      void this.poll()
+        .catch((err) => this.log.warn({ err }, 'webhook poll failed; trying again at the next poll'))
+        .finally(() => this.schedule());
+    }, this.pollMs);
+  }
+
+  private async poll(): Promise<void> {
+    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    await this.fill();
+  }
+
+  /**
+   * Claims due deliveries for the free sending slots and starts them; returns how many. While
+   * the worker runs and a claim filled every slot, each finished attempt claims again at once,
+   * so a backlog drains at the receivers' pace rather than one batch per poll.
+   */
+  private async fill(): Promise<number> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const claimed = await this.claimRows(free);
+    const full = claimed.length === free;
+    for (const delivery of claimed) {
+      const attempt: Promise<void> = this.attempt(delivery)
+        .catch((err) => this.log.warn({ err, delivery_id: delivery.id }, 'webhook delivery could not be recorded; it is tried again when its claim expires'))
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          if (full && this.running) void this.fill().catch((err) => this.log.warn({ err }, 'webhook claim failed; trying again at the next poll'));
+        });
+      this.inFlight.add(attempt);
+    }
+    return claimed.length;
+  }
+
+  private async claimRows(limit: number): Promise<Claimed[]> {
+    const now = this.clock.now().getTime();
+    const token = randomToken(16);
+    let candidates = this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (this.engine === 'postgres') candidates = candidates.forUpdate().skipLocked();
+    const claimed = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_token: token, lease_until: now + this.leaseMs })
+      .where('id', 'in', candidates)
+      .returning('id')
+      .execute();
+    if (claimed.length === 0) return [];
+    return this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+      .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.attempts', 'd.created_at', 'd.lease_token', 'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_until', 'ev.body'])
+      .where('d.id', 'in', claimed.map((c) => c.id))
+      .where('d.lease_token', '=', token)
+      .execute();
+  }
+
+  private async attempt(d: Claimed): Promise<void> {
+    const startedAt = this.clock.now().getTime();
+    let outcome: SendOutcome;
+    if (startedAt > d.created_at + RETRY_WINDOW_MS) {
+      outcome = { status: null, error: 'retry window over' };
+    } else {
+      // Checked again now: the host may resolve elsewhere than when the endpoint was saved.
+      const check = await checkTarget(d.url, this.options.allowPrivateTargets, this.resolver);
+      if (!check.ok) {
+        outcome = { status: null, error: `target refused: ${check.problem}` };
+      } else {
+        const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+        const secrets = d.previous_secret && (d.previous_secret_until ?? 0) > startedAt ? [d.secret, d.previous_secret] : [d.secret];
+        outcome = await this.sender(
+          check.target,
+          {
+            'content-type': 'application/json',
+            'user-agent': 'store-blog-content-api-webhooks/1',
+            'webhook-id': d.event_id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, d.body),
+          },
+          d.body,
+        );
+      }
+    }
+    await this.record(d, startedAt, outcome);
+  }
+
+  private async record(d: Claimed, attemptedAt: number, outcome: SendOutcome): Promise<void> {
+    const now = this.clock.now().getTime();
+    const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const attempts = d.attempts + 1;
+    const next = succeeded ? null : nextAttemptAt(attempts, d.created_at, now, this.random);
+    const status = succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
+    if (!succeeded) {
+      this.log.warn({ delivery_id: d.id, endpoint_id: d.endpoint_id, response_status: outcome.status, error: outcome.error, attempts, status }, 'webhook attempt failed');
+    }
+    await this.db.transaction().execute(async (trx) => {
+      // Only while this claim still holds: a late answer after the lease expired must not
+      // overwrite the outcome of the instance that took the delivery over.
+      const updated = await trx
+        .updateTable('webhook_deliveries')
+        .set({ status, attempts, last_attempt_at: attemptedAt, last_response_status: outcome.status, next_attempt_at: next, lease_token: null, lease_until: null })
+        .where('id', '=', d.id)
+        .where('lease_token', '=', d.lease_token)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return;
+      if (succeeded) {
+        await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', d.endpoint_id).where('failing_since', 'is not', null).execute();
+        return;
+      }
+      await trx.updateTable('webhook_endpoints').set({ failing_since: attemptedAt }).where('id', '=', d.endpoint_id).where('failing_since', 'is', null).execute();
+      await disableIfFailingTooLong(trx, d.endpoint_id, now);
+      // A disabled endpoint gets no more retries (this may be a test event sent to one).
+      const endpoint = await trx.selectFrom('webhook_endpoints').select('enabled').where('id', '=', d.endpoint_id).executeTakeFirst();
+      if (status === 'pending' && endpoint?.enabled !== 1) {
+        await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', d.id).execute();
+      }
+    });
+  }
+}
+
+/** An endpoint whose every attempt has failed for DISABLE_AFTER_FAILING_MS is disabled, and its waiting deliveries fail. */
+async function disableIfFailingTooLong(trx: Db, endpointId: string, now: number): Promise<void> {
+  const reason = 'every delivery attempt failed for 5 days; fix the receiver, then set enabled to true';
+  const disabled = await trx
+    .updateTable('webhook_endpoints')
+    .set({ enabled: 0, disabled_reason: reason, updated_at: now })
+    .where('id', '=', endpointId)
+    .where('enabled', '=', 1)
+    .where('failing_since', '<=', now - DISABLE_AFTER_FAILING_MS)
+    .executeTakeFirst();
+  if (Number(disabled.numUpdatedRows) === 1) await failWaitingDeliveries(trx, endpointId);
+}
+
+/**
+ * A disabled endpoint receives nothing more: its waiting deliveries fail now (one in flight
+ * records its own outcome, and fails too unless it succeeds).
+ */
+export async function failWaitingDeliveries(trx: Db, endpointId: string): Promise<void> {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}

@@ -1,0 +1,84 @@
+// The transactional outbox. A change that causes an event calls recordEvent with its own
+// transaction: the event (its body exactly as it will be sent) and one pending delivery per
+// subscribed endpoint commit or roll back with the change, and the delivery worker sends them
+// later. A store with no endpoint listening pays one indexed read per change and builds nothing.
+import { queryTemplate, type Db } from '../../db/database.js';
+import { randomLowerAlnum } from '../../lib/crypto.js';
+import { formatWithOffset } from '../../lib/time.js';
+import type { Store } from '../stores/index.js';
+import { subscribes, type WebhookEventType } from './event-types.js';
+
+const ID_RANDOM_LENGTH = 24;
+export const newEventId = () => `msg_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
+export const newDeliveryId = () => `whd_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
+
+// Runs with every post, category and image write, so it is compiled once (see queryTemplate).
+const listeningEndpoints = queryTemplate((db, $) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('store_id', '=', $(0)).where('enabled', '=', 1),
+);
+
+/** The event's `data`: built only when some endpoint will receive it. */
+export type EventData = () => unknown | Promise<unknown>;
+
+/**
+ * Records an event of `store` for every enabled endpoint subscribed to `type`, inside `trx`.
+ * Nothing is recorded while the store's webhooks feature is off.
+ */
+export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<void> {
+  if (!store.features.webhooks) return;
+  const endpoints = await listeningEndpoints(trx, [store.id]);
+  const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], type)).map((e) => e.id);
+  if (targets.length === 0) return;
+  await insertEvent(trx, store, type, at, await data(), targets);
+}
+
+export interface RecordedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+}
+
+/** Writes one event and a pending delivery of it to each of `endpointIds`, due at once. */
+export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<RecordedDelivery[]> {
+  const eventId = newEventId();
+  const body = JSON.stringify({ type, timestamp: formatWithOffset(at, store.utcOffset), data });
+  await trx.insertInto('webhook_events').values({ id: eventId, store_id: store.id, type, body, created_at: at }).execute();
+  const deliveries = endpointIds.map((endpointId) => ({ id: newDeliveryId(), endpointId, eventId }));
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(
+      deliveries.map((d) => ({
+        id: d.id,
+        store_id: store.id,
+        endpoint_id: d.endpointId,
+        event_id: eventId,
+        status: 'pending' as const,
+        attempts: 0,
+        last_attempt_at: null,
+        last_response_status: null,
+        next_attempt_at: at,
+        lease_token: null,
+        lease_until: null,
+        created_at: at,
+      })),
+    )
+    .execute();
+  return deliveries;
+}
+
+/**
+ * Keeps the due time of a post's `post.published` event in step with its publish time: a
+ * future time is waited for (the schedule scan sends the event when it arrives); anything else
+ * clears the wait. Call it in the transaction that sets `published_at`.
+ */
+export async function setPublishSchedule(trx: Db, storeId: number, postId: number, publishedAt: number | null, now: number): Promise<void> {
+  if (publishedAt !== null && publishedAt > now) {
+    await trx
+      .insertInto('webhook_schedules')
+      .values({ post_id: postId, store_id: storeId, due_at: publishedAt })
+      .onConflict((oc) => oc.column('post_id').doUpdateSet({ due_at: publishedAt }))
+      .execute();
+  } else {
+    await trx.deleteFrom('webhook_schedules').where('post_id', '=', postId).execute();
+  }
+}

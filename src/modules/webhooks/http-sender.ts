@@ -1,0 +1,60 @@
+// One delivery attempt over HTTP: a POST to the checked address (the socket connects there
+// whatever DNS says now; TLS still verifies the certificate for the URL's host name), no
+// redirects followed (a 3xx is a failed attempt), at most RESPONSE_READ_LIMIT bytes of the
+// answer read, and the whole exchange cut off after the timeout.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { CheckedTarget } from './target-check.js';
+import type { Timers } from './timers.js';
+
+export const SEND_TIMEOUT_MS = 10_000;
+export const RESPONSE_READ_LIMIT = 64 * 1024;
+
+export interface SendOutcome {
+  /** The response status, or null when none arrived (refused, timed out, reset). */
+  status: number | null;
+  /** Why no status arrived, for the log (never contains a secret). */
+  error?: string;
+}
+
+export type Sender = (target: CheckedTarget, headers: Record<string, string>, body: string) => Promise<SendOutcome>;
+
+export function httpSender(timers: Timers, timeoutMs = SEND_TIMEOUT_MS): Sender {
+  return (target, headers, body) =>
+    new Promise<SendOutcome>((resolve) => {
+      let settled = false;
+      const finish = (outcome: SendOutcome) => {
+        if (settled) return;
+        settled = true;
+        timers.clearTimeout(timer);
+        req.destroy();
+        resolve(outcome);
+      };
+      // The checked address, whatever the resolver would answer now.
+      const pinned: LookupFunction = (_hostname, options, callback) => {
+        if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+        else callback(null, target.address, target.family);
+      };
+      const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(target.url, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: pinned,
+        agent: false,
+      });
+      const timer = timers.setTimeout(() => finish({ status: null, error: `no complete answer within ${timeoutMs} ms` }), timeoutMs);
+      req.on('error', (err) => finish({ status: null, error: err.message }));
+      req.on('response', (res: IncomingMessage) => {
+        const status = res.statusCode ?? null;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= RESPONSE_READ_LIMIT) finish({ status });
+        });
+        res.on('end', () => finish({ status }));
+        res.on('error', () => finish({ status }));
+      });
+      req.end(body);
+    });
+}

@@ -1,0 +1,15 @@
+// Timers the webhook worker waits with, injected so tests decide when time passes.
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemTimers: Timers = {
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    // A pending poll never keeps a process alive on its own.
+    handle.unref();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};

@@ -1,0 +1,74 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
+import { URL_MAX_LENGTH } from './target-check.js';
+
+export const ENDPOINTS_PER_STORE = 10;
+export const DESCRIPTION_MAX = 500;
+
+const Events = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  minItems: 1,
+  maxItems: WEBHOOK_EVENT_TYPES.length,
+  uniqueItems: true,
+  description: `Event types (${WEBHOOK_EVENT_TYPES.join(', ')}), or ["${ALL_EVENTS}"] for all, including types added later`,
+});
+const Url = Type.String({ minLength: 1, maxLength: URL_MAX_LENGTH, description: 'https; the host must resolve to public addresses' });
+const Description = Nullable(Type.String({ maxLength: DESCRIPTION_MAX }));
+
+const endpointFields = {
+  id: Type.String({ description: 'Starts with wh_' }),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  description: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the endpoint; null otherwise' })),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+};
+
+export const WebhookEndpointSchema = Type.Object(endpointFields);
+export type WebhookEndpointView = Static<typeof WebhookEndpointSchema>;
+
+export const WebhookEndpointWithSecretSchema = Type.Object({
+  ...endpointFields,
+  secret: Type.String({ description: 'whsec_ + base64 (Standard Webhooks). Shown in this response only: keep it now' }),
+});
+
+export const WebhookEndpointListSchema = Type.Object({ data: Type.Array(WebhookEndpointSchema) });
+
+export const CreateWebhookBody = Type.Object(
+  { url: Url, events: Events, description: Type.Optional(Description) },
+  { additionalProperties: false },
+);
+export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    enabled: Type.Optional(Type.Boolean({ description: 'true also clears disabled_reason' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
+
+export const WebhookIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const DeliverySchema = Type.Object({
+  id: Type.String({ description: 'Starts with whd_' }),
+  event_id: Type.String({ description: 'The webhook-id header of every attempt' }),
+  event_type: Type.String(),
+  status: Type.String({ enum: ['pending', 'succeeded', 'failed'] }),
+  attempts: Type.Integer(),
+  last_attempt_at: Nullable(Type.String()),
+  last_response_status: Nullable(Type.Integer({ description: 'null when no answer arrived (refused, timed out)' })),
+  next_attempt_at: Nullable(Type.String({ description: 'When a pending delivery is tried next; null otherwise' })),
+  created_at: Type.String(),
+});
+export type DeliveryView = Static<typeof DeliverySchema>;
+
+export const DeliveryListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export type DeliveryListQueryInput = Static<typeof DeliveryListQuery>;
+
+export const DeliveryPageSchema = Type.Object({ data: Type.Array(DeliverySchema), meta: PageMetaSchema });

@@ -1,0 +1,271 @@
+// Webhook endpoints of a store and their deliveries (issue: signed webhooks). Every change is
+// audited in its own transaction; the secret leaves the service only in the create and rotate
+// answers.
+import type { Selectable } from 'kysely';
+import type { Db, Engine } from '../../db/database.js';
+import type { WebhookEndpointsTable } from '../../db/schema.js';
+import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { randomLowerAlnum } from '../../lib/crypto.js';
+import type { CursorCodec } from '../../lib/cursor.js';
+import { formatNullable, formatWithOffset } from '../../lib/time.js';
+import { recordAudit, type Actor } from '../audit/index.js';
+import type { Store } from '../stores/index.js';
+import { failWaitingDeliveries } from './delivery-worker.js';
+import { insertEvent } from './event-outbox.js';
+import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
+import { newSigningSecret } from './signature.js';
+import { checkTarget, systemResolver, type Resolver } from './target-check.js';
+import {
+  ENDPOINTS_PER_STORE,
+  type CreateWebhookInput,
+  type DeliveryListQueryInput,
+  type DeliveryView,
+  type UpdateWebhookInput,
+  type WebhookEndpointView,
+} from './webhook-schemas.js';
+
+/** After a rotation the old secret keeps signing beside the new one this long. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const DELIVERY_CURSOR_SCOPE = 'webhook-deliveries';
+
+type EndpointRow = Selectable<WebhookEndpointsTable>;
+
+export const newEndpointId = () => `wh_${randomLowerAlnum(24)}`;
+
+export function presentEndpoint(row: EndpointRow, offset: string): WebhookEndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabled_reason: row.disabled_reason,
+    created_at: formatWithOffset(row.created_at, offset),
+    updated_at: formatWithOffset(row.updated_at, offset),
+  };
+}
+
+/** Problems with an `events` list: each a known type, or "*" alone. */
+function eventProblems(events: string[]): ErrorDetail[] {
+  if (events.includes(ALL_EVENTS)) {
+    return events.length === 1 ? [] : [detail('events', `"${ALL_EVENTS}" stands for every event type and must be the only item`)];
+  }
+  return events.flatMap((e, i) => (isEventType(e) ? [] : [detail(`events[${i}]`, `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or "${ALL_EVENTS}"`)]));
+}
+
+export interface WebhookServiceOptions {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private addresses allowed (development and tests only). */
+  allowPrivateTargets: boolean;
+  resolver?: Resolver;
+}
+
+export class WebhookService {
+  private readonly resolver: Resolver;
+
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+    private readonly clock: Clock,
+    private readonly cursors: CursorCodec,
+    private readonly options: WebhookServiceOptions,
+  ) {
+    this.resolver = options.resolver ?? systemResolver;
+  }
+
+  async list(store: Store): Promise<{ data: WebhookEndpointView[] }> {
+    const rows = await this.db.selectFrom('webhook_endpoints').selectAll().where('store_id', '=', store.id).orderBy('created_at').orderBy('id').execute();
+    return { data: rows.map((r) => presentEndpoint(r, store.utcOffset)) };
+  }
+
+  async get(store: Store, id: string): Promise<WebhookEndpointView> {
+    return presentEndpoint(await this.require(this.db, store, id), store.utcOffset);
+  }
+
+  async create(store: Store, input: CreateWebhookInput, actor: Actor): Promise<WebhookEndpointView & { secret: string }> {
+    const problems = eventProblems(input.events);
+    if (problems.length > 0) throw new ApiError('validation_failed', problems);
+    await this.checkUrl(input.url);
+    const now = this.clock.now().getTime();
+    const row: EndpointRow = {
+      id: newEndpointId(),
+      store_id: store.id,
+      url: input.url,
+      events: JSON.stringify(input.events),
+      description: input.description ?? null,
+      enabled: 1,
+      disabled_reason: null,
+      secret: newSigningSecret(),
+      previous_secret: null,
+      previous_secret_until: null,
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      // Concurrent creates of one store queue on its row, so the limit holds across instances.
+      if (this.engine === 'postgres') await trx.selectFrom('stores').select('id').where('id', '=', store.id).forUpdate().execute();
+      const count = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', store.id).executeTakeFirstOrThrow();
+      if (Number(count.n) >= ENDPOINTS_PER_STORE) {
+        throw new ApiError('validation_failed', [detail('url', `a store has at most ${ENDPOINTS_PER_STORE} webhook endpoints; delete one first`)]);
+      }
+      await trx.insertInto('webhook_endpoints').values(row).execute();
+      const changes = ['url', 'events', ...(input.description !== undefined ? ['description'] : [])];
+      await recordAudit(trx, actor, { action: 'webhook.created', resourceType: 'webhook', resourceId: row.id, changes, at: now });
+    });
+    return { ...presentEndpoint(row, store.utcOffset), secret: row.secret };
+  }
+
+  async update(store: Store, id: string, input: UpdateWebhookInput, actor: Actor): Promise<WebhookEndpointView> {
+    await this.require(this.db, store, id);
+    if (input.events !== undefined) {
+      const problems = eventProblems(input.events);
+      if (problems.length > 0) throw new ApiError('validation_failed', problems);
+    }
+    if (input.url !== undefined) await this.checkUrl(input.url);
+    const now = this.clock.now().getTime();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
+          ...(input.enabled !== undefined ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('store_id', '=', store.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) throw new ApiError('not_found');
+      if (input.enabled === false) await failWaitingDeliveries(trx, id);
+      await recordAudit(trx, actor, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: Object.keys(input).sort(), at: now });
+      return updated;
+    });
+    return presentEndpoint(row, store.utcOffset);
+  }
+
+  async delete(store: Store, id: string, actor: Actor): Promise<void> {
+    const now = this.clock.now().getTime();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).where('store_id', '=', store.id).execute();
+      const deleted = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('store_id', '=', store.id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) !== 1) throw new ApiError('not_found');
+      await recordAudit(trx, actor, { action: 'webhook.deleted', resourceType: 'webhook', resourceId: id, changes: [], at: now });
+    });
+  }
+
+  /** Operator CLI: disables an endpoint of any store, with the reason shown to its owner. */
+  async disableByOperator(id: string): Promise<(WebhookEndpointView & { store: string }) | null> {
+    const now = this.clock.now().getTime();
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 0, disabled_reason: 'disabled by the service operator', updated_at: now })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) return null;
+      await failWaitingDeliveries(trx, id);
+      const store = await trx.selectFrom('stores').select(['handle', 'utc_offset']).where('id', '=', updated.store_id).executeTakeFirstOrThrow();
+      await recordAudit(trx, { storeId: updated.store_id, keyId: null, application: null, requestId: null }, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: ['enabled'], at: now });
+      return { ...presentEndpoint(updated, store.utc_offset), store: store.handle };
+    });
+  }
+
+  /** A new secret; the current one keeps signing beside it for ROTATION_OVERLAP_MS. */
+  async rotateSecret(store: Store, id: string, actor: Actor): Promise<WebhookEndpointView & { secret: string }> {
+    const now = this.clock.now().getTime();
+    const secret = newSigningSecret();
+    const row = await this.db.transaction().execute(async (trx) => {
+      // Locked, so that two concurrent rotations run one after the other (each keeps the
+      // secret it replaces).
+      const current = await this.require(trx, store, id, true);
+      const updated = await trx
+        .updateTable('webhook_endpoints')
+        .set({ secret, previous_secret: current.secret, previous_secret_until: now + ROTATION_OVERLAP_MS, updated_at: now })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, actor, { action: 'webhook.secret_rotated', resourceType: 'webhook', resourceId: id, changes: ['secret'], at: now });
+      return updated;
+    });
+    return { ...presentEndpoint(row, store.utcOffset), secret };
+  }
+
+  /** Sends a `webhook.test` event (data: the endpoint) to this endpoint alone, whatever it subscribes to. */
+  async sendTest(store: Store, id: string): Promise<DeliveryView> {
+    const now = this.clock.now().getTime();
+    const deliveryId = await this.db.transaction().execute(async (trx) => {
+      const endpoint = await this.require(trx, store, id);
+      const [delivery] = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
+      return delivery.id;
+    });
+    const [view] = await this.deliveryRows(store).where('d.id', '=', deliveryId).execute();
+    return presentDelivery(view, store.utcOffset);
+  }
+
+  /** Newest first, cursor-paged like the post list. */
+  async deliveries(store: Store, id: string, query: DeliveryListQueryInput, application: string): Promise<{ data: DeliveryView[]; meta: { next_cursor: string | null; limit: number } }> {
+    await this.require(this.db, store, id);
+    const limit = query.limit ?? 20;
+    const conditions = { endpoint: id };
+    const holder = { storeId: store.id, application };
+    const after = this.cursors.readPosition(DELIVERY_CURSOR_SCOPE, conditions, query.cursor, holder);
+    let q = this.deliveryRows(store).where('d.endpoint_id', '=', id);
+    if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(Number(after[0]), String(after[1]))));
+    const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit + 1).execute();
+    const { rows: page, nextCursor } = this.cursors.page(DELIVERY_CURSOR_SCOPE, conditions, rows, limit, (r) => [r.created_at, r.id], holder);
+    return { data: page.map((r) => presentDelivery(r, store.utcOffset)), meta: { next_cursor: nextCursor, limit } };
+  }
+
+  private deliveryRows(store: Store) {
+    return this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+      .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at'])
+      .where('d.store_id', '=', store.id);
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const check = await checkTarget(url, this.options.allowPrivateTargets, this.resolver);
+    if (!check.ok) throw new ApiError('validation_failed', [detail('url', check.problem)]);
+  }
+
+  /** The endpoint of this store, or 404 (another store's endpoint is indistinguishable from none). */
+  private async require(db: Db, store: Store, id: string, lock = false): Promise<EndpointRow> {
+    let q = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('store_id', '=', store.id);
+    if (lock && this.engine === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirst();
+    if (!row) throw new ApiError('not_found');
+    return row;
+  }
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_attempt_at: number | null;
+  last_response_status: number | null;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+function presentDelivery(row: DeliveryRow, offset: string): DeliveryView {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    last_attempt_at: formatNullable(row.last_attempt_at, offset),
+    last_response_status: row.last_response_status,
+    next_attempt_at: formatNullable(row.next_attempt_at, offset),
+    created_at: formatWithOffset(row.created_at, offset),
+  };
+}

@@ -1,0 +1,69 @@
+// The operator's webhook commands as a separate process against the database a running app
+// uses: list a store's endpoints (never their secrets), disable one, switch the feature.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { engineTargets } from '../helpers/engines.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { assertError } from '../helpers/assertions.js';
+
+function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json: any;
+      try {
+        json = stdout ? JSON.parse(stdout) : undefined;
+      } catch {
+        json = undefined;
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+  });
+}
+
+for (const target of await engineTargets()) {
+  describe(`operator CLI: webhooks [${target.name}]`, { skip: target.skip }, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
+    });
+    after(() => t?.close());
+
+    it('lists a store’s endpoints without secrets, disables one with a reason, and turns the feature off', async () => {
+      const store = await t.createStore();
+      const key = await t.issueKey(store, ['manage_webhooks']);
+      const created = (await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'http://127.0.0.1:9/hooks', events: ['post.created'] } })).json();
+      const db = t.config.database.url;
+
+      const listed = await cli(db, 'webhook', 'list', '--store', store.handle);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(listed.json.data.map((e: any) => [e.id, e.url, e.enabled]), [[created.id, 'http://127.0.0.1:9/hooks', true]]);
+      assert.ok(!listed.stdout.includes(created.secret.slice(6)), 'no secret printed');
+
+      const disabled = await cli(db, 'webhook', 'disable', created.id);
+      assert.equal(disabled.code, 0, disabled.stderr);
+      assert.deepEqual([disabled.json.id, disabled.json.store, disabled.json.enabled, disabled.json.disabled_reason], [created.id, store.handle, false, 'disabled by the service operator']);
+      const read = (await t.request({ method: 'GET', url: `/v1/webhooks/${created.id}`, key })).json();
+      assert.deepEqual([read.enabled, read.disabled_reason], [false, 'disabled by the service operator']);
+
+      const unknown = await cli(db, 'webhook', 'disable', 'wh_nothere');
+      assert.deepEqual([unknown.code, unknown.stderr], [1, 'blog-api: no webhook endpoint with id "wh_nothere"\n']);
+      const usage = await cli(db, 'webhook', 'list');
+      assert.equal(usage.code, 2);
+
+      const off = await cli(db, 'store', 'update', store.handle, '--webhooks', 'off');
+      assert.equal(off.code, 0, off.stderr);
+      assert.equal(off.json.features.webhooks, false);
+      assertError(await t.request({ method: 'GET', url: '/v1/webhooks', key }), 'feature_unavailable');
+    });
+  });
+}

@@ -1,0 +1,65 @@
+// What every answer to a /v1 request must be, however hostile the request: a status the
+// contract has (never a 5xx), the common headers, and for an error the whole envelope with a
+// catalogue code whose status and flags match.
+import assert from 'node:assert/strict';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.js';
+import { API_VERSION_DATE } from '../../src/version.js';
+import type { NoAnswer, RawAnswer } from './raw-http.js';
+
+/** The contract's statuses (Errors → HTTP statuses) without the 5xx ones. */
+const CONTRACT_STATUSES = new Set([200, 201, 204, 401, 403, 404, 409, 413, 415, 422, 429]);
+const REQUEST_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function isAnswer(res: RawAnswer | NoAnswer): res is RawAnswer {
+  return !('closedWithoutAnswer' in res);
+}
+
+/**
+ * Asserts the answer is in the contract. A connection closed without one byte is accepted: it is
+ * how the server drops what its HTTP parser cannot read at all. Anything it does send must be
+ * a whole contract answer.
+ */
+export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string): void {
+  if (!isAnswer(res)) return;
+  const show = () => `${res.head}\r\n\r\n${res.body.toString('utf8').slice(0, 600)}`;
+  assert.ok(res.status < 500, `5xx answer:\n${show()}`);
+  assert.ok(CONTRACT_STATUSES.has(res.status), `status ${res.status} is not a contract status:\n${show()}`);
+  const requestId = res.headers['x-request-id'];
+  assert.ok(requestId !== undefined && REQUEST_ID.test(requestId), `X-Request-Id missing or malformed:\n${show()}`);
+  assert.equal(res.headers['x-svc-api-version'], API_VERSION_DATE, `X-Svc-Api-Version:\n${show()}`);
+  assert.equal(res.headers['cache-control'], 'no-store', `Cache-Control:\n${show()}`);
+  if (method === 'HEAD' || res.status === 204) {
+    assert.equal(res.body.length, 0, `a ${method} ${res.status} answer has no body:\n${show()}`);
+    return;
+  }
+  assert.match(res.headers['content-type'] ?? '', /^application\/json/, `Content-Type:\n${show()}`);
+  let body: any;
+  try {
+    body = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    assert.fail(`the body is not JSON:\n${show()}`);
+  }
+  if (res.status < 400) return;
+  assert.deepEqual(Object.keys(body), ['error'], `envelope:\n${show()}`);
+  const err = body.error;
+  assert.deepEqual(Object.keys(err).sort(), ['code', 'details', 'message', 'request_id', 'retryable'], `envelope fields:\n${show()}`);
+  const spec = ERROR_CATALOGUE[err.code as ErrorCode];
+  assert.ok(spec, `unknown error code ${err.code}:\n${show()}`);
+  assert.equal(spec.status, res.status, `status of ${err.code}:\n${show()}`);
+  assert.equal(err.message, spec.message, `message of ${err.code}`);
+  assert.equal(err.retryable, spec.retryable, `retryable of ${err.code}`);
+  assert.equal(err.request_id, requestId, `request_id equals X-Request-Id:\n${show()}`);
+  assert.ok(Array.isArray(err.details), `details is an array:\n${show()}`);
+  for (const d of err.details) {
+    assert.deepEqual(Object.keys(d).sort(), ['field', 'issue'], `detail shape:\n${show()}`);
+    assert.equal(typeof d.field, 'string');
+    assert.equal(typeof d.issue, 'string');
+  }
+  if (res.status === 429 || err.code === 'idempotency_in_progress') {
+    assert.match(res.headers['retry-after'] ?? '', /^\d+$/, `a blocked request carries Retry-After:\n${show()}`);
+  }
+}
+
+export function jsonOf(res: RawAnswer): any {
+  return JSON.parse(res.body.toString('utf8'));
+}

@@ -1,0 +1,107 @@
+// A real S3-compatible server (s3rver) on an ephemeral port for a test file, a bucket in it,
+// and a client of our own to look at the bucket directly.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+
+// s3rver checks request signatures against these; the service reads them from the environment,
+// through the AWS SDK's default credential chain, as it would read real ones.
+process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+
+export interface TestS3 {
+  endpoint: string;
+  bucket: string;
+  /** Environment that points the service at this server and bucket (with a key prefix). */
+  env: Record<string, string>;
+  prefix: string;
+  /** The bytes of an object, or null when there is none. */
+  object(key: string): Promise<Buffer | null>;
+  /** Writes an object directly, as something other than the service would. */
+  putObject(key: string, data: Buffer): Promise<void>;
+  /** Every key in the bucket. */
+  keys(): Promise<string[]>;
+  /** Empties the bucket. */
+  clear(): Promise<void>;
+  /** Stops answering (connections are refused) until start(). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
+  const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
+  let server: S3rver | null = null;
+  let port = 0;
+  const run = async () => {
+    server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+    const address = (await server.run()) as unknown as { port: number };
+    port = address.port;
+  };
+  await run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const prefix = 'media/';
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const keys = async () => {
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+    return (listed.Contents ?? []).map((c) => c.Key!).sort();
+  };
+  return {
+    endpoint,
+    bucket,
+    prefix,
+    env: { MEDIA_STORE: 's3', S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: prefix },
+    async object(key) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      } catch {
+        return null;
+      }
+      const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return Buffer.from(await got.Body!.transformToByteArray());
+    },
+    keys,
+    async putObject(key, data) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: data }));
+    },
+    async clear() {
+      const all = await keys();
+      if (all.length > 0) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: all.map((Key) => ({ Key })) } }));
+    },
+    async stop() {
+      await server?.close();
+      server = null;
+    },
+    async start() {
+      if (!server) await run();
+    },
+    async close() {
+      client.destroy();
+      await server?.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A server that accepts connections and never answers: a store that hangs. */
+export async function startSilentServer(): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

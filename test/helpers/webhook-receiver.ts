@@ -1,0 +1,53 @@
+// A real HTTP server standing in for an integrator's webhook receiver: it records every
+// request (headers and the raw body) and answers with the statuses it is told, in order.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+  path: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Statuses for the next requests, in order; 200 once they run out. */
+  answer(...statuses: number[]): void;
+  /** Received events of one type. */
+  ofType(type: string): Received[];
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(path = '/hooks'): Promise<Receiver> {
+  const received: Received[] = [];
+  const queued: number[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: any;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      received.push({ headers: req.headers, body, json, path: req.url ?? '' });
+      res.statusCode = queued.shift() ?? 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    received,
+    answer: (...statuses) => queued.push(...statuses),
+    ofType: (type) => received.filter((r) => r.json?.type === type),
+    clear: () => received.splice(0),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
