@@ -300,6 +300,7 @@ function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number
     ratioTarget('list', 'list of 20', 0.35);
     ratioTarget('me', '/v1/me', 0.5);
     rpsTarget('create', `create (SQLite, ${options.bodyKb} KB)`, 1500);
+    rpsTarget('create-rewritten', `create, filter rewrites (SQLite, ${options.bodyKb} KB)`, 1500);
   }
   const readP99 = ['get', 'list', 'walk', 'me'].map((k) => rows.get(k)?.m?.p99).filter((v): v is number => v !== undefined);
   if (readP99.length) out.push(`read p99 < ${p99Limit} ms at ${options.connections} connections: worst ${Math.max(...readP99).toFixed(1)} ms — ${verdict(Math.max(...readP99) < p99Limit)}`);
@@ -332,6 +333,13 @@ async function main() {
       process.exit(err instanceof UsageError && !err.message ? 0 : 2);
     }
     throw err;
+  }
+  if (options.filters) {
+    // Loaded only here: the candidates' libraries (one a WebAssembly module) are of no use to the other rows.
+    const { compareFilters } = await import('./lib/filters.js');
+    const timing = options.smoke ? { rounds: 1, msPerRound: 20, poolSeconds: 0.2 } : { rounds: Math.max(options.repeats, 3), msPerRound: 400, poolSeconds: 3 };
+    process.stdout.write(`${await compareFilters({ bodyBytes: Math.round(options.bodyKb * 1024), ...timing }, log)}\n`);
+    return;
   }
   const results = await run(options);
   const title =

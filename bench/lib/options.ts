@@ -31,6 +31,8 @@ export interface BenchOptions {
   /** Write the results as JSON here too. */
   json: string | null;
   smoke: boolean;
+  /** Only compare the HTML filter candidates in this process (no servers, no database). */
+  filters: boolean;
   /** LOG_LEVEL of the API for the main rows (the production default, info). */
   logLevel: string;
   /** REDIS_URL of the API servers, or null (the default on PostgreSQL: the local Redis, when it answers). */
@@ -60,7 +62,9 @@ export const USAGE = `usage: npm run bench -- [options]
                              the "quiet" rows run again with warn
   --redis URL|none           the API's REDIS_URL (default on PostgreSQL: redis://127.0.0.1:6379 when it
                              answers; on SQLite: none)
-  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server`;
+  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server
+  --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
+                             at least 3; with --smoke one short round)`;
 
 export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two'] as const;
 
@@ -95,6 +99,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'read-cache-mb': { type: 'string' },
       json: { type: 'string' },
       smoke: { type: 'boolean' },
+      filters: { type: 'boolean' },
       'log-level': { type: 'string' },
       redis: { type: 'string' },
       help: { type: 'boolean' },
@@ -129,6 +134,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? null,
     json: values.json ?? null,
     smoke,
+    filters: values.filters === true,
     logLevel: values['log-level'] ?? 'info',
     // 'default' is settled by the run (whether the local Redis answers).
     redisUrl: values.redis === 'none' ? null : (values.redis ?? (engine === 'postgres' ? 'default' : null)),

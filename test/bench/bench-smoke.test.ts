@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 
-function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runSmoke(...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -38,6 +38,20 @@ describe('npm run bench:smoke', () => {
         const value = row[header.indexOf(column)];
         assert.match(value, NUMBER, `${label}: ${column} is a number (got "${value}")`);
       }
+    }
+  });
+
+  it('with --filters, compares the HTML filters and judges each one', { timeout: 180_000 }, async () => {
+    const { code, stdout, stderr } = await runSmoke('--filters');
+    assert.equal(code, 0, `exit ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+    const rows = new Map(stdout.split('\n').filter((l) => l.startsWith('|')).map((l) => [cellsOf(l)[0], cellsOf(l)]));
+    const filter = rows.get('streaming allow-list on htmlparser2 (the filter)');
+    assert.ok(filter, `the filter's row in:\n${stdout}`);
+    assert.match(filter[1], NUMBER, `articles MB/s is a number (got "${filter[1]}")`);
+    // Exactness is not a speed: the filter must be judged exact even in a smoke run.
+    assert.deepEqual(filter.slice(4, 8), ['372/372', '388/388', '388/388', 'yes']);
+    for (const label of ['sanitize-html (the previous filter)', 'xss package, same allow-list', 'lol-html (WASM), same allow-list', 'streaming allow-list, 2 worker threads']) {
+      assert.match(rows.get(label)?.[1] ?? '', NUMBER, `row "${label}" with a number in:\n${stdout}`);
     }
   });
 });

@@ -10,7 +10,7 @@
  * filter would have stored. test/unit/html-filtered-form.test.ts holds the two to that, on the
  * XSS corpus and on generated markup.
  *
- * The form, as sanitize-html serialises what htmlparser2 parsed:
+ * The form, as the filter writes what htmlparser2 parsed:
  * - text without `<`, `>` or control characters other than tab, line feed and carriage return; `&` only as
  *   `&amp;`, `&lt;` or `&gt;` (other entities are decoded on output, so they change);
  * - allowed elements only, lower case, each attribute allowed for its element and written
@@ -22,7 +22,7 @@
  */
 import { ALLOWED_ATTRIBUTES, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG, URL_ATTRIBUTES, URL_INVISIBLES } from './html-allow-list.js';
 
-/** The elements written `<name ... />`: void in the parser, self-closing in the sanitizer. */
+/** The elements written `<name ... />`: void in the parser, written with ` />` by the filter. */
 const VOID = new Set(['br', 'hr', 'img', 'col']);
 
 /**
