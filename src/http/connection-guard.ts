@@ -9,16 +9,13 @@
 // given back (the pipeline releases slots on abort) and nothing is written for it.
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { OpsConfig } from '../config/config.js';
 
-export interface ConnectionLimits {
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-  uploadIdleTimeoutMs: number;
-  uploadMinBytes: number;
-  keepAliveTimeoutMs: number;
-  maxConnections: number;
-  maxPendingConnections: number;
-}
+/** The operator's limits on slow and idle clients (documented on OpsConfig). */
+export type ConnectionLimits = Pick<
+  OpsConfig,
+  'headersTimeoutMs' | 'bodyTimeoutMs' | 'uploadIdleTimeoutMs' | 'uploadMinBytes' | 'keepAliveTimeoutMs' | 'maxConnections' | 'maxPendingConnections'
+>;
 
 /** Why a connection was refused or cut (the metric's label). */
 export type GuardEvent = 'refused_pending_limit' | 'cut_body_timeout' | 'cut_upload_idle';

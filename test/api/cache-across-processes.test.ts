@@ -8,7 +8,8 @@ import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { send } from '../helpers/fetch-response.js';
-import { runCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runCli } from '../helpers/cli.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
 

@@ -17,6 +17,7 @@ import { HousekeepingService, LEASE_TTL_MS, type HousekeepingLog, type PassResul
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { deleteImage, upload, uniqueJpeg } from './media-support.js';
+import { runCli as cli } from '../helpers/cli.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -58,20 +59,6 @@ function removedCounts(result: PassResult) {
   return result.ran ? result.removed : undefined;
 }
 
-function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-      env: { ...process.env, REDIS_URL: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 for (const target of await engineTargets()) {
   describe(`housekeeping [${target.name}]`, { skip: target.skip }, () => {

@@ -2,7 +2,6 @@
 // real s3rver), as a separate process like an operator runs it; idempotent, with JSON counts.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
@@ -12,24 +11,11 @@ import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startS3 } from '../helpers/s3-server.js';
 import { upload, uniqueJpeg } from '../api/media-support.js';
+import { runCli as cli } from '../helpers/cli.js';
 
 const s3 = await startS3();
 after(() => s3.close());
 
-function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-      env: { ...process.env, REDIS_URL: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 for (const target of await engineTargets()) {
   describe(`blog-api media sync [${target.name}]`, { skip: target.skip }, () => {

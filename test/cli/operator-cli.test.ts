@@ -11,29 +11,10 @@ import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
+import { runCli } from '../helpers/cli.js';
 
-function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      let json: any;
-      try {
-        json = stdout ? JSON.parse(stdout) : undefined;
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
-    });
-  });
-}
+
+const cli = (databaseUrl: string, ...args: string[]) => runCli({ DATABASE_URL: databaseUrl }, ...args);
 
 for (const target of await engineTargets()) {
   describe(`operator CLI [${target.name}]`, { skip: target.skip }, () => {

@@ -7,7 +7,6 @@
 // Bounded by counts, not by time: the kill comes after a number of acknowledged writes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { engineTargets } from '../helpers/engines.js';
 import { uniqueJpeg } from '../api/media-support.js';
 import { startServerProcess as startServer, type ServerProcess } from '../helpers/server-process.js';
+import { runCli } from '../helpers/cli.js';
 
 const WORKERS = 8;
 const ROUNDS = 2;
@@ -178,7 +178,7 @@ for (const target of await engineTargets()) {
       const hourAndMinuteAgo = new Date(Date.now() - 61 * 60 * 1000);
       for (const file of filesUnder(env.MEDIA_DIR)) utimesSync(file, hourAndMinuteAgo, hourAndMinuteAgo);
 
-      const cli = await runCli(['housekeeping'], env);
+      const cli = await runCli(env, 'housekeeping');
       assert.equal(cli.code, 0, `blog-api housekeeping: ${cli.stdout}${cli.stderr}`);
 
       const rows = await liveImageRows();
@@ -221,14 +221,3 @@ function filesUnder(root: string): string[] {
   return out;
 }
 
-/** The operator CLI, from source like the CLI tests run it (bin/blog-api runs the built copy). */
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

@@ -106,20 +106,3 @@ export async function waitUntilRefused(port: number, timeoutMs = 10_000): Promis
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-/** Runs one operator command (`src/cli/bin.ts`) as its own process, to completion. */
-export function runCli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, REDIS_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
