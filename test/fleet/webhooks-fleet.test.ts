@@ -4,64 +4,17 @@
 // and a process killed with SIGKILL between claim and answer does not lose its delivery.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { engineTargets } from '../helpers/engines.js';
+import { send } from '../helpers/fetch-response.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { LEASE_MS } from '../../src/modules/webhooks/index.js';
 
 const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `src/main.ts` as its own process and resolves once it listens. */
-async function startServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', REDIS_URL: '', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d;
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    // Readiness only (not a time rule): the server is up once it answers HTTP.
-    const probe = async (attempt: number): Promise<void> => {
-      try {
-        await fetch(`http://127.0.0.1:${port}/v1/me`);
-        resolve();
-      } catch {
-        if (attempt > 300) return reject(new Error(`server did not start: ${output}`));
-        setTimeout(() => void probe(attempt + 1), 50);
-      }
-    };
-    void probe(0);
-  });
-  return { base: `http://127.0.0.1:${port}`, child };
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill(signal);
-  await exited;
-}
 
 /** Waits for a condition that other processes bring about (not a time rule: the processes run on the real clock). */
 async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -80,32 +33,29 @@ describe('webhooks across server processes on one PostgreSQL [postgres]', { skip
   after(() => t?.close());
 
   const call = (base: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => undefined)) as any }));
+    send(base, method, path, { key, body, headers }).then((r) => ({ status: r.statusCode, body: r.body ? r.json() : undefined }));
+  const startServer = (databaseUrl: string) => startServerProcess({ DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
 
   it('three processes deliver each event exactly once, a scheduled post’s post.published included', async () => {
-    const servers: Array<{ base: string; child: ChildProcess }> = [];
+    const servers: ServerProcess[] = [];
     const rx: Receiver = await startReceiver();
     try {
       for (let i = 0; i < 3; i++) servers.push(await startServer(t.config.database.url));
       const store = await t.createStore();
       const key = await t.issueKey(store, ['write_blog', 'publish_blog', 'manage_webhooks'], { writePerMinute: 1000, concurrency: 100 });
-      const endpoint = await call(servers[0].base, key, 'POST', '/v1/webhooks', { url: rx.url, events: ['*'] });
+      const endpoint = await call(servers[0].baseUrl, key, 'POST', '/v1/webhooks', { url: rx.url, events: ['*'] });
       assert.equal(endpoint.status, 201);
 
       const posts = await Promise.all(
         Array.from({ length: 24 }, (_, i) =>
-          call(servers[i % 3].base, key, 'POST', '/v1/blog/posts', { title: `Fleet ${i}`, body_html: `<p>${i}</p>` }, { 'idempotency-key': `fleet-${i}` }),
+          call(servers[i % 3].baseUrl, key, 'POST', '/v1/blog/posts', { title: `Fleet ${i}`, body_html: `<p>${i}</p>` }, { 'idempotency-key': `fleet-${i}` }),
         ),
       );
       assert.ok(posts.every((p) => p.status === 201));
       const due = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000).toISOString();
-      const scheduled = await call(servers[1].base, key, 'POST', `/v1/blog/posts/${posts[0].body.id}/publish`, { published_at: due });
+      const scheduled = await call(servers[1].baseUrl, key, 'POST', `/v1/blog/posts/${posts[0].body.id}/publish`, { published_at: due });
       assert.equal(scheduled.body.status, 'scheduled');
-      await Promise.all(posts.slice(1, 7).map((p, i) => call(servers[i % 3].base, key, 'POST', `/v1/blog/posts/${p.body.id}/publish`)));
+      await Promise.all(posts.slice(1, 7).map((p, i) => call(servers[i % 3].baseUrl, key, 'POST', `/v1/blog/posts/${p.body.id}/publish`)));
 
       const expected = 24 + 1 + 6 + 1; // created, scheduled, published now, then the scheduled one going live
       await eventually('every event to arrive', async () => rx.received.length >= expected);
@@ -125,7 +75,7 @@ describe('webhooks across server processes on one PostgreSQL [postgres]', { skip
       assert.equal(Date.parse(live.json.timestamp), Date.parse(due));
       for (const r of rx.received) new Webhook(endpoint.body.secret).verify(r.body, r.headers as Record<string, string>);
     } finally {
-      for (const s of servers) await stop(s.child);
+      for (const s of servers) await s.stop();
       await rx.close();
     }
   });
@@ -150,11 +100,11 @@ describe('webhooks across server processes on one PostgreSQL [postgres]', { skip
     try {
       const store = await t.createStore();
       const key = await t.issueKey(store, ['manage_webhooks']);
-      const endpoint = await call(server.base, key, 'POST', '/v1/webhooks', { url, events: ['*'] });
-      const queued = await call(server.base, key, 'POST', `/v1/webhooks/${endpoint.body.id}/test`);
+      const endpoint = await call(server.baseUrl, key, 'POST', '/v1/webhooks', { url, events: ['*'] });
+      const queued = await call(server.baseUrl, key, 'POST', `/v1/webhooks/${endpoint.body.id}/test`);
       assert.equal(queued.status, 202);
       await arrived;
-      await stop(server.child, 'SIGKILL');
+      await server.kill();
       const [claimed] = await t.ctx.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', queued.body.id).execute();
       assert.deepEqual([claimed.status, claimed.attempts, claimed.lease_token !== null], ['pending', 0, true], 'claimed, no outcome recorded');
 
@@ -171,7 +121,7 @@ describe('webhooks across server processes on one PostgreSQL [postgres]', { skip
       assert.deepEqual([done.status, done.attempts], ['succeeded', 1]);
       assert.ok(claimed.lease_until! - claimed.created_at <= LEASE_MS + 5000);
     } finally {
-      await stop(server.child);
+      await server.stop();
       hanging.closeAllConnections();
       await new Promise((r) => hanging.close(r));
     }
