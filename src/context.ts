@@ -11,6 +11,7 @@ import { createTrafficControl, type TrafficControl } from './http/traffic/index.
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
 import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
+import { IdBlocks } from './db/id-blocks.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { KeyService } from './modules/keys/index.js';
@@ -82,7 +83,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const observers = new Observers();
     const htmlFilter = timedFilter(threadedFilter(config.htmlFilterThreads), observers);
     const writes = writeUnits(db, handle.engine);
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
+    // PostgreSQL creates a post in one statement, with its id taken ahead (create-statement.ts).
+    const ids = handle.engine === 'postgres' ? new IdBlocks(db, 'posts') : null;
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, ids });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     const media = createMediaService(db, clock, config);
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);

@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/database.js';
-import type { IdempotencyScope } from '../modules/idempotency/index.js';
+import type { IdempotencyScope, StoredResponse } from '../modules/idempotency/index.js';
 import { callerOf } from './route-policy.js';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -88,8 +87,8 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
 
 /** A response recorded for replays inside the transaction that wrote the result. */
 export interface ReplayInTransaction {
-  /** Serialises `value` as this reply's response and stores it for replays, inside `trx`. */
-  record(trx: Db, value: unknown, location: string | null): Promise<void>;
+  /** Serialises `value` as this reply's response: what the write stores for replays with its result. */
+  response(value: unknown, location: string | null): StoredResponse;
   /** Once that transaction has committed: sends the recorded response. */
   send(): FastifyReply;
 }
@@ -100,17 +99,16 @@ export interface ReplayInTransaction {
  * commit together (one commit fewer per request). If the transaction fails, nothing was stored
  * and the onSend hook releases the key as usual.
  */
-export function replayInTransaction(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, statusCode: number): ReplayInTransaction {
+export function replayInTransaction(request: FastifyRequest, reply: FastifyReply, statusCode: number): ReplayInTransaction {
   const scope = request.idempotencyScope;
   if (!scope) throw new Error(`${request.routeOptions.url} is not an idempotent route`);
   let payload: string | null = null;
   return {
-    async record(trx, value, location) {
+    response(value, location) {
       reply.code(statusCode);
       if (location) reply.header('Location', location);
-      const serialized = String(reply.serialize(value));
-      await ctx.idempotency.complete(scope, statusCode, serialized, location, trx);
-      payload = serialized;
+      payload = String(reply.serialize(value));
+      return { scope, statusCode, body: payload, location };
     },
     send() {
       if (payload === null) throw new Error('replayInTransaction: send() before record()');

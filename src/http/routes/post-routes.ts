@@ -31,9 +31,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       schema: { tags, security, summary: 'Create a post (always a draft)', headers: IdempotencyHeader, body: CreatePostBody, response: { 201: PostSchema, ...errorResponses(WRITE_ERRORS) } },
     },
     async (request, reply) => {
-      const replay = replayInTransaction(ctx, request, reply, 201);
+      const replay = replayInTransaction(request, reply, 201);
       await ctx.posts.create(callerOf(request).store, request.body, actorOf(request), {
-        beforeCommit: (trx, post) => replay.record(trx, post, `/v1/blog/posts/${post.id}`),
+        response: (post) => replay.response(post, `/v1/blog/posts/${post.id}`),
       });
       return replay.send();
     },

@@ -46,6 +46,20 @@ const markCompleted = writeTemplate((db, $) =>
     .where('idem_key', '=', $(2)),
 );
 
+/** The response an idempotent request stores for its replays. */
+export interface StoredResponse {
+  scope: IdempotencyScope;
+  statusCode: number;
+  body: string;
+  location: string | null;
+}
+
+/** Stores `response` for replays; `db` may be the transaction that wrote the result, so both commit together. */
+export async function storeResponse(db: Db, response: StoredResponse): Promise<void> {
+  const { scope } = response;
+  await markCompleted(db, [scope.storeId, scope.application, scope.key, response.statusCode, response.body, response.location]);
+}
+
 export class IdempotencyService {
   private readonly writes: WriteUnits;
 
@@ -89,7 +103,7 @@ export class IdempotencyService {
    * transaction that wrote the result, so both commit together.
    */
   async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, db: Db = this.db): Promise<void> {
-    await markCompleted(db, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
+    await storeResponse(db, { scope, statusCode, body, location });
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */

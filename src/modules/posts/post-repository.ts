@@ -157,6 +157,11 @@ const insertPostRow = queryTemplate((db, $) =>
 /** Inserts a post and returns its row as stored, without reading it back. */
 export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<PostsTable>> {
   const [{ id }] = await insertPostRow(trx, [post.storeId, post.title, post.summary, post.bodyHtml, post.warnings, post.coverImageId, post.defaultCategoryId, post.now]);
+  return postRow(post, id);
+}
+
+/** The row a new post is stored as, under `id`. */
+export function postRow(post: NewPost, id: number): Selectable<PostsTable> {
   return {
     id,
     store_id: post.storeId,

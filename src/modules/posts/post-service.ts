@@ -6,15 +6,19 @@ import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CursorCodec } from '../../lib/cursor.js';
 import { recordAudit, type Actor } from '../audit/index.js';
-import { consumeQuota } from '../quotas/index.js';
-import { recordEvent } from '../webhooks/event-outbox.js';
+import type { IdBlocks } from '../../db/id-blocks.js';
+import { storeResponse, type StoredResponse } from '../idempotency/index.js';
+import { consumeQuota, quotaExceeded } from '../quotas/index.js';
+import { taipeiDay } from '../../lib/time.js';
+import { eventBody, newEventId, recordEvent } from '../webhooks/event-outbox.js';
+import { runCreateStatement } from './create-statement.js';
 import type { Store } from '../stores/index.js';
-import { assertNotDuplicate, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
+import { assertNotDuplicate, DUPLICATE_WINDOW_MS, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
-import { addCategoryLinks, findPost, insertPost, listPosts, replaceCategories, type PostRecord } from './post-repository.js';
+import { addCategoryLinks, findPost, insertPost, listPosts, postRow, replaceCategories, type NewPost, type PostRecord } from './post-repository.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
@@ -30,12 +34,23 @@ export interface PostServiceOptions {
   htmlFilter?: HtmlFilter;
   /** How write transactions run (default: each on its own). */
   writes?: WriteUnits;
+  /**
+   * PostgreSQL: ids for new posts taken ahead, so that a create is one statement
+   * (create-statement.ts) instead of a transaction of many.
+   */
+  ids?: IdBlocks | null;
+}
+
+export interface CreateOptions {
+  /** The response to store for replays, given the post as it will be returned; stored with the post. */
+  response?: (post: PostView) => StoredResponse;
 }
 
 export class PostService {
   private readonly reads: PostReadCache | null;
   private readonly htmlFilter: HtmlFilter;
   private readonly writes: WriteUnits;
+  private readonly ids: IdBlocks | null;
 
   constructor(
     private readonly db: Db,
@@ -47,17 +62,14 @@ export class PostService {
     this.reads = options.reads ?? null;
     this.htmlFilter = options.htmlFilter ?? inPlaceFilter;
     this.writes = options.writes ?? transactionPerUnit(db);
+    this.ids = options.ids ?? null;
   }
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
     return { store, now, publicBaseUrl: this.publicBaseUrl };
   }
 
-  /**
-   * `beforeCommit` runs inside the creating transaction with the post as it will be returned,
-   * for work that must commit with it (the response kept for idempotent replays).
-   */
-  async create(store: Store, input: CreatePostInput, actor: Actor, options: { beforeCommit?: (trx: Db, post: PostView) => Promise<void> } = {}): Promise<PostView> {
+  async create(store: Store, input: CreatePostInput, actor: Actor, options: CreateOptions = {}): Promise<PostView> {
     const now = this.clock.now().getTime();
     const title = prepareTitle(input.title, store);
     const body = await prepareBody(input.body_html, store, this.htmlFilter);
@@ -66,32 +78,59 @@ export class PostService {
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
     const cover = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
     const fingerprint = contentFingerprint(title, body.html);
+    const newPost: NewPost = {
+      storeId: store.id,
+      title,
+      summary: input.summary ?? null,
+      bodyHtml: body.html,
+      warnings: JSON.stringify(body.warnings),
+      coverImageId: cover?.id ?? null,
+      defaultCategoryId,
+      now,
+    };
+    // The post as created, without reading it back (test: posts-lifecycle, "a created post
+    // reads back as created"); categories in the order a read returns them.
+    const present = (row: ReturnType<typeof postRow>) =>
+      presentPost({ ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) }, this.presentContext(store, now));
+
+    // The winner of a duplicate can be deleted before it is looked up: then the create is tried again.
+    for (let attempt = 1; this.ids; attempt++) {
+      const post = present(postRow(newPost, await this.ids.take()));
+      const refusal = await runCreateStatement(this.db, {
+        ...newPost,
+        id: post.id,
+        categoryIds,
+        fingerprint,
+        windowStart: now - DUPLICATE_WINDOW_MS,
+        audit: { keyId: actor.keyId, application: actor.application, requestId: actor.requestId, changes: JSON.stringify(changedFields(input)) },
+        quota: { day: taipeiDay(now), limit: store.quotas.postsPerDay },
+        event: store.features.webhooks ? { id: newEventId(), type: 'post.created', body: eventBody(store, 'post.created', now, post) } : null,
+        response: options.response?.(post) ?? null,
+      });
+      if (refusal === 'quota_exceeded') throw quotaExceeded('posts', store.quotas.postsPerDay, now);
+      if (refusal === 'duplicate_content') {
+        const winner = await findFingerprint(this.db, store.id, fingerprint);
+        if (winner) throw duplicateError(winner.post_id);
+        if (attempt < 3) continue;
+      }
+      if (refusal === null) return post;
+      throw new Error('a create was refused as a duplicate of a post that no longer exists');
+    }
 
     try {
       return await this.writes.run(async (trx) => {
         const replacesOlder = await assertNotDuplicate(trx, store.id, fingerprint, now);
-        const row = await insertPost(trx, {
-          storeId: store.id,
-          title,
-          summary: input.summary ?? null,
-          bodyHtml: body.html,
-          warnings: JSON.stringify(body.warnings),
-          coverImageId: cover?.id ?? null,
-          defaultCategoryId,
-          now,
-        });
+        const row = await insertPost(trx, newPost);
         const id = row.id;
         await addCategoryLinks(trx, store.id, id, categoryIds);
         await recordFingerprint(trx, store.id, fingerprint, id, now, replacesOlder);
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
         // Last: a quota counts successful creations only, after every other rule has passed.
         await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
-        // The post as just inserted, without reading it back (test: posts-lifecycle, "a created
-        // post reads back as created"); categories in the order a read returns them.
-        const created: PostRecord = { ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) };
-        const post = presentPost(created, this.presentContext(store, now));
+        const post = present(row);
         await recordEvent(trx, store, 'post.created', now, () => post);
-        await options.beforeCommit?.(trx, post);
+        const response = options.response?.(post);
+        if (response) await storeResponse(trx, response);
         return post;
       });
     } catch (err) {

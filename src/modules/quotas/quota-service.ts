@@ -51,10 +51,13 @@ const takeUnit = writeTemplate((db, $) =>
 /** Takes one unit of today's quota in the given transaction, or throws 429 quota_exceeded. */
 export async function consumeQuota(trx: Db, storeId: number, kind: QuotaKind, limit: number, nowMs: number): Promise<void> {
   const taken = await takeUnit(trx, [storeId, kind, taipeiDay(nowMs), limit]);
-  if (taken === 0) {
-    const retryAfter = Math.max(1, Math.ceil((nextTaipeiMidnight(nowMs) - nowMs) / 1000));
-    throw new ApiError('quota_exceeded', [{ field: kind === 'posts' ? 'quotas.posts_per_day' : 'quotas.images_per_day', issue: `daily limit of ${limit} reached` }], {
-      'Retry-After': String(retryAfter),
-    });
-  }
+  if (taken === 0) throw quotaExceeded(kind, limit, nowMs);
+}
+
+/** 429 quota_exceeded, retryable at the next Taipei midnight. */
+export function quotaExceeded(kind: QuotaKind, limit: number, nowMs: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((nextTaipeiMidnight(nowMs) - nowMs) / 1000));
+  return new ApiError('quota_exceeded', [{ field: kind === 'posts' ? 'quotas.posts_per_day' : 'quotas.images_per_day', issue: `daily limit of ${limit} reached` }], {
+    'Retry-After': String(retryAfter),
+  });
 }

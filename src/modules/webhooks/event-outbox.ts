@@ -38,10 +38,15 @@ export interface RecordedDelivery {
   eventId: string;
 }
 
+/** An event's request body, exactly as every delivery of it sends it. */
+export function eventBody(store: Store, type: WebhookEventType, at: number, data: unknown): string {
+  return JSON.stringify({ type, timestamp: formatWithOffset(at, store.utcOffset), data });
+}
+
 /** Writes one event and a pending delivery of it to each of `endpointIds`, due at once. */
 export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<RecordedDelivery[]> {
   const eventId = newEventId();
-  const body = JSON.stringify({ type, timestamp: formatWithOffset(at, store.utcOffset), data });
+  const body = eventBody(store, type, at, data);
   await trx.insertInto('webhook_events').values({ id: eventId, store_id: store.id, type, body, created_at: at }).execute();
   const deliveries = endpointIds.map((endpointId) => ({ id: newDeliveryId(), endpointId, eventId }));
   await trx
