@@ -4,6 +4,7 @@ import { housekeepingMigration } from './migrations/0002-housekeeping.js';
 import { webhooksMigration } from './migrations/0003-webhooks.js';
 import { cacheVersionsMigration } from './migrations/0005-cache-versions.js';
 import { abortFunctionMigration } from './migrations/0007-abort-function.js';
+import { webhookRetentionMigration } from './migrations/0008-webhook-retention.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
@@ -14,6 +15,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0003-webhooks': webhooksMigration(engine),
     '0005-cache-versions': cacheVersionsMigration(engine),
     '0007-abort-function': abortFunctionMigration(engine),
+    '0008-webhook-retention': webhookRetentionMigration(),
   };
 }
 

@@ -109,6 +109,8 @@ for (const target of await engineTargets()) {
         upload_temp_files: 0,
         orphaned_media_objects: 0,
         failed_media_deletions: 0,
+        webhook_deliveries: 0,
+        webhook_events: 0,
       });
       assert.deepEqual((await t.ctx.db.selectFrom('content_fingerprints').select('post_id').execute()).map((r) => Number(r.post_id)), [second.id]);
       assert.deepEqual((await t.ctx.db.selectFrom('delete_confirmations').select('post_id').execute()).map((r) => Number(r.post_id)), [second.id]);
@@ -253,6 +255,8 @@ for (const target of await engineTargets()) {
         'upload_temp_files',
         'orphaned_media_objects',
         'failed_media_deletions',
+        'webhook_deliveries',
+        'webhook_events',
       ]);
       assert.ok(out.removed.idempotency_records >= 1 && out.removed.content_fingerprints >= 1);
       assert.deepEqual([out.media_errors, out.complete], [0, true]);

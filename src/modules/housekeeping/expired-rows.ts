@@ -52,3 +52,43 @@ export const expiredDeleteTokens: ExpiredRowBatch = async (db, now, limit) => {
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 };
+
+/** A finished webhook delivery (and, once none is left, its event) is kept this long after its last attempt. */
+export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Webhook deliveries that succeeded or failed more than 30 days ago (a delivery that never ran,
+ * because its endpoint was disabled, counts from its creation). Pending ones always stay.
+ */
+export const expiredWebhookDeliveries: ExpiredRowBatch = async (db, now, limit) => {
+  const before = now - WEBHOOK_DELIVERY_RETENTION_MS;
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '!=', 'pending')
+        .where((w) => w(w.fn.coalesce('last_attempt_at', 'created_at'), '<=', before))
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+};
+
+/** Webhook events past the same retention that no delivery refers to any more. */
+export const expiredWebhookEvents: ExpiredRowBatch = async (db, now, limit) => {
+  const before = now - WEBHOOK_DELIVERY_RETENTION_MS;
+  const result = await db
+    .deleteFrom('webhook_events')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_events as e')
+        .select('e.id')
+        .where('e.created_at', '<=', before)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))))
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+};

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { removeOwedFiles, sweepOrphanFiles, type MediaStore } from '../media/index.js';
-import { expiredContentFingerprints, expiredDeleteTokens, expiredIdempotencyRecords, type ExpiredRowBatch } from './expired-rows.js';
+import { expiredContentFingerprints, expiredDeleteTokens, expiredIdempotencyRecords, expiredWebhookDeliveries, expiredWebhookEvents, type ExpiredRowBatch } from './expired-rows.js';
 import { HousekeepingLease } from './housekeeping-lease.js';
 
 /** Upload temp files and unaccounted media files younger than this may still be in use. */
@@ -24,6 +24,8 @@ export interface HousekeepingCounts {
   upload_temp_files: number;
   orphaned_media_objects: number;
   failed_media_deletions: number;
+  webhook_deliveries: number;
+  webhook_events: number;
 }
 
 export type PassResult =
@@ -71,6 +73,8 @@ export class HousekeepingService {
       upload_temp_files: 0,
       orphaned_media_objects: 0,
       failed_media_deletions: 0,
+      webhook_deliveries: 0,
+      webhook_events: 0,
     };
     let mediaErrors = 0;
     let complete = true;
@@ -78,6 +82,9 @@ export class HousekeepingService {
       await this.rows(expiredIdempotencyRecords, now, (n) => (removed.idempotency_records += n));
       await this.rows(expiredContentFingerprints, now, (n) => (removed.content_fingerprints += n));
       await this.rows(expiredDeleteTokens, now, (n) => (removed.delete_tokens += n));
+      // Deliveries first: an event goes once no delivery refers to it.
+      await this.rows(expiredWebhookDeliveries, now, (n) => (removed.webhook_deliveries += n));
+      await this.rows(expiredWebhookEvents, now, (n) => (removed.webhook_events += n));
       removed.upload_temp_files = await this.files.removeLeftovers(new Date(now - STALE_AFTER_MS));
       await this.checkpoint();
 
