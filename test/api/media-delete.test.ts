@@ -116,8 +116,17 @@ for (const target of await engineTargets()) {
       assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
     });
 
-    it('restores the image and answers 500 when the file cannot be removed', async () => {
+    it('restores the image and answers 500 when the file cannot be removed; its audit and webhook events are withdrawn', async () => {
+      // An endpoint listening to every event (an address given as IP: nothing is resolved or sent here).
+      const endpoint = await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'https://93.184.215.14/hooks', events: ['*'] } });
+      assert.equal(endpoint.statusCode, 201, endpoint.body);
       const image = await newImage();
+      const deletedEvents = async () =>
+        (await t.ctx.db.selectFrom('webhook_events').select('body').where('store_id', '=', store.id).where('type', '=', 'image.deleted').execute()).map((e) => JSON.parse(e.body).data.id);
+      const pendingDeliveries = async () =>
+        Number((await t.ctx.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('store_id', '=', store.id).executeTakeFirstOrThrow()).n);
+      const uploadDeliveries = await pendingDeliveries();
+      assert.ok(uploadDeliveries >= 1, 'the upload was announced');
       const local = new LocalMediaStore(t.config.mediaDir);
       const failing: MediaStore = {
         put: (h, b, d) => local.put(h, b, d),
@@ -145,10 +154,13 @@ for (const target of await engineTargets()) {
       assert.equal(row.deleted_at, null);
       const events = (await t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${image.id}`, key })).json().data;
       assert.deepEqual(events.map((e: any) => e.action), ['image.uploaded'], 'the failed deletion left no event');
+      assert.deepEqual(await deletedEvents(), [], 'nor a webhook event');
+      assert.equal(await pendingDeliveries(), uploadDeliveries, 'nor a delivery');
       assert.ok(t.logs.some((line) => line.includes('file could not be removed')), 'the cause is logged');
 
-      // With a working store the same delete now succeeds.
+      // With a working store the same delete now succeeds, and is announced.
       assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
+      assert.deepEqual(await deletedEvents(), [image.id]);
       assertError(await fetchFile(t, image.path), 'not_found');
     });
   });

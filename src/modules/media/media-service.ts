@@ -10,7 +10,7 @@ import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
-import { recordEvent } from '../webhooks/event-outbox.js';
+import { recordEvent, withdrawEvent } from '../webhooks/event-outbox.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
 import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
@@ -101,13 +101,14 @@ export class MediaService {
   /**
    * Deletes a live image of the store: the row is marked deleted with its audit event in one
    * transaction, then the file is removed. If the file cannot be removed the row is restored
-   * (and its event withdrawn) so the database and the files agree, and the caller gets a 500.
+   * (its audit event and its webhook event, if not yet sent, withdrawn) so the database and the
+   * files agree, and the caller gets a 500.
    */
   async delete(store: Store, id: string, actor: Actor): Promise<void> {
     const image = IMAGE_ID_PATTERN.test(id) ? await this.findLiveById(store.id, id) : undefined;
     if (!image) throw new ApiError('not_found');
     const now = this.clock.now().getTime();
-    await this.db.transaction().execute(async (trx) => {
+    const eventId = await this.db.transaction().execute(async (trx) => {
       const users = await this.postsUsing(trx, store, image);
       if (users.length > 0) throw new ApiError('image_in_use', users.map((postId) => detail('post_id', String(postId))));
       const result = await trx
@@ -122,12 +123,12 @@ export class MediaService {
       // the file is gone, housekeeping finds the record and removes it.
       await trx.insertInto('media_deletions').values({ image_id: image.id, requested_at: now }).execute();
       await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
-      await recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
+      return recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
     });
     try {
       await this.files.remove(store.handle, image.basename);
     } catch (removeError) {
-      await this.restore(store, image, removeError);
+      await this.restore(store, image, eventId, removeError);
       throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, { cause: removeError });
     }
     // The file is gone; a record left behind by a failure here only makes housekeeping repeat a
@@ -173,7 +174,7 @@ export class MediaService {
     return rows.map((r) => Number(r.id));
   }
 
-  private async restore(store: Store, image: ImageRow, cause: unknown): Promise<void> {
+  private async restore(store: Store, image: ImageRow, eventId: string | null, cause: unknown): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.updateTable('images').set({ deleted_at: null }).where('id', '=', image.id).execute();
@@ -186,6 +187,7 @@ export class MediaService {
           .where('resource_id', '=', image.id)
           .where('action', '=', 'image.deleted')
           .execute();
+        if (eventId) await withdrawEvent(trx, eventId);
       });
     } catch (restoreError) {
       // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice. The

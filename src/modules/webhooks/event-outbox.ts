@@ -22,14 +22,30 @@ export type EventData = () => unknown | Promise<unknown>;
 
 /**
  * Records an event of `store` for every enabled endpoint subscribed to `type`, inside `trx`.
- * Nothing is recorded while the store's webhooks feature is off.
+ * Nothing is recorded while the store's webhooks feature is off. Resolves with the event's id,
+ * or null when no endpoint was listening.
  */
-export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<void> {
-  if (!store.features.webhooks) return;
+export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<string | null> {
+  if (!store.features.webhooks) return null;
   const endpoints = await listeningEndpoints(trx, [store.id]);
   const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], type)).map((e) => e.id);
-  if (targets.length === 0) return;
-  await insertEvent(trx, store, type, at, await data(), targets);
+  if (targets.length === 0) return null;
+  const [first] = await insertEvent(trx, store, type, at, await data(), targets);
+  return first.eventId;
+}
+
+/**
+ * Withdraws an event whose change was undone after it committed: the deliveries no worker has
+ * claimed yet are removed, then the event once none is left. A delivery already claimed (being
+ * sent, or sent) cannot be called back and stays.
+ */
+export async function withdrawEvent(trx: Db, eventId: string): Promise<void> {
+  await trx.deleteFrom('webhook_deliveries').where('event_id', '=', eventId).where('status', '=', 'pending').where('attempts', '=', 0).where('lease_token', 'is', null).execute();
+  await trx
+    .deleteFrom('webhook_events')
+    .where('id', '=', eventId)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId))))
+    .execute();
 }
 
 export interface RecordedDelivery {
