@@ -34,14 +34,35 @@ export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPar
   const validate: ValidateFunction = (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
   // Endpoints whose whole body is optional (publish, delete step 1) mark their schema so.
   const bodyOptional = httpPart === 'body' && (schema as Record<string, unknown>)[OPTIONAL_BODY] === true;
+  const integers = httpPart === 'body' ? [] : integerFields(schema);
   return (data: unknown) => {
     if ((data === undefined || data === null) && bodyOptional) return { value: undefined };
+    // Before validate(), which coerces the text in place.
+    const integerErrors = looseIntegerErrors(data, integers);
     const ok = validate(data);
     const textErrors = invalidTextErrors(data);
-    if (ok && textErrors.length === 0) return { value: data };
-    return { error: Object.assign(new Error('validation'), { validation: [...(validate.errors ?? []), ...textErrors] }) };
+    if (ok && textErrors.length === 0 && integerErrors.length === 0) return { value: data };
+    return { error: Object.assign(new Error('validation'), { validation: [...integerErrors, ...(validate.errors ?? []), ...textErrors] }) };
   };
 };
+
+/** Top-level fields of a path, query or header schema whose value is an integer. */
+function integerFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.keys(properties).filter((name) => properties[name].type === 'integer');
+}
+
+// Ajv's coercion reads text the way Number() does, so `+1`, `0x1`, `1e0`, `1.0` and ` 1` would
+// all be the id 1. An integer in a path or query string is written in decimal digits only.
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+function looseIntegerErrors(data: unknown, fields: string[]): ErrorObject[] {
+  if (fields.length === 0 || typeof data !== 'object' || data === null) return [];
+  const values = data as Record<string, unknown>;
+  return fields
+    .filter((name) => typeof values[name] === 'string' && !DECIMAL_INTEGER.test(values[name] as string))
+    .map((name) => ({ keyword: 'type', instancePath: pointer('', name), schemaPath: '', params: { type: 'integer' }, message: 'must be integer' }));
+}
 
 // A UTF-16 code unit of a surrogate pair without its partner. JSON can spell one (`"\ud800"`),
 // but it is not text: PostgreSQL refuses it and SQLite stores U+FFFD in its place, so what was

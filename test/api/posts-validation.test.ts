@@ -195,5 +195,19 @@ for (const target of await engineTargets()) {
       assertError(await t.request({ method: 'PATCH', url: '/v1/blog/posts/abc', key, body: { title: 'x' } }), 'validation_failed', [{ field: 'id', issue: 'must be integer' }]);
       assertError(await t.request({ method: 'PATCH', url: '/v1/blog/posts/99999999', key, body: { title: '🎉', body_html: 'x'.repeat(2_000_000) } }), 'not_found');
     });
+
+    it('reads integers in the path and query string as decimal digits only: +1, 0x1, 1e0, 1.0 and " 1" are not the id 1', async () => {
+      const post = await create({ title: 'Id one', body_html: '<p>one</p>' });
+      assert.equal(post.statusCode, 201, post.body);
+      const { id } = post.json();
+      assert.equal((await t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key })).statusCode, 200);
+      for (const spelling of [`+${id}`, `0x${id.toString(16)}`, `${id}e0`, `${id}.0`, `%20${id}`, `${id}%20`]) {
+        assertError(await t.request({ method: 'GET', url: `/v1/blog/posts/${spelling}`, key }), 'validation_failed', [{ field: 'id', issue: 'must be integer' }]);
+      }
+      for (const limit of ['+5', '1e1', '5.0', '0x5']) {
+        assertError(await t.request({ method: 'GET', url: `/v1/blog/posts?limit=${encodeURIComponent(limit)}`, key }), 'validation_failed', [{ field: 'limit', issue: 'must be integer' }]);
+      }
+      assert.equal((await t.request({ method: 'GET', url: '/v1/blog/posts?limit=5', key })).statusCode, 200);
+    });
   });
 }
