@@ -111,14 +111,27 @@ export function clientErrorHandler(this: unknown, error: ConnectionError, socket
     socket.setTimeout(CLOSE_GRACE_MS, () => socket.destroy());
   };
   const inFlight = inFlightOf(socket);
-  if (inFlight && !inFlight.writableFinished) {
-    // A later request on the connection is at fault: the earlier answer goes out first.
-    if (inFlight.req?.complete) return void inFlight.once('close', refuse);
+  // A request that said `Connection: close` was answered, and bytes still came (the rest of a
+  // body its answer did not wait for): nothing more may be answered; they are dropped.
+  if (err.code === 'HPE_CLOSED_CONNECTION' && !inFlight) return dropRest(socket);
+  if (inFlight && inFlight.req?.complete === false) {
     // The body of the request being answered is at fault: this refusal is its answer, unless
-    // its answer has already begun, when all that is left is to cut the connection.
+    // its answer has already begun (all that is left is to cut the connection) or been written
+    // whole (a 404 given before the body arrived: the connection just closes after it).
+    if (inFlight.writableFinished) return dropRest(socket);
     if (inFlight.headersSent) return void socket.destroy();
+  } else if (inFlight && !inFlight.writableFinished) {
+    // A later request on the connection is at fault: the earlier answer goes out first.
+    return void inFlight.once('close', refuse);
   }
   refuse();
+}
+
+/** Ends the connection after what was written, reading and dropping input until it closes. */
+function dropRest(socket: Socket): void {
+  socket.end();
+  socket.resume();
+  socket.setTimeout(CLOSE_GRACE_MS, () => socket.destroy());
 }
 
 /**
