@@ -7,7 +7,7 @@ import { loadServiceSecret } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
 import { Observers, timeWork } from './lib/observations.js';
-import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
+import { createTrafficControl, type TrafficControl } from './traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
 import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
