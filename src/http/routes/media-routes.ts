@@ -5,9 +5,10 @@ import type { AppContext } from '../../context.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
 import type { Actor } from '../../modules/audit/index.js';
-import { ImageIdParam, ImageSchema, ImageUploadBodySchema, readImageUpload, type MultipartSource } from '../../modules/media/index.js';
+import { ImageIdParam, ImageSchema, ImageUploadBodySchema } from '../../modules/media/index.js';
 import { errorHandler, sendApiError } from '../error-envelope.js';
 import { callerOf } from '../route-policy.js';
+import { readImageUpload, type MultipartSource } from '../upload-reader.js';
 
 /**
  * busboy's ceiling for any file part. Each upload passes its store's own (smaller) limit; this

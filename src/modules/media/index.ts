@@ -5,7 +5,7 @@ export * from './media-store.js';
 export * from './local-media-store.js';
 export * from './media-settings.js';
 export * from './media-service.js';
-export * from './upload-reader.js';
+export * from './uploaded-file.js';
 export * from './s3-media-store.js';
 export * from './create-media-store.js';
 export * from './media-cleanup.js';

@@ -19,7 +19,7 @@ import type { ImageObject } from './image-schemas.js';
 import { createMediaStore } from './create-media-store.js';
 import { mediaSettingsFromEnv, type MediaSettings } from './media-settings.js';
 import type { MediaStore } from './media-store.js';
-import { FILE_FIELD, type UploadedFile } from './upload-reader.js';
+import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
 
 /** Posts listed in an image_in_use error (contract: at most 20). */
 export const IN_USE_DETAILS_MAX = 20;
