@@ -1,7 +1,7 @@
 // AppContext: everything a request or a CLI command needs, built once per process.
 import { ConfigError, type AppConfig } from './config/config.js';
 import { openDatabase, type Db, type DatabaseHandle, type Engine, type PoolUsage } from './db/database.js';
-import { writeUnits } from './db/group-commit.js';
+import { writeTransactions } from './db/group-commit.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { loadServiceSecret } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -81,7 +81,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const postReads = config.readCacheBytes > 0 ? new PostReadCache(config.readCacheBytes) : null;
     const observers = new Observers();
     const htmlFilter = timedFilter(threadedFilter(config.htmlFilterThreads), observers);
-    const writes = writeUnits(db, handle.engine);
+    const writes = writeTransactions(db, handle.engine);
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
     const media = createMediaService(db, clock, config);

@@ -4,7 +4,7 @@
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation, writeTemplate } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import type { WriteUnits } from '../../db/group-commit.js';
+import type { WriteTransactions } from '../../db/group-commit.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** An in-progress record older than this belongs to a request that died; a retry takes it over. */
@@ -47,13 +47,13 @@ const markCompleted = writeTemplate((db, $) =>
 );
 
 export class IdempotencyService {
-  private readonly writes: WriteUnits;
+  private readonly writes: WriteTransactions;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     /** How the record is first written (default: on its own). */
-    writes?: WriteUnits,
+    writes?: WriteTransactions,
   ) {
     this.writes = writes ?? { run: (work) => work(db) };
   }
