@@ -62,14 +62,6 @@ export class CategoryService {
     }
   }
 
-  /** Ids among `ids` that are not categories of this store. */
-  async unknownIds(trx: Db, store: Store, ids: number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await trx.selectFrom('categories').select('id').where('store_id', '=', store.id).where('id', 'in', ids).execute();
-    const found = new Set(rows.map((r) => r.id));
-    return ids.filter((id) => !found.has(id));
-  }
-
   // Back office (operator CLI): not offered by the API.
 
   async rename(store: Store, id: number, rawName: string): Promise<CategoryView> {

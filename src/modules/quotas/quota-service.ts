@@ -2,7 +2,7 @@
 // creations only: consumeQuota() runs inside the creating transaction, so a rolled-back
 // creation gives its unit back, and its conditional upsert serialises concurrent creators.
 import { writeTemplate, type Db } from '../../db/database.js';
-import { formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
+import { nextTaipeiMidnight, taipeiDay } from '../../lib/time.js';
 import { ApiError } from '../../lib/api-error.js';
 
 export type QuotaKind = 'posts' | 'images';
@@ -12,18 +12,6 @@ export interface QuotaUsage {
   used: number;
   remaining: number;
   resets_at: string;
-}
-
-export async function readUsage(db: Db, storeId: number, kind: QuotaKind, limit: number, nowMs: number): Promise<QuotaUsage> {
-  const row = await db
-    .selectFrom('daily_usage')
-    .select('used')
-    .where('store_id', '=', storeId)
-    .where('kind', '=', kind)
-    .where('day', '=', taipeiDay(nowMs))
-    .executeTakeFirst();
-  const used = row?.used ?? 0;
-  return { limit, used, remaining: Math.max(0, limit - used), resets_at: formatWithOffset(nextTaipeiMidnight(nowMs), TAIPEI_OFFSET) };
 }
 
 /**
