@@ -34,7 +34,11 @@ export class CategoryService {
     return { data: rows.map((r) => presentCategory(r, store.utcOffset)) };
   }
 
-  async create(store: Store, input: CreateCategoryInput, actor: Actor): Promise<CategoryView> {
+  /**
+   * `beforeCommit` runs inside the creating transaction with the category as it will be
+   * returned, for work that must commit with it (the response stored for idempotent replays).
+   */
+  async create(store: Store, input: CreateCategoryInput, actor: Actor, options: { beforeCommit?: (trx: Db, category: CategoryView) => Promise<void> } = {}): Promise<CategoryView> {
     const name = normalizeName(input.name, 'name');
     const parentId = input.parent_id ?? null;
     const depth = parentId === null ? 1 : (await this.parentDepth(store, parentId, 'parent_id')) + 1;
@@ -44,17 +48,18 @@ export class CategoryService {
     await this.assertNameFree(store, name, parentId);
     const now = this.clock.now().getTime();
     try {
-      const row = await this.db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         const created = await trx
           .insertInto('categories')
           .values({ store_id: store.id, name, parent_id: parentId, parent_key: parentId ?? 0, depth, created_at: now, updated_at: now })
           .returningAll()
           .executeTakeFirstOrThrow();
         await recordAudit(trx, actor, { action: 'category.created', resourceType: 'category', resourceId: created.id, changes: ['name', 'parent_id'], at: now });
-        await recordEvent(trx, store, 'category.created', now, () => presentCategory(created, store.utcOffset));
-        return created;
+        const category = presentCategory(created, store.utcOffset);
+        await recordEvent(trx, store, 'category.created', now, () => category);
+        await options.beforeCommit?.(trx, category);
+        return category;
       });
-      return presentCategory(row, store.utcOffset);
     } catch (err) {
       // A concurrent create of the same name won the unique index: answer like a plain conflict.
       if (isUniqueViolation(err)) await this.assertNameFree(store, name, parentId);

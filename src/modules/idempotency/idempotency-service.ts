@@ -85,11 +85,11 @@ export class IdempotencyService {
   }
 
   /**
-   * Stores the first successful response so that replays return it unchanged; `db` may be the
+   * Stores the first successful response so that replays return it unchanged, in `trx`: the
    * transaction that wrote the result, so both commit together.
    */
-  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, db: Db = this.db): Promise<void> {
-    await markCompleted(db, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
+  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, trx: Db): Promise<void> {
+    await markCompleted(trx, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
