@@ -1,6 +1,7 @@
 import { writeTemplate, type Db } from '../../db/database.js';
 
-export const AUDIT_ACTIONS = [
+/** The changes to a store's content; webhooks announce these same actions as events. */
+export const CONTENT_ACTIONS = [
   'post.created',
   'post.updated',
   'post.published',
@@ -10,6 +11,10 @@ export const AUDIT_ACTIONS = [
   'category.created',
   'image.uploaded',
   'image.deleted',
+] as const;
+
+export const AUDIT_ACTIONS = [
+  ...CONTENT_ACTIONS,
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
