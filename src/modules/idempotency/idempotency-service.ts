@@ -2,7 +2,8 @@
 // Insert-first: the row is written before the work starts, so the database's primary key
 // decides the race between concurrent identical requests across any number of processes.
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation, writeTemplate } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { writeTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import type { WriteTransactions } from '../../db/group-commit.js';
 
@@ -23,27 +24,27 @@ export type BeginOutcome =
   | { kind: 'in_progress' };
 
 // Every idempotent request runs both, so they are compiled once (see queryTemplate).
-const insertInProgress = writeTemplate((db, $) =>
+const insertInProgress = writeTemplate((db, $: { storeId: number; application: string; key: string; requestHash: string; now: number; expiresAt: number }) =>
   db.insertInto('idempotency_records').values({
-    store_id: $(0),
-    application: $(1),
-    idem_key: $(2),
-    request_hash: $(3),
+    store_id: $.storeId,
+    application: $.application,
+    idem_key: $.key,
+    request_hash: $.requestHash,
     state: 'in_progress',
     status_code: null,
     response_body: null,
     location: null,
-    created_at: $(4),
-    expires_at: $(5),
+    created_at: $.now,
+    expires_at: $.expiresAt,
   }),
 );
-const markCompleted = writeTemplate((db, $) =>
+const markCompleted = writeTemplate((db, $: IdempotencyScope & { statusCode: number; body: string; location: string | null }) =>
   db
     .updateTable('idempotency_records')
-    .set({ state: 'completed', status_code: $(3), response_body: $(4), location: $(5) })
-    .where('store_id', '=', $(0))
-    .where('application', '=', $(1))
-    .where('idem_key', '=', $(2)),
+    .set({ state: 'completed', status_code: $.statusCode, response_body: $.body, location: $.location })
+    .where('store_id', '=', $.storeId)
+    .where('application', '=', $.application)
+    .where('idem_key', '=', $.key),
 );
 
 export class IdempotencyService {
@@ -89,7 +90,7 @@ export class IdempotencyService {
    * transaction that wrote the result, so both commit together.
    */
   async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, trx: Db): Promise<void> {
-    await markCompleted(trx, [scope.storeId, scope.application, scope.key, statusCode, body, location]);
+    await markCompleted(trx, { ...scope, statusCode, body, location });
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
@@ -99,7 +100,7 @@ export class IdempotencyService {
 
   private async tryInsert(scope: IdempotencyScope, requestHash: string, now: number): Promise<boolean> {
     try {
-      await this.writes.run((trx) => insertInProgress(trx, [scope.storeId, scope.application, scope.key, requestHash, now, now + IDEMPOTENCY_RETENTION_MS]));
+      await this.writes.run((trx) => insertInProgress(trx, { ...scope, requestHash, now, expiresAt: now + IDEMPOTENCY_RETENTION_MS }));
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;
