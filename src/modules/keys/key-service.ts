@@ -1,5 +1,5 @@
 import { Cache, NO_VERSIONS, versionsFromRow, type CacheVersions, type VersionSource } from '../../cache/index.js';
-import type { Db } from '../../db/database.js';
+import { isUniqueViolation, type Db } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
@@ -145,7 +145,8 @@ export class KeyService {
           .execute();
         return { key: parts.key, keyId: parts.keyId, scopes: expandScopes(input.scopes), expiresAt };
       } catch (err) {
-        if (attempt >= 3) throw err;
+        // Anything else (a store that does not exist, a lost connection) is not luck: no retry.
+        if (!isUniqueViolation(err) || attempt >= 3) throw err;
       }
     }
   }
