@@ -230,17 +230,19 @@ export class KeyService {
     return (await this.find(keyId)) !== null;
   }
 
+  /** Changes a key; returns it as it is now, with its store's id, or null for an unknown key. */
   async update(
     keyId: string,
     changes: { expiresAt?: number | null; readPerMinute?: number; writePerMinute?: number; concurrency?: number },
-  ): Promise<KeySummary | null> {
+  ): Promise<{ key: KeySummary; storeId: number } | null> {
     const patch: Record<string, number | null> = {};
     if (changes.expiresAt !== undefined) patch.expires_at = changes.expiresAt;
     if (changes.readPerMinute !== undefined) patch.read_per_minute = changes.readPerMinute;
     if (changes.writePerMinute !== undefined) patch.write_per_minute = changes.writePerMinute;
     if (changes.concurrency !== undefined) patch.concurrency = changes.concurrency;
     if (Object.keys(patch).length > 0) await this.db.updateTable('api_keys').set(patch).where('key_id', '=', keyId).execute();
-    return this.find(keyId);
+    const row = await this.db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    return row ? { key: summarize(row), storeId: row.store_id } : null;
   }
 
   async find(keyId: string): Promise<KeySummary | null> {
