@@ -3,7 +3,6 @@ export * from './image-lookup.js';
 export * from './image-schemas.js';
 export * from './media-store.js';
 export * from './local-media-store.js';
-export * from './media-settings.js';
 export * from './media-service.js';
 export * from './uploaded-file.js';
 export * from './s3-media-store.js';
