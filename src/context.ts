@@ -1,13 +1,13 @@
 // AppContext: everything a request or a CLI command needs, built once per process.
 import { ConfigError, type AppConfig } from './config/config.js';
 import { openDatabase, type Db, type DatabaseHandle, type Engine, type PoolUsage } from './db/database.js';
-import { writeUnits } from './db/group-commit.js';
+import { writeTransactions } from './db/group-commit.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { loadServiceSecret } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
 import { Observers, timeWork } from './lib/observations.js';
-import { createTrafficControl, type TrafficControl } from './http/traffic/index.js';
+import { createTrafficControl, type TrafficControl } from './traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
 import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
@@ -82,7 +82,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const postReads = config.readCacheBytes > 0 ? new PostReadCache(config.readCacheBytes) : null;
     const observers = new Observers();
     const htmlFilter = timedFilter(threadedFilter(config.htmlFilterThreads), observers);
-    const writes = writeUnits(db, handle.engine);
+    const writes = writeTransactions(db, handle.engine);
     // PostgreSQL creates a post in one statement, with its id taken ahead (create-statement.ts).
     const ids = handle.engine === 'postgres' ? new IdBlocks(db, 'posts') : null;
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, ids });

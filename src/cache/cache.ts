@@ -1,4 +1,4 @@
-// The one cache every read that is kept between requests goes through (verified keys,
+// The one cache every read cached between requests goes through (verified keys,
 // identities, presented posts and list pages). See docs/architecture.md, "Caches".
 import { LRUCache } from 'lru-cache';
 
@@ -63,7 +63,7 @@ export class Cache<K extends {}, V extends {}> {
     return entry.value;
   }
 
-  /** The entry kept for `key` under any version, without counting as a use. */
+  /** The entry cached for `key` under any version, without counting as a use. */
   peek(key: K): V | undefined {
     return this.entries.peek(key)?.value;
   }

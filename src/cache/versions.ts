@@ -1,7 +1,8 @@
 // Where a request's cache versions come from, per engine. One story for both: a write to a
 // topic's tables gives the topic a new version, visible to every process once the write is
 // committed, and a request reads the versions before it reads anything it may cache.
-import { queryTemplate, type DatabaseHandle, type Db } from '../db/database.js';
+import type { DatabaseHandle, Db } from '../db/database.js';
+import { queryTemplate } from '../db/query-template.js';
 import type { CacheVersions, Topic } from './cache.js';
 
 /** The tables each topic's values are read from (SQLite; PostgreSQL's triggers say the same). */
@@ -23,7 +24,7 @@ export interface VersionSource {
 
 /**
  * SQLite: this process sees its own writes as they are prepared, and other processes' commits
- * through PRAGMA data_version (see TableVersion in src/db/database.ts). Versions are per topic,
+ * through PRAGMA data_version (see src/db/table-version.ts). Versions are per topic,
  * for all stores at once.
  */
 class InProcessVersions implements VersionSource {
@@ -43,8 +44,8 @@ class InProcessVersions implements VersionSource {
   }
 }
 
-const versionsOfStore = queryTemplate((db, $) =>
-  db.selectFrom('cache_versions').select(['keys_version', 'content_version', 'usage_version']).where('store_id', '=', $(0)),
+const versionsOfStore = queryTemplate((db, $: { storeId: number }) =>
+  db.selectFrom('cache_versions').select(['keys_version', 'content_version', 'usage_version']).where('store_id', '=', $.storeId),
 );
 
 /** The columns of cache_versions as versions (a store without a row has never changed: 0). */
@@ -63,7 +64,7 @@ class DatabaseVersions implements VersionSource {
   constructor(private readonly db: Db) {}
 
   async read(storeId: number): Promise<CacheVersions> {
-    const [row] = await versionsOfStore(this.db, [storeId]);
+    const [row] = await versionsOfStore(this.db, { storeId });
     return versionsFromRow(row);
   }
 }

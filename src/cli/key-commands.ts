@@ -102,5 +102,8 @@ async function updateKey(ctx: AppContext, args: string[]) {
   if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('key update: give --expires-at or a rate setting');
   const updated = await ctx.keys.update(keyId, changes);
   if (!updated) throw new CommandError(`no key with key_id "${keyId}"`);
-  return presentKey(updated, '+08:00');
+  // Times at the offset of the key's store, as `key issue` and `key list` print them.
+  const store = await ctx.stores.findById(updated.storeId);
+  if (!store) throw new CommandError(`the store of key_id "${keyId}" is gone`);
+  return presentKey(updated.key, store.utcOffset);
 }

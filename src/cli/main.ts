@@ -7,26 +7,8 @@ import { migrateToLatest } from '../db/migrate.js';
 import { openDatabase } from '../db/database.js';
 import { describeConnectionFailure } from '../db/connection-failure.js';
 import { CommandError, UsageError } from './cli-support.js';
-import { keyCommand } from './key-commands.js';
-import { storeCommand } from './store-commands.js';
-import { extraCommands } from './extra-commands.js';
+import { commandGroup, USAGE } from './command-groups.js';
 import { isKnownCommand, usageFor } from './usage.js';
-
-const USAGE = `usage: blog-api <command>
-  migrate
-  store create --handle <h> --name <n> [--no-categories] [--no-media] [--uncertified] [--no-emoji]
-  store update <handle> [--categories on|off] [--media on|off] [--certified on|off] [--writes-paused on|off]
-                        [--emoji on|off] [--webhooks on|off] [--posts-per-day N] [--images-per-day N] [--body-max-bytes N]
-                        [--title-max-length N] [--image-max-bytes N] [--image-max-pixels N] [--image-max-width N]
-                        [--image-max-gif-frames N] [--image-max-total-pixels N] [--category-max-depth N]
-                        [--storefront-base-url URL|default] [--utc-offset ±hh:mm] [--name N]
-  store show <handle>
-  key issue --store <h> --app <name> --scopes a,b,c [--expires-in-days N | --no-expiry]
-            [--read-per-minute N] [--write-per-minute N] [--concurrency N]
-  key revoke <key_id>
-  key update <key_id> [--expires-at <ISO 8601 with offset | never>] [--read-per-minute N] [--write-per-minute N] [--concurrency N]
-  key list --store <h>
-${extraCommands.usage}`;
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
@@ -54,12 +36,9 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
       }
     }
     ctx = await createContext(config);
-    let result: unknown;
-    if (group === 'store') result = await storeCommand(ctx, sub, rest);
-    else if (group === 'key') result = await keyCommand(ctx, sub, rest);
-    else if (extraCommands.groups[group]) result = await extraCommands.groups[group](ctx, sub, rest);
-    else throw new UsageError(`unknown command "${group}"`);
-    return ok(result);
+    const run = commandGroup(group);
+    if (!run) throw new UsageError(`unknown command "${group}"`);
+    return ok(await run(ctx, sub, rest));
   } catch (err) {
     // A usage error shows the usage of the command that was meant, not the whole listing.
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${usageFor(USAGE, group, sub)}\n` };

@@ -1,26 +1,16 @@
 import type { AppContext } from '../context.js';
 import { isValidOffset } from '../lib/time.js';
-import { HANDLE_PATTERN, type Store, type StoreChanges } from '../modules/stores/index.js';
+import { HANDLE_PATTERN, presentFeatures, presentLimits, type Store, type StoreChanges } from '../modules/stores/index.js';
 import { CommandError, onOff, parse, positiveInt, requirePositional, requireString, UsageError } from './cli-support.js';
 
 export function presentStore(store: Store) {
   return {
     handle: store.handle,
     name: store.name,
-    features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload, webhooks: store.features.webhooks },
+    features: presentFeatures(store.features),
     certified: store.certified,
     writes_paused: store.writesPaused,
-    limits: {
-      title_allows_emoji: store.limits.titleAllowsEmoji,
-      title_max_length: store.limits.titleMaxLength,
-      body_max_bytes: store.limits.bodyMaxBytes,
-      image_max_bytes: store.limits.imageMaxBytes,
-      image_max_pixels: store.limits.imageMaxPixels,
-      image_max_width: store.limits.imageMaxWidth,
-      image_max_gif_frames: store.limits.imageMaxGifFrames,
-      image_max_total_pixels: store.limits.imageMaxTotalPixels,
-      category_max_depth: store.limits.categoryMaxDepth,
-    },
+    limits: presentLimits(store.limits),
     quotas: { posts_per_day: store.quotas.postsPerDay, images_per_day: store.quotas.imagesPerDay },
     storefront_base_url: store.storefrontBaseUrl,
     utc_offset: store.utcOffset,

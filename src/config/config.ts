@@ -1,9 +1,13 @@
-// Environment → validated, typed configuration. Every problem is listed at once so an
-// operator fixes them in one go (decisions: "a bad value stops the process with a clear message").
+// Environment → validated, typed configuration. Every variable is declared once, in
+// env-schema.ts, and read only through it. Every problem is listed at once so an operator fixes
+// them in one go (decisions: "a bad value stops the process with a clear message").
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, dirname } from 'node:path';
+import { integerVariable, readEnvironment, type Environment } from './env-schema.js';
+import { parseMediaSettings, type MediaSettings } from './media-settings.js';
 import { parseMediaStoreConfig, type MediaStoreConfig } from './media-store-config.js';
 
+export type { MediaSettings } from './media-settings.js';
 export type { MediaStoreConfig, S3StoreConfig, ChecksumMode } from './media-store-config.js';
 
 export type DatabaseConfig =
@@ -18,6 +22,8 @@ export interface AppConfig {
   mediaDir: string;
   /** Where images are kept: the local folder (mediaDir) or an S3-compatible bucket. */
   mediaStore: MediaStoreConfig;
+  /** Upload timing and the image decode budget. */
+  media: MediaSettings;
   /** Seconds between housekeeping passes (HOUSEKEEPING_INTERVAL_S). */
   housekeepingIntervalS: number;
   redisUrl: string | null;
@@ -90,7 +96,8 @@ export function parseDatabaseUrl(raw: string): DatabaseConfig | string {
   return 'DATABASE_URL must start with sqlite: or postgres://';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConfig {
+  const env = readEnvironment(processEnv);
   const problems: string[] = [];
 
   const port = Number(env.PORT ?? '8080');
@@ -117,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const mediaDir = env.MEDIA_DIR ? (isAbsolute(env.MEDIA_DIR) ? env.MEDIA_DIR : resolve(env.MEDIA_DIR)) : defaultMediaDir;
 
   const mediaStore = parseMediaStoreConfig(env, problems);
+  const media = parseMediaSettings(env, problems);
   const housekeepingIntervalS = Number(env.HOUSEKEEPING_INTERVAL_S?.trim() || 300);
   if (!Number.isInteger(housekeepingIntervalS) || housekeepingIntervalS < 1 || housekeepingIntervalS > 86_400) {
     problems.push(`HOUSEKEEPING_INTERVAL_S must be an integer number of seconds from 1 to 86400 (got "${env.HOUSEKEEPING_INTERVAL_S}")`);
@@ -150,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicBaseUrl,
     mediaDir,
     mediaStore,
+    media,
     housekeepingIntervalS,
     redisUrl,
     logLevel,
@@ -161,18 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
-function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-    return fallback;
-  }
-  return value;
-}
-
-function switchSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean, words: [on: string, off: string], problems: string[]): boolean {
+function switchSetting(env: Environment, name: 'METRICS' | 'MIGRATE_ON_START', fallback: boolean, words: [on: string, off: string], problems: string[]): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
   if (raw === words[0]) return true;
@@ -181,29 +179,25 @@ function switchSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean, 
   return fallback;
 }
 
-const HOUR_MS = 3_600_000;
-
-function loadOpsConfig(env: NodeJS.ProcessEnv, problems: string[]): OpsConfig {
-  const int = (name: string, fallback: number, min: number, max: number) => integerSetting(env, name, fallback, min, max, problems);
+function loadOpsConfig(env: Environment, problems: string[]): OpsConfig {
+  const int = (name: Parameters<typeof integerVariable>[1]) => integerVariable(env, name, problems);
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
   if (metricsToken && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   const ops: OpsConfig = {
     metrics: switchSetting(env, 'METRICS', true, ['on', 'off'], problems),
     metricsToken,
-    healthCheckTimeoutMs: int('HEALTH_CHECK_TIMEOUT_MS', 2000, 10, 60_000),
-    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, HOUR_MS),
-    headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 20_000, 10, HOUR_MS),
-    bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_MS', 30_000, 10, HOUR_MS),
-    uploadIdleTimeoutMs: int('HTTP_UPLOAD_IDLE_TIMEOUT_MS', 20_000, 10, HOUR_MS),
-    uploadMinBytes: int('HTTP_UPLOAD_MIN_BYTES', 1024, 1, 1024 * 1024 * 1024),
-    // Longer than the idle timeout of common load balancers (60 s), so the balancer, not this
-    // server, closes an idle connection and never sends a request into one being closed.
-    keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 75_000, 1, HOUR_MS),
-    maxConnections: int('HTTP_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
-    maxPendingConnections: int('HTTP_MAX_PENDING_CONNECTIONS', 1_000, 1, 1_000_000),
-    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
-    databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, HOUR_MS),
-    databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 10, HOUR_MS),
+    healthCheckTimeoutMs: int('HEALTH_CHECK_TIMEOUT_MS'),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS'),
+    headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS'),
+    bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_MS'),
+    uploadIdleTimeoutMs: int('HTTP_UPLOAD_IDLE_TIMEOUT_MS'),
+    uploadMinBytes: int('HTTP_UPLOAD_MIN_BYTES'),
+    keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS'),
+    maxConnections: int('HTTP_MAX_CONNECTIONS'),
+    maxPendingConnections: int('HTTP_MAX_PENDING_CONNECTIONS'),
+    databasePoolMax: int('DATABASE_POOL_MAX'),
+    databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS'),
+    databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS'),
     migrateOnStart: switchSetting(env, 'MIGRATE_ON_START', true, ['true', 'false'], problems),
   };
   if (ops.maxPendingConnections > ops.maxConnections) problems.push('HTTP_MAX_PENDING_CONNECTIONS must not exceed HTTP_MAX_CONNECTIONS');

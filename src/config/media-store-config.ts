@@ -1,5 +1,6 @@
 // Where images are stored (MEDIA_STORE and the S3_* variables), parsed beside the rest of the
 // configuration so that every problem is listed together at start.
+import { S3_DEFAULT_CONNECT_TIMEOUT_MS, S3_DEFAULT_REQUEST_TIMEOUT_MS, type Environment } from './env-schema.js';
 
 export type ChecksumMode = 'when_required' | 'when_supported';
 
@@ -21,14 +22,11 @@ export interface S3StoreConfig {
 
 export type MediaStoreConfig = { kind: 'local' } | S3StoreConfig;
 
-export const S3_DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
-export const S3_DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
-
 // Bucket names as AWS defines them (3–63 lowercase letters, digits, dots and hyphens); the
 // S3-compatible servers accept the same.
 const BUCKET_PATTERN = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
-function flag(env: NodeJS.ProcessEnv, name: string, problems: string[]): boolean | undefined {
+function flag(env: Environment, name: 'S3_FORCE_PATH_STYLE', problems: string[]): boolean | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
   if (raw === 'true') return true;
@@ -37,7 +35,7 @@ function flag(env: NodeJS.ProcessEnv, name: string, problems: string[]): boolean
   return undefined;
 }
 
-function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, problems: string[]): number {
+function milliseconds(env: Environment, name: 'S3_CONNECT_TIMEOUT_MS' | 'S3_REQUEST_TIMEOUT_MS', fallback: number, problems: string[]): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
@@ -49,7 +47,7 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, pr
 }
 
 /** Parses MEDIA_STORE and, for `s3`, its settings; problems are appended to `problems`. */
-export function parseMediaStoreConfig(env: NodeJS.ProcessEnv, problems: string[]): MediaStoreConfig {
+export function parseMediaStoreConfig(env: Environment, problems: string[]): MediaStoreConfig {
   const kind = env.MEDIA_STORE?.trim() || 'local';
   if (kind !== 'local' && kind !== 's3') {
     problems.push(`MEDIA_STORE must be local or s3 (got "${kind}")`);

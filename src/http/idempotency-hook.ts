@@ -1,6 +1,7 @@
 // Idempotency step of the pipeline (after schema validation, before the handler).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { AppContext } from '../context.js';
 import type { IdempotencyScope, StoredResponse } from '../modules/idempotency/index.js';
@@ -12,22 +13,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyScope: IdempotencyScope | null;
   }
-}
-
-/**
- * JSON with sorted keys: sameness ignores key order (decisions). The keys are sorted into a
- * copy that is stringified once, so long strings (a post body) are escaped by one native pass.
- */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(withSortedKeys(value) ?? null);
-}
-
-function withSortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => withSortedKeys(item) ?? null);
-  if (value === null || typeof value !== 'object') return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = withSortedKeys((value as Record<string, unknown>)[key]) ?? null;
-  return sorted;
 }
 
 export function readIdempotencyKey(request: FastifyRequest): string {
@@ -65,16 +50,18 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     }
   };
 
+  // The one path that completes a request is replayInTransaction (below), in the handler's
+  // transaction. Whatever reaches this hook with the key still held did not complete: an error,
+  // or a handler that never recorded its response. Its key is released, so a retry is
+  // evaluated afresh.
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const scope = request.idempotencyScope;
     if (!scope) return payload;
     request.idempotencyScope = null;
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
-      const location = reply.getHeader('location');
-      await ctx.idempotency.complete(scope, reply.statusCode, String(payload ?? ''), typeof location === 'string' ? location : null);
-    } else {
-      await ctx.idempotency.release(scope);
+      request.log.error({ route: request.routeOptions.url }, 'idempotent route answered without recording its response for replays; key released');
     }
+    await ctx.idempotency.release(scope);
     return payload;
   };
 
@@ -94,10 +81,10 @@ export interface ReplayInTransaction {
 }
 
 /**
- * For an idempotent handler whose work is one transaction: the response to replay is stored in
- * that transaction instead of after the response is serialised, so the work and its record
- * commit together (one commit fewer per request). If the transaction fails, nothing was stored
- * and the onSend hook releases the key as usual.
+ * How every idempotent handler completes its request: the response to replay is stored in the
+ * transaction of the work it answers for, so the work and its record commit together (and no
+ * second commit follows). If the transaction fails, nothing was stored and the onSend hook
+ * releases the key.
  */
 export function replayInTransaction(request: FastifyRequest, reply: FastifyReply, statusCode: number): ReplayInTransaction {
   const scope = request.idempotencyScope;
@@ -111,7 +98,7 @@ export function replayInTransaction(request: FastifyRequest, reply: FastifyReply
       return { scope, statusCode, body: payload, location };
     },
     send() {
-      if (payload === null) throw new Error('replayInTransaction: send() before record()');
+      if (payload === null) throw new Error('replayInTransaction: send() before response()');
       request.idempotencyScope = null;
       return reply.type('application/json; charset=utf-8').send(payload);
     },

@@ -28,7 +28,3 @@ export class ApiError extends Error {
 }
 
 export const detail = (field: string, issue: string): ErrorDetail => ({ field, issue });
-
-export function validationError(...details: ErrorDetail[]): ApiError {
-  return new ApiError('validation_failed', details);
-}

@@ -3,6 +3,7 @@
 // The holder is who the cursor was issued to (a store and a key application): a cursor is a
 // position in that caller's listing, and anyone else presenting it gets a 422.
 import { ApiError, detail } from './api-error.js';
+import { canonicalJson } from './canonical-json.js';
 import { hmacBase64Url, safeEqual, sha256Hex } from './crypto.js';
 
 export type CursorPosition = Array<string | number>;
@@ -15,8 +16,7 @@ export type CursorReading =
 const MAX_CURSOR_LENGTH = 512;
 
 function fingerprint(scope: string, conditions: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(conditions).sort().map((k) => [k, conditions[k] ?? null]));
-  return sha256Hex(`${scope}|${canonical}`).slice(0, 16);
+  return sha256Hex(`${scope}|${canonicalJson(conditions)}`).slice(0, 16);
 }
 
 /** Who a cursor is issued to: the store listed and the application of the key listing it. */

@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { runCli } from '../../src/cli/main.js';
 import { createContext, type AppContext } from '../../src/context.js';
-import type { TrafficControl } from '../../src/http/traffic/index.js';
+import type { TrafficControl } from '../../src/traffic/index.js';
 import { engineTargets } from '../helpers/engines.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,40 +1,23 @@
 // The reference deployment (Dockerfile, compose.yaml) and the README's configuration table stay
-// consistent with the variables the service actually reads. Container images cannot be run
-// here, so this is what keeps those files honest.
+// consistent with the variables the service reads, as declared in src/config/env-schema.ts.
+// Container images cannot be run here, so this is what keeps those files honest.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config.js';
-import { mediaSettingsFromEnv } from '../../src/modules/media/media-settings.js';
+import { ENV_SCHEMA, VARIABLE_NAMES } from '../../src/config/env-schema.js';
 
-/** Runs `read` over an environment that records every name asked for. */
-function namesRead(read: (env: NodeJS.ProcessEnv) => unknown, base: Record<string, string>): Set<string> {
-  const names = new Set<string>();
-  const env = new Proxy(base, {
-    get(target, name) {
-      if (typeof name === 'string') names.add(name);
-      return target[name as string];
-    },
-  });
-  read(env as NodeJS.ProcessEnv);
-  return names;
-}
-
-/** Every variable the service reads: the configuration's and the upload timers'. */
-function serviceVariables(): Set<string> {
-  const all = new Set<string>();
-  // S3 settings are only read when the store is s3, so both branches are walked.
-  const walks: Array<Record<string, string>> = [{}, { MEDIA_STORE: 's3', S3_BUCKET: 'blog-media' }, { MEDIA_UPLOAD_TIMEOUT_SECONDS: '60' }];
-  for (const base of walks) {
-    for (const name of namesRead(loadConfig, base)) all.add(name);
-    for (const name of namesRead(mediaSettingsFromEnv, base)) all.add(name);
-  }
-  return all;
-}
+/** Every variable the service reads: the schema is the one list (config.ts reads only through it). */
+const serviceVariables = (): Set<string> => new Set(VARIABLE_NAMES);
 
 /** Credentials and settings the AWS SDK reads itself (its default chain), and Node's own. */
 const OUTSIDE_THE_SCHEMA = /^(AWS_[A-Z_]+|NODE_ENV)$/;
+
+/** A default as the README's table shows it: a plain value in code quotes, a phrase as it is. */
+function readmeDefault(fallback: string): string {
+  return /^[\w.:/<>@-]+$/.test(fallback) && !/^(unset|empty)$/.test(fallback) ? `\`${fallback}\`` : fallback;
+}
 
 function composeApiEnv(): Record<string, string> {
   const compose = parse(readFileSync('compose.yaml', 'utf8'));
@@ -56,10 +39,22 @@ function dockerfileEnv(): Record<string, string> {
 describe('deployment files and the configuration', () => {
   const known = serviceVariables();
 
-  it('reads the variables this test knows of (the recording works)', () => {
+  it('the schema declares the variables this test knows of', () => {
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'MEDIA_STORE', 'S3_BUCKET', 'S3_ENDPOINT', 'MIGRATE_ON_START', 'SHUTDOWN_GRACE_MS', 'MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS']) {
-      assert.ok(known.has(name), `${name} is read`);
+      assert.ok(known.has(name), `${name} is declared`);
     }
+  });
+
+  it('loadConfig reads nothing the schema does not declare', () => {
+    const asked = new Set<string>();
+    const recording = new Proxy({ MEDIA_STORE: 's3', S3_BUCKET: 'blog-media', MEDIA_UPLOAD_TIMEOUT_SECONDS: '60' } as Record<string, string>, {
+      get(target, name) {
+        if (typeof name === 'string') asked.add(name);
+        return target[name as string];
+      },
+    });
+    loadConfig(recording as NodeJS.ProcessEnv);
+    assert.deepEqual([...asked].filter((name) => !known.has(name)), []);
   });
 
   it('compose.yaml sets only variables the service reads, and the service accepts them as they are', () => {
@@ -70,7 +65,6 @@ describe('deployment files and the configuration', () => {
     assert.equal(config.mediaStore.kind, 's3');
     assert.equal(config.redisUrl, env.REDIS_URL);
     assert.equal(config.ops.migrateOnStart, false);
-    mediaSettingsFromEnv(env);
     assert.ok(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY, 'the bucket needs credentials');
   });
 
@@ -83,12 +77,12 @@ describe('deployment files and the configuration', () => {
     assert.equal(config.port, 8080);
   });
 
-  it('the README configuration table lists exactly the variables the service reads', () => {
+  it('the README configuration table is the schema: every variable once, in its order, with its default and meaning', () => {
     const readme = readFileSync('README.md', 'utf8');
     const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5));
-    const listed = [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
-    assert.equal(new Set(listed).size, listed.length, 'each variable once');
-    assert.deepEqual([...listed].sort(), [...known].sort());
+    const rows = [...section.matchAll(/^\| `([A-Z0-9_]+)` \| (.*) \| (.*) \|$/gm)].map(([, name, fallback, meaning]) => ({ name, fallback, meaning }));
+    const declared = Object.entries(ENV_SCHEMA.properties).map(([name, schema]) => ({ name, fallback: readmeDefault(String(schema.default)), meaning: schema.description }));
+    assert.deepEqual(rows, declared);
   });
 
   it('docs/deployment.md names only variables the service reads', () => {

@@ -1,4 +1,4 @@
-// Group commit on SQLite: units that reach it in the same turn share one transaction, each is
+// Group commit on SQLite: writes that reach it in the same turn share one transaction, each is
 // undone alone when it fails, and nobody hears of a write before it is committed.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,32 +52,32 @@ describe('group commit (SQLite)', () => {
     sql`INSERT INTO item (name, parent_id) VALUES (${name}, ${parentId})`.execute(trx).then(() => name);
   const committedNames = () => (observer.prepare('SELECT name FROM item ORDER BY name').pluck().all() as string[]);
 
-  it('commits the units of one turn together, each getting its own result', async () => {
-    const units = new GroupCommit(db);
+  it('commits the writes of one turn together, each getting its own result', async () => {
+    const group = new GroupCommit(db);
     const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
-    const results = await Promise.all(names.map((n) => units.run(insert(n))));
+    const results = await Promise.all(names.map((n) => group.run(insert(n))));
     assert.deepEqual(results, names);
     assert.equal(commits, 1);
     assert.deepEqual(committedNames(), names);
   });
 
-  it('tells a unit of its result only once the transaction has committed', async () => {
-    const units = new GroupCommit(db);
+  it('tells a write of its result only once the transaction has committed', async () => {
+    const group = new GroupCommit(db);
     const seenAtResolution: string[][] = [];
-    await Promise.all(['x', 'y', 'z'].map((n) => units.run(insert(n)).then(() => seenAtResolution.push(committedNames()))));
+    await Promise.all(['x', 'y', 'z'].map((n) => group.run(insert(n)).then(() => seenAtResolution.push(committedNames()))));
     // Another connection already saw all three when the first result was released.
     assert.deepEqual(seenAtResolution, [['x', 'y', 'z'], ['x', 'y', 'z'], ['x', 'y', 'z']]);
   });
 
-  it('undoes only the unit that failed and tells it its own error; the others commit', async () => {
-    const units = new GroupCommit(db);
+  it('undoes only the write that failed and tells it its own error; the others commit', async () => {
+    const group = new GroupCommit(db);
     const outcomes = await Promise.allSettled([
-      units.run(insert('one')),
-      units.run(async (trx) => {
+      group.run(insert('one')),
+      group.run(async (trx) => {
         await insert('half-done')(trx);
-        await insert('one')(trx); // unique violation: the whole unit is undone, 'half-done' too
+        await insert('one')(trx); // unique violation: the whole write is undone, 'half-done' too
       }),
-      units.run(insert('two')),
+      group.run(insert('two')),
     ]);
     assert.equal(outcomes[0].status, 'fulfilled');
     assert.equal(outcomes[2].status, 'fulfilled');
@@ -87,35 +87,35 @@ describe('group commit (SQLite)', () => {
     assert.deepEqual(committedNames(), ['one', 'two']);
   });
 
-  it('when the commit itself fails, tells every unit of the transaction and keeps none of their writes', async () => {
-    const units = new GroupCommit(db);
+  it('when the commit itself fails, tells every write of the transaction and keeps none of their writes', async () => {
+    const group = new GroupCommit(db);
     // A deferred foreign key is only checked by COMMIT, so the transaction fails as a whole.
-    const outcomes = await Promise.allSettled([units.run(insert('fine')), units.run(insert('orphan', 999)), units.run(insert('also-fine'))]);
+    const outcomes = await Promise.allSettled([group.run(insert('fine')), group.run(insert('orphan', 999)), group.run(insert('also-fine'))]);
     for (const outcome of outcomes) {
       assert.equal(outcome.status, 'rejected');
       assert.equal((outcome as PromiseRejectedResult).reason.code, 'SQLITE_CONSTRAINT_FOREIGNKEY');
     }
     assert.deepEqual(committedNames(), []);
     // The next turn starts afresh.
-    assert.equal(await units.run(insert('after')), 'after');
+    assert.equal(await group.run(insert('after')), 'after');
     assert.deepEqual(committedNames(), ['after']);
   });
 
   it('splits a burst larger than its limit into several commits, in arrival order', async () => {
-    const units = new GroupCommit(db, 3);
+    const group = new GroupCommit(db, 3);
     const names = Array.from({ length: 7 }, (_, i) => `n${i}`);
     const order: string[] = [];
-    await Promise.all(names.map((n) => units.run(insert(n)).then((v) => order.push(v))));
+    await Promise.all(names.map((n) => group.run(insert(n)).then((v) => order.push(v))));
     assert.equal(commits, 3);
     assert.deepEqual(order, names);
     assert.deepEqual(committedNames(), names);
   });
 
-  it('a unit arriving while a transaction runs goes into the next one', async () => {
-    const units = new GroupCommit(db);
+  it('a write arriving while a transaction runs goes into the next one', async () => {
+    const group = new GroupCommit(db);
     let late: Promise<string> | undefined;
-    await units.run(async (trx) => {
-      late = units.run(insert('late'));
+    await group.run(async (trx) => {
+      late = group.run(insert('late'));
       return insert('early')(trx);
     });
     assert.deepEqual(committedNames(), ['early']);

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
-import { createTrafficControl, TrafficBackendError, type Clock, type TrafficControl } from '../../src/http/traffic/index.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { createTrafficControl, TrafficBackendError, type TrafficControl } from '../../src/traffic/index.js';
 
 /** A clock the test moves by hand, so window rules are checked without sleeping. */
 function fakeClock(startIso: string): Clock & { advance(ms: number): void } {

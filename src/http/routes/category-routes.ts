@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, GATED_ERRORS, IdempotencyHeader } from '../../lib/schema-kit.js';
 import { CategoryListSchema, CategorySchema, CreateCategoryBody } from '../../modules/categories/index.js';
+import { replayInTransaction } from '../idempotency-hook.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
 
@@ -33,8 +34,11 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
       },
     },
     async (request, reply) => {
-      const category = await ctx.categories.create(callerOf(request).store, request.body, actorOf(request));
-      return reply.code(201).send(category);
+      const replay = replayInTransaction(request, reply, 201);
+      await ctx.categories.create(callerOf(request).store, request.body, actorOf(request), {
+        response: (category) => replay.response(category, null),
+      });
+      return replay.send();
     },
   );
 }

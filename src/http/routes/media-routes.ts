@@ -1,24 +1,20 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { fastifyMultipart } from '@fastify/multipart';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
-import type { Actor } from '../../modules/audit/index.js';
-import { ImageIdParam, ImageSchema, ImageUploadBodySchema, readImageUpload, type MultipartSource } from '../../modules/media/index.js';
+import { ImageIdParam, ImageSchema, ImageUploadBodySchema } from '../../modules/media/index.js';
 import { errorHandler, sendApiError } from '../error-envelope.js';
 import { callerOf } from '../route-policy.js';
+import { actorOf } from '../route-policy-actor.js';
+import { readImageUpload, type MultipartSource } from '../upload-reader.js';
 
 /**
  * busboy's ceiling for any file part. Each upload passes its store's own (smaller) limit; this
  * only bounds a store configured above it.
  */
 export const IMAGE_BYTES_CEILING = 100 * 1024 * 1024;
-
-const actorOf = (request: FastifyRequest): Actor => {
-  const caller = callerOf(request);
-  return { storeId: caller.store.id, keyId: caller.keyId, application: caller.application, requestId: String(request.id) };
-};
 
 export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Encapsulated, so multipart parsing exists for the upload route only: every other endpoint

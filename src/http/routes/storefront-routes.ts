@@ -2,7 +2,8 @@
 // /v1: no key, no policy, hidden from the OpenAPI description. See docs/storefront.md.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { etagOf, httpDate, isNotModified, pageHeaders, renderErrorPage, renderNotFoundPage } from '../../modules/storefront/index.js';
+import { etagOf, httpDate, isNotModified, renderErrorPage, renderNotFoundPage, STOREFRONT_CSS } from '../../modules/storefront/index.js';
+import { pageHeaders, storefrontCsp } from '../page-security.js';
 
 /** Shared caches may keep a page but must revalidate each time: unpublishing takes effect at once and every view reaches the counter (as a 200 or a 304). */
 const PAGE_CACHE = 'public, no-cache';
@@ -13,7 +14,8 @@ type IndexRoute = { Params: { handle: string }; Querystring: { before?: unknown 
 export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext): void {
   const storefront = ctx.storefront;
   storefront.views.onError = (err) => app.log.warn({ err }, 'page view counts not written yet; they are kept and retried');
-  const security = pageHeaders(storefront.csp);
+  // One policy for every page: the stylesheet is the same constant everywhere.
+  const security = pageHeaders(storefrontCsp(STOREFRONT_CSS, ctx.config.publicBaseUrl));
 
   const startPage = (reply: FastifyReply) => {
     // The pipeline's API headers do not describe a page.

@@ -1,6 +1,8 @@
-import { writeTemplate, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { writeTemplate } from '../../db/query-template.js';
 
-export const AUDIT_ACTIONS = [
+/** The changes to a store's content; webhooks announce these same actions as events. */
+export const CONTENT_ACTIONS = [
   'post.created',
   'post.updated',
   'post.published',
@@ -10,6 +12,10 @@ export const AUDIT_ACTIONS = [
   'category.created',
   'image.uploaded',
   'image.deleted',
+] as const;
+
+export const AUDIT_ACTIONS = [
+  ...CONTENT_ACTIONS,
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
@@ -35,31 +41,31 @@ export interface AuditEntry {
 }
 
 // Every write records one, so the statement is compiled once (see queryTemplate).
-const insertEvent = writeTemplate((db, $) =>
+const insertEvent = writeTemplate((db, $: Actor & Omit<AuditEntry, 'resourceId' | 'changes' | 'at'> & { occurredAt: number; resourceId: string; changes: string }) =>
   db.insertInto('audit_events').values({
-    store_id: $(0),
-    occurred_at: $(1),
-    action: $(2),
-    resource_type: $(3),
-    resource_id: $(4),
-    key_id: $(5),
-    application: $(6),
-    request_id: $(7),
-    changes: $(8),
+    store_id: $.storeId,
+    occurred_at: $.occurredAt,
+    action: $.action,
+    resource_type: $.resourceType,
+    resource_id: $.resourceId,
+    key_id: $.keyId,
+    application: $.application,
+    request_id: $.requestId,
+    changes: $.changes,
   }),
 );
 
 /** Records one audit event. Call it with the transaction of the write it records. */
 export async function recordAudit(trx: Db, actor: Actor, entry: AuditEntry): Promise<void> {
-  await insertEvent(trx, [
-    actor.storeId,
-    entry.at,
-    entry.action,
-    entry.resourceType,
-    String(entry.resourceId),
-    actor.keyId,
-    actor.application,
-    actor.requestId,
-    JSON.stringify(entry.changes),
-  ]);
+  await insertEvent(trx, {
+    storeId: actor.storeId,
+    occurredAt: entry.at,
+    action: entry.action,
+    resourceType: entry.resourceType,
+    resourceId: String(entry.resourceId),
+    keyId: actor.keyId,
+    application: actor.application,
+    requestId: actor.requestId,
+    changes: JSON.stringify(entry.changes),
+  });
 }

@@ -9,6 +9,7 @@ import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { recordEvent } from '../webhooks/event-outbox.js';
 import type { CategoryView, CreateCategoryInput } from './category-schemas.js';
+import { storeResponse, type StoredResponse } from '../idempotency/index.js';
 
 export const CATEGORY_NAME_MAX = 100;
 
@@ -34,7 +35,8 @@ export class CategoryService {
     return { data: rows.map((r) => presentCategory(r, store.utcOffset)) };
   }
 
-  async create(store: Store, input: CreateCategoryInput, actor: Actor): Promise<CategoryView> {
+  /** `response`: given the category as it will be returned, the response stored for replays, with the category. */
+  async create(store: Store, input: CreateCategoryInput, actor: Actor, options: { response?: (category: CategoryView) => StoredResponse } = {}): Promise<CategoryView> {
     const name = normalizeName(input.name, 'name');
     const parentId = input.parent_id ?? null;
     const depth = parentId === null ? 1 : (await this.parentDepth(store, parentId, 'parent_id')) + 1;
@@ -44,30 +46,24 @@ export class CategoryService {
     await this.assertNameFree(store, name, parentId);
     const now = this.clock.now().getTime();
     try {
-      const row = await this.db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         const created = await trx
           .insertInto('categories')
           .values({ store_id: store.id, name, parent_id: parentId, parent_key: parentId ?? 0, depth, created_at: now, updated_at: now })
           .returningAll()
           .executeTakeFirstOrThrow();
         await recordAudit(trx, actor, { action: 'category.created', resourceType: 'category', resourceId: created.id, changes: ['name', 'parent_id'], at: now });
-        await recordEvent(trx, store, 'category.created', now, () => presentCategory(created, store.utcOffset));
-        return created;
+        const category = presentCategory(created, store.utcOffset);
+        await recordEvent(trx, store, 'category.created', now, () => category);
+        const response = options.response?.(category);
+        if (response) await storeResponse(trx, response);
+        return category;
       });
-      return presentCategory(row, store.utcOffset);
     } catch (err) {
       // A concurrent create of the same name won the unique index: answer like a plain conflict.
       if (isUniqueViolation(err)) await this.assertNameFree(store, name, parentId);
       throw err;
     }
-  }
-
-  /** Ids among `ids` that are not categories of this store. */
-  async unknownIds(trx: Db, store: Store, ids: number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await trx.selectFrom('categories').select('id').where('store_id', '=', store.id).where('id', 'in', ids).execute();
-    const found = new Set(rows.map((r) => r.id));
-    return ids.filter((id) => !found.has(id));
   }
 
   // Back office (operator CLI): not offered by the API.

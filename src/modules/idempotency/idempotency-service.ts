@@ -2,9 +2,10 @@
 // Insert-first: the row is written before the work starts, so the database's primary key
 // decides the race between concurrent identical requests across any number of processes.
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation, writeTemplate } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { writeTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
-import type { WriteUnits } from '../../db/group-commit.js';
+import type { WriteTransactions } from '../../db/group-commit.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** An in-progress record older than this belongs to a request that died; a retry takes it over. */
@@ -23,27 +24,27 @@ export type BeginOutcome =
   | { kind: 'in_progress' };
 
 // Every idempotent request runs both, so they are compiled once (see queryTemplate).
-const insertInProgress = writeTemplate((db, $) =>
+const insertInProgress = writeTemplate((db, $: { storeId: number; application: string; key: string; requestHash: string; now: number; expiresAt: number }) =>
   db.insertInto('idempotency_records').values({
-    store_id: $(0),
-    application: $(1),
-    idem_key: $(2),
-    request_hash: $(3),
+    store_id: $.storeId,
+    application: $.application,
+    idem_key: $.key,
+    request_hash: $.requestHash,
     state: 'in_progress',
     status_code: null,
     response_body: null,
     location: null,
-    created_at: $(4),
-    expires_at: $(5),
+    created_at: $.now,
+    expires_at: $.expiresAt,
   }),
 );
-const markCompleted = writeTemplate((db, $) =>
+const markCompleted = writeTemplate((db, $: IdempotencyScope & { statusCode: number; body: string; location: string | null }) =>
   db
     .updateTable('idempotency_records')
-    .set({ state: 'completed', status_code: $(3), response_body: $(4), location: $(5) })
-    .where('store_id', '=', $(0))
-    .where('application', '=', $(1))
-    .where('idem_key', '=', $(2)),
+    .set({ state: 'completed', status_code: $.statusCode, response_body: $.body, location: $.location })
+    .where('store_id', '=', $.storeId)
+    .where('application', '=', $.application)
+    .where('idem_key', '=', $.key),
 );
 
 /** The response an idempotent request stores for its replays. */
@@ -56,18 +57,17 @@ export interface StoredResponse {
 
 /** Stores `response` for replays; `db` may be the transaction that wrote the result, so both commit together. */
 export async function storeResponse(db: Db, response: StoredResponse): Promise<void> {
-  const { scope } = response;
-  await markCompleted(db, [scope.storeId, scope.application, scope.key, response.statusCode, response.body, response.location]);
+  await markCompleted(db, { ...response.scope, statusCode: response.statusCode, body: response.body, location: response.location });
 }
 
 export class IdempotencyService {
-  private readonly writes: WriteUnits;
+  private readonly writes: WriteTransactions;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     /** How the record is first written (default: on its own). */
-    writes?: WriteUnits,
+    writes?: WriteTransactions,
   ) {
     this.writes = writes ?? { run: (work) => work(db) };
   }
@@ -99,11 +99,11 @@ export class IdempotencyService {
   }
 
   /**
-   * Stores the first successful response so that replays return it unchanged; `db` may be the
+   * Stores the first successful response so that replays return it unchanged, in `trx`: the
    * transaction that wrote the result, so both commit together.
    */
-  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, db: Db = this.db): Promise<void> {
-    await storeResponse(db, { scope, statusCode, body, location });
+  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, trx: Db): Promise<void> {
+    await storeResponse(trx, { scope, statusCode, body, location });
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
@@ -113,7 +113,7 @@ export class IdempotencyService {
 
   private async tryInsert(scope: IdempotencyScope, requestHash: string, now: number): Promise<boolean> {
     try {
-      await this.writes.run((trx) => insertInProgress(trx, [scope.storeId, scope.application, scope.key, requestHash, now, now + IDEMPOTENCY_RETENTION_MS]));
+      await this.writes.run((trx) => insertInProgress(trx, { ...scope, requestHash, now, expiresAt: now + IDEMPOTENCY_RETENTION_MS }));
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;

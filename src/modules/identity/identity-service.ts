@@ -1,16 +1,17 @@
 import type { Static } from '@sinclair/typebox';
 import { Cache, type CacheVersions } from '../../cache/index.js';
-import { queryTemplate, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatNullable, formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
 import type { Caller } from '../keys/index.js';
 import type { QuotaUsage } from '../quotas/index.js';
-import { IMAGE_FORMATS } from '../stores/index.js';
+import { IMAGE_FORMATS, presentFeatures, presentLimits } from '../stores/index.js';
 import type { IdentitySchema } from './identity-schemas.js';
 
-/** Today's use of both daily quotas in one query (the quota module's readUsage, for two kinds). */
-const usageToday = queryTemplate((db, $) =>
-  db.selectFrom('daily_usage').select(['kind', 'used']).where('store_id', '=', $(0)).where('day', '=', $(1)).where('kind', 'in', ['posts', 'images']),
+/** Today's use of both daily quotas in one query. */
+const usageToday = queryTemplate((db, $: { storeId: number; day: string }) =>
+  db.selectFrom('daily_usage').select(['kind', 'used']).where('store_id', '=', $.storeId).where('day', '=', $.day).where('kind', 'in', ['posts', 'images']),
 );
 
 type Identity = Static<typeof IdentitySchema>;
@@ -48,7 +49,7 @@ export class IdentityService {
 
   private async read(caller: Caller, now: number): Promise<Identity> {
     const { store } = caller;
-    const rows = await usageToday(this.db, [store.id, taipeiDay(now)]);
+    const rows = await usageToday(this.db, { storeId: store.id, day: taipeiDay(now) });
     const resetsAt = formatWithOffset(nextTaipeiMidnight(now), TAIPEI_OFFSET);
     const usage = (kind: string, limit: number): QuotaUsage => {
       const used = rows.find((r) => r.kind === kind)?.used ?? 0;
@@ -63,19 +64,8 @@ export class IdentityService {
       store: { handle: store.handle, name: store.name },
       scopes: caller.scopes,
       key_expires_at: formatNullable(caller.expiresAt, store.utcOffset),
-      features: { blog_categories: store.features.blogCategories, media_upload: store.features.mediaUpload, webhooks: store.features.webhooks },
-      limits: {
-        title_allows_emoji: store.limits.titleAllowsEmoji,
-        title_max_length: store.limits.titleMaxLength,
-        body_max_bytes: store.limits.bodyMaxBytes,
-        image_formats: [...IMAGE_FORMATS],
-        image_max_bytes: store.limits.imageMaxBytes,
-        image_max_pixels: store.limits.imageMaxPixels,
-        image_max_gif_frames: store.limits.imageMaxGifFrames,
-        image_max_total_pixels: store.limits.imageMaxTotalPixels,
-        image_max_width: store.limits.imageMaxWidth,
-        category_max_depth: store.limits.categoryMaxDepth,
-      },
+      features: presentFeatures(store.features),
+      limits: { ...presentLimits(store.limits), image_formats: [...IMAGE_FORMATS] },
       quotas: { posts_per_day: posts, images_per_day: images },
       rate_limits: {
         read_per_minute: caller.rateLimits.readPerMinute,

@@ -1,5 +1,6 @@
 import { Cache, NO_VERSIONS, versionsFromRow, type CacheVersions, type VersionSource } from '../../cache/index.js';
-import { queryTemplate, type Db } from '../../db/database.js';
+import { isUniqueViolation, type Db } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
@@ -74,12 +75,12 @@ const KEY_COLUMNS = [
 ] as const;
 
 /** The key and its store in one query, compiled once (it runs on every request not cached). */
-const keyWithStore = queryTemplate((db, $) =>
-  db.selectFrom('api_keys').innerJoin('stores', 'stores.id', 'api_keys.store_id').selectAll('stores').select(KEY_COLUMNS).where('api_keys.key_id', '=', $(0)),
+const keyWithStore = queryTemplate((db, $: { keyId: string }) =>
+  db.selectFrom('api_keys').innerJoin('stores', 'stores.id', 'api_keys.store_id').selectAll('stores').select(KEY_COLUMNS).where('api_keys.key_id', '=', $.keyId),
 );
 
 /** PostgreSQL: the same with the store's cache versions, read in the same snapshot. */
-const keyWithStoreAndVersions = queryTemplate((db, $) =>
+const keyWithStoreAndVersions = queryTemplate((db, $: { keyId: string }) =>
   db
     .selectFrom('api_keys')
     .innerJoin('stores', 'stores.id', 'api_keys.store_id')
@@ -87,7 +88,7 @@ const keyWithStoreAndVersions = queryTemplate((db, $) =>
     .selectAll('stores')
     .select(KEY_COLUMNS)
     .select(['cache_versions.keys_version', 'cache_versions.content_version', 'cache_versions.usage_version'])
-    .where('api_keys.key_id', '=', $(0)),
+    .where('api_keys.key_id', '=', $.keyId),
 );
 
 interface CachedCaller {
@@ -144,7 +145,8 @@ export class KeyService {
           .execute();
         return { key: parts.key, keyId: parts.keyId, scopes: expandScopes(input.scopes), expiresAt };
       } catch (err) {
-        if (attempt >= 3) throw err;
+        // Anything else (a store that does not exist, a lost connection) is not luck: no retry.
+        if (!isUniqueViolation(err) || attempt >= 3) throw err;
       }
     }
   }
@@ -190,10 +192,10 @@ export class KeyService {
 
   private async readCaller(keyId: string, secret: string, withVersions: boolean): Promise<{ caller: Caller | null; versions?: CacheVersions }> {
     if (withVersions) {
-      const [row] = await keyWithStoreAndVersions(this.db, [keyId]);
+      const [row] = await keyWithStoreAndVersions(this.db, { keyId });
       return { caller: row ? this.verify(row, secret) : null, versions: versionsFromRow(row) };
     }
-    const [row] = await keyWithStore(this.db, [keyId]);
+    const [row] = await keyWithStore(this.db, { keyId });
     return { caller: row ? this.verify(row, secret) : null };
   }
 
@@ -228,17 +230,19 @@ export class KeyService {
     return (await this.find(keyId)) !== null;
   }
 
+  /** Changes a key; returns it as it is now, with its store's id, or null for an unknown key. */
   async update(
     keyId: string,
     changes: { expiresAt?: number | null; readPerMinute?: number; writePerMinute?: number; concurrency?: number },
-  ): Promise<KeySummary | null> {
+  ): Promise<{ key: KeySummary; storeId: number } | null> {
     const patch: Record<string, number | null> = {};
     if (changes.expiresAt !== undefined) patch.expires_at = changes.expiresAt;
     if (changes.readPerMinute !== undefined) patch.read_per_minute = changes.readPerMinute;
     if (changes.writePerMinute !== undefined) patch.write_per_minute = changes.writePerMinute;
     if (changes.concurrency !== undefined) patch.concurrency = changes.concurrency;
     if (Object.keys(patch).length > 0) await this.db.updateTable('api_keys').set(patch).where('key_id', '=', keyId).execute();
-    return this.find(keyId);
+    const row = await this.db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    return row ? { key: summarize(row), storeId: row.store_id } : null;
   }
 
   async find(keyId: string): Promise<KeySummary | null> {

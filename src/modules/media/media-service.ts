@@ -3,7 +3,7 @@
 // I/O happens inside one) in an order that never leaves a row pointing at a missing file.
 import type { Readable } from 'node:stream';
 import { sql, type Selectable, type SqlBool } from 'kysely';
-import type { AppConfig } from '../../config/config.js';
+import type { AppConfig, MediaSettings } from '../../config/config.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
 import type { ImagesTable } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
@@ -17,9 +17,8 @@ import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId
 import { ImageRejection, processImage, type DecodeBudget, type ImageLimits, type ProcessedImage } from './image-processor.js';
 import type { ImageObject } from './image-schemas.js';
 import { createMediaStore } from './create-media-store.js';
-import { mediaSettingsFromEnv, type MediaSettings } from './media-settings.js';
 import type { MediaStore } from './media-store.js';
-import { FILE_FIELD, type UploadedFile } from './upload-reader.js';
+import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
 
 /** Posts listed in an image_in_use error (contract: at most 20). */
 export const IN_USE_DETAILS_MAX = 20;
@@ -258,5 +257,5 @@ async function processUpload(data: Buffer, limits: ImageLimits, budget: DecodeBu
 
 /** The service as the application runs it: files in the configured store (MEDIA_STORE). */
 export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = createMediaStore(config)): MediaService {
-  return new MediaService(db, clock, store, config.publicBaseUrl, mediaSettingsFromEnv());
+  return new MediaService(db, clock, store, config.publicBaseUrl, config.media);
 }

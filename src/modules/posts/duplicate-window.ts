@@ -1,7 +1,8 @@
 // Duplicate content (contract: same store, same title and body within ten minutes → 409).
 // One row per (store, fingerprint) under a primary key: the database settles concurrent
 // creates, whichever process they run in.
-import { queryTemplate, writeTemplate, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { queryTemplate, writeTemplate } from '../../db/query-template.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -22,14 +23,14 @@ export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: 
 }
 
 // Every create runs these, so they are compiled once (see queryTemplate).
-const deleteExpired = writeTemplate((db, $) =>
-  db.deleteFrom('content_fingerprints').where('store_id', '=', $(0)).where('fingerprint', '=', $(1)).where('created_at', '<=', $(2)),
+const deleteExpired = writeTemplate((db, $: { storeId: number; fingerprint: string; createdUpTo: number }) =>
+  db.deleteFrom('content_fingerprints').where('store_id', '=', $.storeId).where('fingerprint', '=', $.fingerprint).where('created_at', '<=', $.createdUpTo),
 );
-const insertFingerprint = writeTemplate((db, $) =>
-  db.insertInto('content_fingerprints').values({ store_id: $(0), fingerprint: $(1), post_id: $(2), created_at: $(3) }),
+const insertFingerprint = writeTemplate((db, $: { storeId: number; fingerprint: string; postId: number; now: number }) =>
+  db.insertInto('content_fingerprints').values({ store_id: $.storeId, fingerprint: $.fingerprint, post_id: $.postId, created_at: $.now }),
 );
-const selectFingerprint = queryTemplate((db, $) =>
-  db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', $(0)).where('fingerprint', '=', $(1)),
+const selectFingerprint = queryTemplate((db, $: { storeId: number; fingerprint: string }) =>
+  db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', $.storeId).where('fingerprint', '=', $.fingerprint),
 );
 
 /**
@@ -37,11 +38,11 @@ const selectFingerprint = queryTemplate((db, $) =>
  * transaction): an older row for the same content, outside the window, is deleted first.
  */
 export async function recordFingerprint(trx: Db, storeId: number, fingerprint: string, postId: number, now: number, replacesOlder: boolean): Promise<void> {
-  if (replacesOlder) await deleteExpired(trx, [storeId, fingerprint, now - DUPLICATE_WINDOW_MS]);
-  await insertFingerprint(trx, [storeId, fingerprint, postId, now]);
+  if (replacesOlder) await deleteExpired(trx, { storeId, fingerprint, createdUpTo: now - DUPLICATE_WINDOW_MS });
+  await insertFingerprint(trx, { storeId, fingerprint, postId, now });
 }
 
 export async function findFingerprint(db: Db, storeId: number, fingerprint: string): Promise<{ post_id: number; created_at: number } | undefined> {
-  const [row] = await selectFingerprint(db, [storeId, fingerprint]);
+  const [row] = await selectFingerprint(db, { storeId, fingerprint });
   return row;
 }

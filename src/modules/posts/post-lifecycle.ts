@@ -1,6 +1,6 @@
 // Publish, unpublish and the two-step delete (contract: States and transitions; DELETE).
 import type { Db } from '../../db/database.js';
-import { transactionPerUnit, type WriteUnits } from '../../db/group-commit.js';
+import { transactionPerWrite, type WriteTransactions } from '../../db/group-commit.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
@@ -19,7 +19,7 @@ export class PostLifecycle {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly posts: PostService,
-    private readonly writes: WriteUnits = transactionPerUnit(db),
+    private readonly writes: WriteTransactions = transactionPerWrite(db),
   ) {}
 
   async publish(store: Store, id: number, publishedAt: string | null | undefined, actor: Actor): Promise<PostView> {

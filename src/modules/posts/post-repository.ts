@@ -3,7 +3,8 @@
 // docs/performance.md): one post with its categories in one statement; a page of the list and
 // then its categories (one statement with a derived table measured slower on SQLite).
 import type { Selectable } from 'kysely';
-import { queryTemplate, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import type { PostsTable } from '../../db/schema.js';
 
 /** A post as stored, with its cover's file name and its categories. */
@@ -30,13 +31,13 @@ function fromPosts(db: Db) {
 }
 
 /** A post with one row per category link (ordered), folded into `category_ids`. */
-const postById = queryTemplate((db, $) =>
+const postById = queryTemplate((db, $: { storeId: number; id: number }) =>
   fromPosts(db)
     .leftJoin('post_categories', 'post_categories.post_id', 'posts.id')
     .select(LIST_COLUMNS)
     .select(['posts.body_html', 'posts.warnings', 'post_categories.category_id as link_category_id'])
-    .where('posts.store_id', '=', $(0))
-    .where('posts.id', '=', $(1))
+    .where('posts.store_id', '=', $.storeId)
+    .where('posts.id', '=', $.id)
     .orderBy('post_categories.category_id'),
 );
 
@@ -58,17 +59,17 @@ function foldCategories<R extends { id: number; link_category_id: number | null 
 }
 
 /** Category links of `shape` posts (one template per page size). */
-const categoryLinks = queryTemplate((db, $, shape) =>
+const categoryLinks = queryTemplate((db, $: { postIds: number[] }, shape) =>
   db
     .selectFrom('post_categories')
     .select(['post_id', 'category_id'])
-    .where('post_id', 'in', Array.from({ length: shape }, (_, i) => $(i)))
+    .where('post_id', 'in', Array.from({ length: shape }, (_, i) => $.postIds[i]))
     .orderBy('category_id'),
 );
 
 async function attachCategories<R extends { id: number }>(db: Db, rows: R[]): Promise<Array<R & { category_ids: number[] }>> {
   if (rows.length === 0) return [];
-  const links = await categoryLinks(db, rows.map((r) => r.id), rows.length);
+  const links = await categoryLinks(db, { postIds: rows.map((r) => r.id) }, rows.length);
   const byPost = new Map<number, number[]>();
   for (const link of links) {
     const list = byPost.get(link.post_id);
@@ -79,7 +80,7 @@ async function attachCategories<R extends { id: number }>(db: Db, rows: R[]): Pr
 }
 
 export async function findPost(db: Db, storeId: number, id: number): Promise<PostRecord | null> {
-  const [post] = foldCategories(await postById(db, [storeId, id]));
+  const [post] = foldCategories(await postById(db, { storeId, id }));
   return post ?? null;
 }
 
@@ -93,33 +94,31 @@ export interface ListFilter {
   limit: number;
 }
 
-// Arguments of the list templates, by position.
-const A = { store: 0, now: 1, category: 2, afterCreated: 3, afterId: 4, limit: 5 } as const;
 const STATUS_SHAPES = [undefined, 'draft', 'scheduled', 'published'] as const;
 
 /** shape = status (0–3) + 4 × has category + 8 × has cursor: one compiled query per combination. */
-const listPage = queryTemplate((db, $, shape) => {
+const listPage = queryTemplate((db, $: Omit<ListFilter, 'status' | 'after'> & { afterCreatedAt?: number; afterId?: number }, shape) => {
   const status = STATUS_SHAPES[shape & 3];
-  let q = fromPosts(db).select(LIST_COLUMNS).where('posts.store_id', '=', $(A.store));
+  let q = fromPosts(db).select(LIST_COLUMNS).where('posts.store_id', '=', $.storeId);
   if (status === 'draft') q = q.where('posts.published_at', 'is', null);
-  if (status === 'scheduled') q = q.where('posts.published_at', '>', $(A.now));
-  if (status === 'published') q = q.where('posts.published_at', '<=', $(A.now));
+  if (status === 'scheduled') q = q.where('posts.published_at', '>', $.now);
+  if (status === 'published') q = q.where('posts.published_at', '<=', $.now);
   if (shape & 4) {
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', $(A.category))),
+      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', $.categoryId!)),
     );
   }
   if (shape & 8) {
     // A row-value comparison, so the index range starts at the cursor (an OR of the two
     // conditions made every page scan from the newest post).
-    q = q.where((eb) => eb(eb.refTuple('posts.created_at', 'posts.id'), '<', eb.tuple($(A.afterCreated), $(A.afterId))));
+    q = q.where((eb) => eb(eb.refTuple('posts.created_at', 'posts.id'), '<', eb.tuple($.afterCreatedAt!, $.afterId!)));
   }
-  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit($(A.limit));
+  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit($.limit);
 });
 
 export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRecord[]> {
   const shape = STATUS_SHAPES.indexOf(filter.status) + (filter.categoryId !== undefined ? 4 : 0) + (filter.after ? 8 : 0);
-  const rows = await listPage(db, [filter.storeId, filter.now, filter.categoryId, filter.after?.createdAt, filter.after?.id, filter.limit], shape);
+  const rows = await listPage(db, { storeId: filter.storeId, now: filter.now, categoryId: filter.categoryId, afterCreatedAt: filter.after?.createdAt, afterId: filter.after?.id, limit: filter.limit }, shape);
   return attachCategories(db, rows);
 }
 
@@ -135,28 +134,28 @@ export interface NewPost {
 }
 
 /** A new post is always a draft with no views. */
-const insertPostRow = queryTemplate((db, $) =>
+const insertPostRow = queryTemplate((db, $: NewPost) =>
   db
     .insertInto('posts')
     .values({
-      store_id: $(0),
-      title: $(1),
-      summary: $(2),
-      body_html: $(3),
-      warnings: $(4),
-      cover_image_id: $(5),
-      default_category_id: $(6),
+      store_id: $.storeId,
+      title: $.title,
+      summary: $.summary,
+      body_html: $.bodyHtml,
+      warnings: $.warnings,
+      cover_image_id: $.coverImageId,
+      default_category_id: $.defaultCategoryId,
       published_at: null,
       view_count: 0,
-      created_at: $(7),
-      updated_at: $(7),
+      created_at: $.now,
+      updated_at: $.now,
     })
     .returning('id'),
 );
 
 /** Inserts a post and returns its row as stored, without reading it back. */
 export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<PostsTable>> {
-  const [{ id }] = await insertPostRow(trx, [post.storeId, post.title, post.summary, post.bodyHtml, post.warnings, post.coverImageId, post.defaultCategoryId, post.now]);
+  const [{ id }] = await insertPostRow(trx, post);
   return postRow(post, id);
 }
 
@@ -178,10 +177,10 @@ export function postRow(post: NewPost, id: number): Selectable<PostsTable> {
   };
 }
 
-const deleteCategoryLinks = queryTemplate((db, $) => db.deleteFrom('post_categories').where('post_id', '=', $(0)));
+const deleteCategoryLinks = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_categories').where('post_id', '=', $.postId));
 
 export async function replaceCategories(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
-  await deleteCategoryLinks(trx, [postId]);
+  await deleteCategoryLinks(trx, { postId });
   await addCategoryLinks(trx, storeId, postId, categoryIds);
 }
 

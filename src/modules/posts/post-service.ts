@@ -1,6 +1,6 @@
 import { NO_VERSIONS, type CacheVersions } from '../../cache/index.js';
 import type { Db } from '../../db/database.js';
-import { transactionPerUnit, type WriteUnits } from '../../db/group-commit.js';
+import { transactionPerWrite, type WriteTransactions } from '../../db/group-commit.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -33,7 +33,7 @@ export interface PostServiceOptions {
   /** Where bodies are filtered (default: on the calling thread). */
   htmlFilter?: HtmlFilter;
   /** How write transactions run (default: each on its own). */
-  writes?: WriteUnits;
+  writes?: WriteTransactions;
   /**
    * PostgreSQL: ids for new posts taken ahead, so that a create is one statement
    * (create-statement.ts) instead of a transaction of many.
@@ -49,7 +49,7 @@ export interface CreateOptions {
 export class PostService {
   private readonly reads: PostReadCache | null;
   private readonly htmlFilter: HtmlFilter;
-  private readonly writes: WriteUnits;
+  private readonly writes: WriteTransactions;
   private readonly ids: IdBlocks | null;
 
   constructor(
@@ -61,7 +61,7 @@ export class PostService {
   ) {
     this.reads = options.reads ?? null;
     this.htmlFilter = options.htmlFilter ?? inPlaceFilter;
-    this.writes = options.writes ?? transactionPerUnit(db);
+    this.writes = options.writes ?? transactionPerWrite(db);
     this.ids = options.ids ?? null;
   }
 

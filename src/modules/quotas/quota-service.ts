@@ -1,8 +1,9 @@
 // Daily quotas on the Taipei calendar day (contract, Limits). A quota counts successful
 // creations only: consumeQuota() runs inside the creating transaction, so a rolled-back
 // creation gives its unit back, and its conditional upsert serialises concurrent creators.
-import { writeTemplate, type Db } from '../../db/database.js';
-import { formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
+import type { Db } from '../../db/database.js';
+import { writeTemplate } from '../../db/query-template.js';
+import { nextTaipeiMidnight, taipeiDay } from '../../lib/time.js';
 import { ApiError } from '../../lib/api-error.js';
 
 export type QuotaKind = 'posts' | 'images';
@@ -14,43 +15,31 @@ export interface QuotaUsage {
   resets_at: string;
 }
 
-export async function readUsage(db: Db, storeId: number, kind: QuotaKind, limit: number, nowMs: number): Promise<QuotaUsage> {
-  const row = await db
-    .selectFrom('daily_usage')
-    .select('used')
-    .where('store_id', '=', storeId)
-    .where('kind', '=', kind)
-    .where('day', '=', taipeiDay(nowMs))
-    .executeTakeFirst();
-  const used = row?.used ?? 0;
-  return { limit, used, remaining: Math.max(0, limit - used), resets_at: formatWithOffset(nextTaipeiMidnight(nowMs), TAIPEI_OFFSET) };
-}
-
 /**
  * One statement takes a unit: the day's row is created holding 1 (unless the limit is 0), or
  * its count goes up by 1 while it is below the limit. Zero rows changed means the quota is
  * used up. Compiled once (see queryTemplate): every creation runs it.
  */
-const takeUnit = writeTemplate((db, $) =>
+const takeUnit = writeTemplate((db, $: { storeId: number; kind: QuotaKind; day: string; limit: number }) =>
   db
     .insertInto('daily_usage')
     .columns(['store_id', 'kind', 'day', 'used'])
     .expression(
       db
-        .selectNoFrom((eb) => [eb.val($(0)).as('store_id'), eb.val($(1)).as('kind'), eb.val($(2)).as('day'), eb.lit(1).as('used')])
-        .where((eb) => eb(eb.val($(3)), '>', 0)),
+        .selectNoFrom((eb) => [eb.val($.storeId).as('store_id'), eb.val($.kind).as('kind'), eb.val($.day).as('day'), eb.lit(1).as('used')])
+        .where((eb) => eb(eb.val($.limit), '>', 0)),
     )
     .onConflict((oc) =>
       oc
         .columns(['store_id', 'kind', 'day'])
         .doUpdateSet((eb) => ({ used: eb('daily_usage.used', '+', 1) }))
-        .where('daily_usage.used', '<', $(3)),
+        .where('daily_usage.used', '<', $.limit),
     ),
 );
 
 /** Takes one unit of today's quota in the given transaction, or throws 429 quota_exceeded. */
 export async function consumeQuota(trx: Db, storeId: number, kind: QuotaKind, limit: number, nowMs: number): Promise<void> {
-  const taken = await takeUnit(trx, [storeId, kind, taipeiDay(nowMs), limit]);
+  const taken = await takeUnit(trx, { storeId, kind, day: taipeiDay(nowMs), limit });
   if (taken === 0) throw quotaExceeded(kind, limit, nowMs);
 }
 

@@ -5,10 +5,8 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { imagePublicRef } from '../media/image-refs.js';
 import { storefrontBase } from '../stores/index.js';
-import { storefrontCsp } from './page-security.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
 import { categoriesOf, findStoreByHandle, findVisiblePost, listVisiblePosts, type StorefrontStore } from './storefront-repository.js';
-import { STOREFRONT_CSS } from './storefront-style.js';
 import { ViewCounter } from './view-counter.js';
 
 export const INDEX_PAGE_SIZE = 20;
@@ -30,8 +28,6 @@ export interface RenderedIndexPage {
 
 export class StorefrontService {
   readonly views: ViewCounter;
-  /** One policy for every page: the stylesheet is the same constant everywhere. */
-  readonly csp: string;
 
   constructor(
     private readonly db: Db,
@@ -40,7 +36,6 @@ export class StorefrontService {
     viewFlushIntervalMs?: number,
   ) {
     this.views = new ViewCounter(db, viewFlushIntervalMs);
-    this.csp = storefrontCsp(STOREFRONT_CSS, publicBaseUrl);
   }
 
   /** The page of a published post of this store, or null for anything a shopper must not see. */

@@ -69,6 +69,26 @@ export function storeFromRow(row: Selectable<StoresTable>): Store {
   };
 }
 
+/** A store's feature switches as the API and the CLI show them. */
+export function presentFeatures(features: Store['features']) {
+  return { blog_categories: features.blogCategories, media_upload: features.mediaUpload, webhooks: features.webhooks };
+}
+
+/** A store's limits as the API (`/v1/me`) and the CLI show them. */
+export function presentLimits(limits: StoreLimits) {
+  return {
+    title_allows_emoji: limits.titleAllowsEmoji,
+    title_max_length: limits.titleMaxLength,
+    body_max_bytes: limits.bodyMaxBytes,
+    image_max_bytes: limits.imageMaxBytes,
+    image_max_pixels: limits.imageMaxPixels,
+    image_max_width: limits.imageMaxWidth,
+    image_max_gif_frames: limits.imageMaxGifFrames,
+    image_max_total_pixels: limits.imageMaxTotalPixels,
+    category_max_depth: limits.categoryMaxDepth,
+  };
+}
+
 /** Front-end base of a store: its own setting, else `<PUBLIC_BASE_URL>/s/<handle>`. */
 export function storefrontBase(store: Store, publicBaseUrl: string): string {
   return (store.storefrontBaseUrl ?? `${publicBaseUrl}/s/${store.handle}`).replace(/\/+$/, '');

@@ -2,7 +2,8 @@
 // transaction: the event (its body exactly as it will be sent) and one pending delivery per
 // subscribed endpoint commit or roll back with the change, and the delivery worker sends them
 // later. A store with no endpoint listening pays one indexed read per change and builds nothing.
-import { queryTemplate, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { queryTemplate } from '../../db/query-template.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';
@@ -13,8 +14,8 @@ export const newEventId = () => `msg_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
 export const newDeliveryId = () => `whd_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
 
 // Runs with every post, category and image write, so it is compiled once (see queryTemplate).
-const listeningEndpoints = queryTemplate((db, $) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('store_id', '=', $(0)).where('enabled', '=', 1),
+const listeningEndpoints = queryTemplate((db, $: { storeId: number }) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('store_id', '=', $.storeId).where('enabled', '=', 1),
 );
 
 /** The event's `data`: built only when some endpoint will receive it. */
@@ -27,7 +28,7 @@ export type EventData = () => unknown | Promise<unknown>;
  */
 export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<string | null> {
   if (!store.features.webhooks) return null;
-  const endpoints = await listeningEndpoints(trx, [store.id]);
+  const endpoints = await listeningEndpoints(trx, { storeId: store.id });
   const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], type)).map((e) => e.id);
   if (targets.length === 0) return null;
   const [first] = await insertEvent(trx, store, type, at, await data(), targets);

@@ -1,17 +1,8 @@
 // The events a webhook endpoint can receive. Their names are the audit actions of the same
 // changes, plus `webhook.test`, which only POST /v1/webhooks/{id}/test sends.
-export const WEBHOOK_EVENT_TYPES = [
-  'post.created',
-  'post.updated',
-  'post.published',
-  'post.scheduled',
-  'post.unpublished',
-  'post.deleted',
-  'category.created',
-  'image.uploaded',
-  'image.deleted',
-  'webhook.test',
-] as const;
+import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
+
+export const WEBHOOK_EVENT_TYPES = [...CONTENT_ACTIONS, 'webhook.test'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Subscribes an endpoint to every event type, including ones added later. */

@@ -1,4 +1,4 @@
-export type { Clock, RateClass, RateDecision, TrafficControl, TrafficControlOptions } from './types.js';
+export type { RateClass, RateDecision, TrafficControl, TrafficControlOptions } from './types.js';
 export { createTrafficControl, DEFAULT_KEY_PREFIX } from './create-traffic-control.js';
 export { TrafficBackendError, type TrafficOperation } from './backend-error.js';
 export { WINDOW_SECONDS } from './window.js';

@@ -1,3 +1,5 @@
+import type { Clock } from '../lib/clock.js';
+
 /** The two independent per-key allowances: reads (GET/HEAD) and writes (everything else). */
 export type RateClass = 'read' | 'write';
 
@@ -24,10 +26,6 @@ export interface TrafficControl {
   /** Resolves when the backend answers now; rejects with the reason otherwise (readiness). */
   check(): Promise<void>;
   close(): Promise<void>;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 export interface TrafficControlOptions {

@@ -1,5 +1,6 @@
 import { releaseOnce } from './release-once.js';
-import type { Clock, RateClass, RateDecision, TrafficControl } from './types.js';
+import type { Clock } from '../lib/clock.js';
+import type { RateClass, RateDecision, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
 import { WINDOW_MS, decide } from './window.js';
 

@@ -3,9 +3,10 @@
 // whole; hashes on the way (de-duplication is by the SHA-256 of the uploaded bytes).
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
+import { ApiError, detail, type ErrorDetail } from '../lib/api-error.js';
+import { FILE_FIELD, type UploadedFile } from '../modules/media/index.js';
 
-/** The shape of @fastify/multipart's parts, kept structural so this module needs no framework. */
+/** The part of @fastify/multipart's request API this reader uses. */
 export type UploadPart =
   | { type: 'file'; fieldname: string; file: Readable & { truncated?: boolean } }
   | { type: 'field'; fieldname: string };
@@ -15,12 +16,6 @@ export interface MultipartSource {
   parts(options?: { limits?: { fileSize?: number } }): AsyncIterableIterator<UploadPart>;
 }
 
-export interface UploadedFile {
-  data: Buffer;
-  /** Hex SHA-256 of `data`. */
-  sha256: string;
-}
-
 export interface UploadReadOptions {
   maxBytes: number;
   /** No byte received for this long → the upload is abandoned. */
@@ -28,8 +23,6 @@ export interface UploadReadOptions {
   /** The whole body must arrive within this time, however steadily it trickles; null: no total limit. */
   totalTimeoutMs: number | null;
 }
-
-export const FILE_FIELD = 'file';
 
 // Errors raised while the body is still arriving leave unread bytes on the connection; closing
 // it after the answer stops the client from pushing the rest of a large body for nothing.

@@ -3,7 +3,8 @@ import { openRedisConnection } from './redis-connection.js';
 import { createRedisRateCounter } from './redis-rate.js';
 import { createRedisSlots } from './redis-slots.js';
 import { releaseOnce } from './release-once.js';
-import type { Clock, RateClass, RateDecision, TrafficControl } from './types.js';
+import type { Clock } from '../lib/clock.js';
+import type { RateClass, RateDecision, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
 import { decide, failOpenDecision } from './window.js';
 

@@ -1,0 +1,52 @@
+// Change watching on SQLite: a version of some tables that this process reads without a query,
+// for the caches (src/cache). PostgreSQL keeps its versions in the cache_versions table instead.
+
+/**
+ * version() returns a greater number after any change to the tables may have committed, or
+ * null while it cannot tell (then nothing may be served from or put in a cache).
+ */
+export interface TableVersion {
+  version(): number | null;
+}
+
+/**
+ * Changes come from two places: this connection's own writes (seen as the statements are
+ * prepared, so before they run; see sqlite-statements.ts) and commits by any other connection
+ * or process (the CLI, another instance), which SQLite reports through PRAGMA data_version. Any
+ * statement whose text names one of the tables counts as a change to it, including a write
+ * that later rolls back. While a transaction is open on the connection (another request's,
+ * between its awaits), data_version shows that transaction's snapshot, not the latest commits,
+ * so the version is null then: nothing is served or cached, and reads wait for the transaction
+ * as uncached.
+ */
+export class SqliteTableVersion implements TableVersion {
+  private readonly pattern: RegExp;
+  private count = 0;
+  private lastDataVersion: number | null | undefined;
+
+  constructor(
+    tables: readonly string[],
+    /** null: the connection is inside a transaction and cannot tell. */
+    private readonly readDataVersion: () => number | null,
+  ) {
+    this.pattern = new RegExp(`\\b(${tables.join('|')})\\b`, 'i');
+  }
+
+  isWrittenBy(sql: string): boolean {
+    return this.pattern.test(sql);
+  }
+
+  changed(): void {
+    this.count++;
+  }
+
+  version(): number | null {
+    const dataVersion = this.readDataVersion();
+    if (dataVersion === null) return null;
+    if (dataVersion !== this.lastDataVersion) {
+      this.lastDataVersion = dataVersion;
+      this.count++;
+    }
+    return this.count;
+  }
+}
