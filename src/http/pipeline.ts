@@ -27,13 +27,21 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     if (policy) await admit(ctx, policy, request, reply);
   });
 
-  const release = async (request: FastifyRequest) => {
+  // The release is not awaited: it goes out with the next turn's Redis commands (auto-pipelining)
+  // and never fails (a lost release ages out, see traffic/redis-slots.ts).
+  const release = (request: FastifyRequest) => {
     const releaseSlot = request.releaseSlot;
     request.releaseSlot = null;
-    if (releaseSlot) await releaseSlot();
+    if (releaseSlot) void releaseSlot();
   };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  app.addHook('onResponse', (request, _reply, done) => {
+    release(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    release(request);
+    done();
+  });
 }
 
 const rateClassOf = (method: string) => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
@@ -45,23 +53,23 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
   request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
 
-  // Every authenticated request counts against its class, whatever its outcome.
+  // Every authenticated request counts against its class, whatever its outcome; the count and
+  // the slot are one round trip to Redis. A request refused for its scope takes no slot.
   const rateClass = rateClassOf(request.method);
   const limit = rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute;
-  const decision = await ctx.traffic.consumeRate(caller.keyId, rateClass, limit);
+  const scopeAllowed = policy.scope === 'any' || caller.scopes.includes(policy.scope);
+  const admission = await ctx.traffic.admit({ keyId: caller.keyId, rateClass, limitPerMinute: limit, concurrency: caller.rateLimits.concurrency, takeSlot: scopeAllowed });
+  const { decision } = admission;
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
   reply.header('X-RateLimit-Reset', String(decision.resetAtUnixSeconds));
 
-  if (policy.scope !== 'any' && !caller.scopes.includes(policy.scope)) {
-    throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
-  }
+  if (!scopeAllowed) throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
   if (!decision.allowed) {
     throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
   }
-  const releaseSlot = await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency);
-  if (!releaseSlot) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
-  request.releaseSlot = releaseSlot;
+  if (!admission.release) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
+  request.releaseSlot = admission.release;
   releaseWhenClosed(request, reply);
 
   if (policy.tenantGate !== false) {

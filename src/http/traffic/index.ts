@@ -2,3 +2,5 @@ export type { Clock, RateClass, RateDecision, TrafficControl, TrafficControlOpti
 export { createTrafficControl, DEFAULT_KEY_PREFIX } from './create-traffic-control.js';
 export { TrafficBackendError, type TrafficOperation } from './backend-error.js';
 export { WINDOW_SECONDS } from './window.js';
+export type { Admission, AdmitRequest } from './types.js';
+export type { RedisConnection } from './redis-connection.js';
