@@ -51,6 +51,19 @@ for (const target of await engineTargets()) {
       assert.equal(read.statements, pg ? 2 : 1);
     });
 
+    it('concurrent reads of a page nobody has read yet: the page is read once', async () => {
+      const { key } = await t.tenant();
+      for (let i = 0; i < 3; i++) await createPost(t, key);
+      const first = await t.request({ method: 'GET', url: '/v1/blog/posts?limit=1', key });
+      const url = `/v1/blog/posts?limit=1&cursor=${encodeURIComponent(JSON.parse(first.body).meta.next_cursor)}`;
+      const before = t.ctx.queryCount();
+      const pages = await Promise.all(Array.from({ length: 8 }, () => t.request({ method: 'GET', url, key })));
+      assert.deepEqual(new Set(pages.map((p) => `${p.statusCode} ${p.body}`)).size, 1);
+      assert.equal(pages[0]!.statusCode, 200);
+      // Each request's version row (PostgreSQL), then the page and its categories once.
+      assert.equal(t.ctx.queryCount() - before, (pg ? 8 : 0) + 2);
+    });
+
     it('a key not yet cached: one query for the key, its store and the versions', async () => {
       const fresh = await t.issueKey(await t.createStore());
       // The key (with its store and versions), then the post, which is not there.
