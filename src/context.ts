@@ -172,7 +172,8 @@ async function openSharedVersions(handle: DatabaseHandle, traffic: TrafficContro
   }
   const namespace = options.operator ? await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING) : await loadServiceSecret(handle.db, SHARED_VERSIONS_SETTING);
   if (namespace === null) return null;
-  const shared = new SharedVersions(traffic.redis.client, handle.db, DEFAULT_KEY_PREFIX, namespace, report);
+  const redis = traffic.redis;
+  const shared = new SharedVersions(redis.client, handle.db, DEFAULT_KEY_PREFIX, namespace, report, () => redis.whenSettled());
   if (options.operator) {
     try {
       await traffic.redis.whenSettled();

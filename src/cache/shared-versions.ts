@@ -83,6 +83,8 @@ export class SharedVersions {
     /** Random per database (service_settings): two databases never share a copy. */
     namespace: string,
     private readonly report: (err: unknown) => void,
+    /** Resolves once the client's first connection attempt has settled (the traffic connection's). */
+    private readonly ready: () => Promise<void> = async () => {},
   ) {
     this.prefix = `${keyPrefix}versions:${namespace}:`;
     const define = (name: string, lua: string): Script => {
@@ -161,6 +163,7 @@ export class SharedVersions {
 
   /** One look for copies left behind (a writer that died between its commit and its drop). */
   async reconcile(): Promise<void> {
+    await this.ready();
     this.horizon = await this.dropChangedSince(this.horizon, true);
   }
 

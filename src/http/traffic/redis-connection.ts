@@ -63,6 +63,11 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
 
   /** Starts the first connection attempt (once) and resolves when it is ready, failed or closed. */
   function startFirstAttempt(): Promise<void> {
+    // Another user of the client (the cache versions kept in Redis) may have connected it first.
+    if (!firstAttempt && client.status === 'ready') {
+      settled = true;
+      firstAttempt = Promise.resolve();
+    }
     firstAttempt ??= new Promise<void>((resolve) => {
       const done = (): void => {
         settled = true;
@@ -75,7 +80,8 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
       client.once('error', done);
       client.once('end', done);
       // A failure also arrives as an 'error' event (reported above); ioredis then keeps reconnecting.
-      client.connect().catch(() => undefined);
+      // A connection already being made (by another user of the client) ends in the same events.
+      if (client.status === 'wait') client.connect().catch(() => undefined);
     });
     return firstAttempt;
   }
