@@ -81,7 +81,14 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
     early = await ctx.traffic.admit(admissionOf(guess, policy, rateClass, shared.keyOf(guess.store.id)));
     copy = shared.parse(early.hash);
   }
-  const authenticated = await ctx.keys.authenticate(rawKey, copy?.versions ?? null);
+  let authenticated;
+  try {
+    authenticated = await ctx.keys.authenticate(rawKey, copy?.versions ?? null);
+  } catch (err) {
+    // The database failed: the slot taken first is given back, not left to age out.
+    if (early?.release) void early.release();
+    throw err;
+  }
   if (!authenticated) {
     if (early?.release) void early.release();
     throw new ApiError('unauthorized');
