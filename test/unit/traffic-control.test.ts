@@ -199,6 +199,17 @@ describe('traffic control, redis backend', () => {
     await afterRelease.release!();
   });
 
+  it('loads the admission script again when Redis has lost it (NOSCRIPT)', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a] = await twoInstances(t);
+    const admit = () => a.admit({ keyId: 'key-n', rateClass: 'read', limitPerMinute: 5, concurrency: 5, takeSlot: false });
+    assert.equal((await admit()).consumed, 1);
+    // As after a restart of Redis: its script cache is empty.
+    assert.equal(await a.redis!.client.script('FLUSH'), 'OK');
+    const again = await admit();
+    assert.deepEqual([again.consumed, again.decision.remaining], [2, 3]);
+  });
+
   it('does not wait for a first connection that another user of the client already made', async (t) => {
     if (!(await needRedis(t))) return;
     const [a] = await twoInstances(t);
