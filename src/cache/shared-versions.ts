@@ -71,6 +71,8 @@ export class SharedVersions {
   private readonly fillScript: Script;
   private readonly dropScript: Script;
   private readonly dropBehindScript: Script;
+  /** `<keyPrefix>versions:<namespace>:`, then the store id. */
+  private readonly prefix: string;
   /** xid8 horizon of the previous reconcile's snapshot (null: look at every row). */
   private horizon: string | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -97,8 +99,6 @@ export class SharedVersions {
     this.dropScript = define('blogVersionsDrop', DROP);
     this.dropBehindScript = define('blogVersionsDropBehind', DROP_BEHIND);
   }
-
-  private readonly prefix: string;
 
   keyOf(storeId: number): string {
     return this.prefix + storeId;
