@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { systemTimers, type Timers } from '../modules/webhooks/timers.js';
 import type { CacheVersions } from './cache.js';
 import { versionsFromRow } from './versions.js';
 
@@ -75,7 +76,8 @@ export class SharedVersions {
   private readonly prefix: string;
   /** xid8 horizon of the previous reconcile's snapshot (null: look at every row). */
   private horizon: string | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: unknown = null;
+  private timers: Timers = systemTimers;
   private running: Promise<void> | null = null;
 
   constructor(
@@ -167,22 +169,23 @@ export class SharedVersions {
     this.horizon = await this.dropChangedSince(this.horizon, true);
   }
 
-  /** Reconciles every RECONCILE_INTERVAL_MS until stop(). */
-  start(intervalMs = RECONCILE_INTERVAL_MS): void {
-    if (this.timer) return;
+  /** Reconciles at once, then every `intervalMs` after the previous look ended, until stop(). */
+  start(intervalMs = RECONCILE_INTERVAL_MS, timers: Timers = systemTimers): void {
+    if (this.timer !== null) return;
+    this.timers = timers;
     const tick = () => {
       this.running = this.reconcile()
         .catch(this.report)
         .finally(() => {
           this.running = null;
-          if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
+          if (this.timer !== null) this.timer = timers.setTimeout(tick, intervalMs);
         });
     };
-    this.timer = setTimeout(tick, 0).unref();
+    this.timer = timers.setTimeout(tick, 0);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
     this.timer = null;
     await this.running;
   }

@@ -42,6 +42,35 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
     assert.equal(t.ctx.queryCount() - before, 0);
   });
 
+  it('a server reconciles at once and then every second, on its timers', async () => {
+    const shared = t.ctx.sharedVersions!;
+    const { store, key } = await t.tenant();
+    await me(key);
+    await me(key);
+    await t.ctx.stores.update(store.handle, { name: 'Changed while no one looked' });
+    assert.equal((await me(key)).store.name, 'Test Store', 'nothing dropped the copy yet');
+    // Timers the test fires by hand: each scheduled wait is recorded, and nothing runs by itself.
+    const waits: Array<{ ms: number; run: () => void }> = [];
+    let scheduled: () => void = () => {};
+    const timers = {
+      setTimeout: (run: () => void, ms: number) => {
+        waits.push({ ms, run });
+        scheduled();
+        return waits.length;
+      },
+      clearTimeout: () => {},
+    };
+    const next = () => new Promise<void>((resolve) => (scheduled = resolve));
+    shared.start(1000, timers);
+    assert.deepEqual(waits.map((w) => w.ms), [0]);
+    const second = next();
+    waits[0]!.run();
+    await second;
+    assert.deepEqual(waits.map((w) => w.ms), [0, 1000]);
+    assert.equal((await me(key)).store.name, 'Changed while no one looked');
+    await shared.stop();
+  });
+
   it('a copy read before a drop is never put back after it', async () => {
     const shared = t.ctx.sharedVersions!;
     const { store } = await t.tenant();
