@@ -3,11 +3,11 @@ import { ConfigError, type AppConfig } from './config/config.js';
 import { openDatabase, type Db, type DatabaseHandle, type Engine, type PoolUsage } from './db/database.js';
 import { writeTransactions } from './db/group-commit.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
-import { loadServiceSecret } from './db/service-secret.js';
+import { loadServiceSecret, readServiceSetting } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
 import { Observers, timeWork } from './lib/observations.js';
-import { createTrafficControl, type TrafficControl } from './traffic/index.js';
+import { createTrafficControl, DEFAULT_KEY_PREFIX, type TrafficControl } from './traffic/index.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
 import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
@@ -15,7 +15,7 @@ import { IdBlocks } from './db/id-blocks.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { KeyService } from './modules/keys/index.js';
-import { versionSource } from './cache/index.js';
+import { SHARED_VERSIONS_SETTING, SharedVersions, versionSource } from './cache/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
@@ -40,6 +40,11 @@ export interface AppContext {
   categories: CategoryService;
   storefront: StorefrontService;
   traffic: TrafficControl;
+  /**
+   * PostgreSQL with Redis: the stores' cache versions also kept in Redis (src/cache/shared-versions.ts);
+   * writers drop them after their commit. null otherwise.
+   */
+  sharedVersions: SharedVersions | null;
   /** Statements this process has sent to the database so far (tests count them per request). */
   queryCount(): number;
   /** Periodic cleanup: the server calls housekeeping.start(); close() stops it. */
@@ -59,6 +64,13 @@ export interface ContextOptions {
   /** Runs migrations on open (servers and CLI do; default true). */
   migrate?: boolean;
   onTrafficBackendError?: (err: unknown) => void;
+  /** Called (never awaited) when the cache versions kept in Redis could not be read, filled or dropped. */
+  onSharedVersionsError?: (err: unknown) => void;
+  /**
+   * The operator CLI: never marks the database as keeping versions in Redis, and refuses to
+   * start (before any change) when it does and Redis is not configured or does not answer.
+   */
+  operator?: boolean;
   database?: DatabaseHandle;
 }
 
@@ -76,6 +88,13 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     else await requireCurrentSchema(handle);
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
     const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
+    let sharedVersions: SharedVersions | null;
+    try {
+      sharedVersions = await openSharedVersions(handle, traffic, options);
+    } catch (err) {
+      await traffic.close();
+      throw err;
+    }
     const { db } = handle;
     // One source of cache versions for every cache (src/cache), read once per request.
     const versions = versionSource(handle);
@@ -111,6 +130,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       categories: new CategoryService(db, clock),
       storefront,
       traffic,
+      sharedVersions,
       queryCount: () => handle.queryCount(),
       housekeeping,
       observers,
@@ -124,6 +144,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
         // Page views counted in memory are written before the database closes.
         await storefront.close();
         await htmlFilter.close();
+        await sharedVersions?.stop();
         await traffic.close();
         await media.files.close();
         await handle.close();
@@ -133,6 +154,39 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     await handle.close();
     throw err;
   }
+}
+
+/**
+ * PostgreSQL with Redis: a server records, once, that this database's versions are kept in Redis
+ * (under a random namespace, so two databases never share copies); the CLI only follows that
+ * record, and refuses to run without a Redis that answers, since it must drop the copies of
+ * what it changes before it reports success.
+ */
+async function openSharedVersions(handle: DatabaseHandle, traffic: TrafficControl, options: ContextOptions): Promise<SharedVersions | null> {
+  if (handle.engine !== 'postgres') return null;
+  const report = options.onSharedVersionsError ?? (() => {});
+  if (!traffic.redis) {
+    if (options.operator && (await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING)) !== null) {
+      throw new ConfigError([
+        'this database\'s API servers keep cache versions in Redis, so an operator command must drop them there after its change: set REDIS_URL to their Redis (nothing was changed)',
+      ]);
+    }
+    return null;
+  }
+  const namespace = options.operator ? await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING) : await loadServiceSecret(handle.db, SHARED_VERSIONS_SETTING);
+  if (namespace === null) return null;
+  const redis = traffic.redis;
+  const shared = new SharedVersions(redis.client, handle.db, DEFAULT_KEY_PREFIX, namespace, report, () => redis.whenSettled());
+  if (options.operator) {
+    try {
+      await traffic.redis.whenSettled();
+      await shared.check();
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ConfigError([`cannot reach Redis at REDIS_URL (${reason}), where this database's API servers keep cache versions; nothing was changed`]);
+    }
+  }
+  return shared;
 }
 
 /** The filter with each call's duration reported; a body refused for its nesting is a rejection. */

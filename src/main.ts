@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const ctx = await createContext(config, {
     migrate: config.ops.migrateOnStart,
     onTrafficBackendError: (err) => app?.log.warn({ err }, 'rate-limit backend unavailable; limits fail open'),
+    onSharedVersionsError: (err) => app?.log.warn({ err }, 'cache versions in Redis unavailable; reads fall back to PostgreSQL'),
   });
   app = await buildApp(ctx);
 
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
   ctx.housekeeping.start(app.log);
   const server = app;
   ctx.webhookWorker.start(app.log);
+  // Copies of cache versions left in Redis by a writer that died after its commit: found and
+  // dropped within about a second.
+  ctx.sharedVersions?.start();
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) {

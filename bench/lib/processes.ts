@@ -86,13 +86,15 @@ export interface MemoryAfterGc {
   externalMb: number;
   rssMb: number;
   queries: number | null;
+  /** Commands sent to Redis so far (null: not counted). */
+  redisCommands: number | null;
 }
 
 const AFTER_GC = /BENCH_MEMORY_AFTER_GC (\{.*\})\n/g;
 
 /** Asks the API for a full collection and waits for its report (null if none comes). */
 export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Promise<MemoryAfterGc | null> {
-  type Report = { n: number; heapUsed: number; external: number; rss: number; queries: number | null };
+  type Report = { n: number; heapUsed: number; external: number; rss: number; queries: number | null; redisCommands?: number | null };
   const latest = (): Report | null => {
     const all = [...server.output().matchAll(AFTER_GC)];
     return all.length ? (JSON.parse(all[all.length - 1][1]) as Report) : null;
@@ -103,7 +105,7 @@ export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Pr
   while (Date.now() < deadline) {
     const m = latest();
     if (m && m.n > before) {
-      return { heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576, rssMb: m.rss / 1048576, queries: m.queries };
+      return { heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576, rssMb: m.rss / 1048576, queries: m.queries, redisCommands: m.redisCommands ?? null };
     }
     await new Promise((r) => setTimeout(r, 50));
   }

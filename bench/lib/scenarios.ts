@@ -18,13 +18,24 @@ export interface Measurement {
   cpuUsPerRequest: number;
   /** Queries the server sent to PostgreSQL per answered request (null: not counted). */
   queriesPerRequest: number | null;
+  /** Commands the server sent to Redis per answered request (null: not counted). */
+  redisCommandsPerRequest: number | null;
   non2xx: number;
   errors: number;
   statusCodes: Record<string, number>;
 }
 
-/** The server's PostgreSQL queries so far (null: it does not report them). */
-const queriesSoFar = async (server: RunningServer) => (server.reports ? ((await memoryAfterGc(server))?.queries ?? null) : null);
+/** The server's PostgreSQL queries and Redis commands so far (null: it does not report them). */
+const countsSoFar = async (server: RunningServer) => {
+  const m = server.reports ? await memoryAfterGc(server) : null;
+  return { queries: m?.queries ?? null, redis: m?.redisCommands ?? null };
+};
+
+/** The counts' growth over all servers, or null when one of them did not count. */
+function grown(before: Array<number | null>, after: Array<number | null>): number | null {
+  if (![...before, ...after].every((n) => n !== null && n !== undefined)) return null;
+  return after.reduce((t: number, n, i) => t + n! - before[i]!, 0);
+}
 
 export async function measure(server: RunningServer, spec: LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
   return measureSplit([server], () => spec, connections, durationSeconds);
@@ -40,7 +51,7 @@ export async function visitAll(server: RunningServer, spec: LoadSpec, connection
  * connections, all at once). Throughput and CPU add up; the latency shown is the worst server's.
  */
 export async function measureSplit(servers: RunningServer[], specFor: (i: number) => LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
-  const queriesBefore = await Promise.all(servers.map(queriesSoFar));
+  const countsBefore = await Promise.all(servers.map(countsSoFar));
   const samplers = servers.map((s) => sampleRss(s.pid));
   const cpuBefore = servers.map((s) => readCpuSeconds(s.pid));
   const share = Math.max(1, Math.round(connections / servers.length));
@@ -52,13 +63,13 @@ export async function measureSplit(servers: RunningServer[], specFor: (i: number
     peakRssMb = Math.max(...samplers.map((s) => s.stop()));
   }
   const cpuSeconds = servers.reduce((sum, s, i) => sum + readCpuSeconds(s.pid) - cpuBefore[i], 0);
-  const queriesAfter = await Promise.all(servers.map(queriesSoFar));
+  const countsAfter = await Promise.all(servers.map(countsSoFar));
   const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((total, r) => total + f(r), 0);
   const answered = sum((r) => r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx']);
   const statusCodes: Record<string, number> = {};
   for (const r of results) for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + stat.count;
-  const counted = [...queriesBefore, ...queriesAfter].every((q) => q !== null && q !== undefined);
-  const queries = counted ? queriesAfter.reduce((t: number, q, i) => t + q! - queriesBefore[i]!, 0) : null;
+  const queries = grown(countsBefore.map((c) => c.queries), countsAfter.map((c) => c.queries));
+  const redisCommands = grown(countsBefore.map((c) => c.redis), countsAfter.map((c) => c.redis));
   return {
     rps: sum((r) => r['2xx'] / r.duration),
     p50: Math.max(...results.map((r) => r.latency.p50)),
@@ -66,6 +77,7 @@ export async function measureSplit(servers: RunningServer[], specFor: (i: number
     peakRssMb,
     cpuUsPerRequest: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN,
     queriesPerRequest: queries !== null && answered > 0 ? queries / answered : null,
+    redisCommandsPerRequest: redisCommands !== null && answered > 0 ? redisCommands / answered : null,
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors + r.timeouts),
     statusCodes,

@@ -35,10 +35,23 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
         await handle.close();
       }
     }
-    ctx = await createContext(config);
+    ctx = await createContext(config, { operator: true });
     const run = commandGroup(group);
     if (!run) throw new UsageError(`unknown command "${group}"`);
-    return ok(await run(ctx, sub, rest));
+    // With the API's cache versions kept in Redis, what the command changes is dropped there
+    // before it reports success, so every server sees it on its next request.
+    const shared = ctx.sharedVersions;
+    const since = shared ? await shared.horizonNow() : null;
+    const result = await run(ctx, sub, rest);
+    if (shared) {
+      try {
+        await shared.dropChangedSince(since, false);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new CommandError(`the change was made, but the cache versions kept in Redis could not be dropped (${reason}); servers see it within about a second: ${JSON.stringify(result)}`);
+      }
+    }
+    return ok(result);
   } catch (err) {
     // A usage error shows the usage of the command that was meant, not the whole listing.
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${usageFor(USAGE, group, sub)}\n` };

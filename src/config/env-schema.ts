@@ -29,7 +29,10 @@ export const ENV_SCHEMA = Type.Object({
   DATABASE_URL: text('sqlite:./data/blog.db', '`sqlite:<path>` or `postgres://user@host:port/db`'),
   PUBLIC_BASE_URL: text('http://<HOST>:<PORT>', 'base of image URLs and store-front addresses'),
   MEDIA_DIR: text('`media/` beside the SQLite file, else `./data/media`', 'where uploaded images are stored'),
-  REDIS_URL: text('unset', 'share per-minute and in-flight counters across instances'),
+  REDIS_URL: text(
+    'unset',
+    'share per-minute and in-flight counters across instances; on PostgreSQL also where the servers keep copies of the cache versions (a cached read then sends PostgreSQL nothing), and the CLI then needs the same `REDIS_URL` (see `docs/architecture.md`, "Caches")',
+  ),
   LOG_LEVEL: text('info', '`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`'),
   MAX_JSON_BODY_BYTES: text('16777216', 'hard ceiling on any JSON request body (per-store limits apply below it)'),
   HTML_FILTER_THREADS: text(

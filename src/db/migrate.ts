@@ -3,6 +3,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { housekeepingMigration } from './migrations/0002-housekeeping.js';
 import { webhooksMigration } from './migrations/0003-webhooks.js';
 import { cacheVersionsMigration } from './migrations/0005-cache-versions.js';
+import { cacheVersionsChangedMigration } from './migrations/0006-cache-versions-changed.js';
 import { abortFunctionMigration } from './migrations/0007-abort-function.js';
 import { webhookRetentionMigration } from './migrations/0008-webhook-retention.js';
 import type { DatabaseHandle, Engine } from './database.js';
@@ -14,6 +15,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0002-housekeeping': housekeepingMigration(),
     '0003-webhooks': webhooksMigration(engine),
     '0005-cache-versions': cacheVersionsMigration(engine),
+    '0006-cache-versions-changed': cacheVersionsChangedMigration(engine),
     '0007-abort-function': abortFunctionMigration(engine),
     '0008-webhook-retention': webhookRetentionMigration(),
   };

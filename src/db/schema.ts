@@ -153,6 +153,8 @@ export interface CacheVersionsTable {
   keys_version: number;
   content_version: number;
   usage_version: number;
+  /** The transaction that last changed the row (xid8 as text; migration 0006). */
+  changed_xid: string | null;
 }
 
 /** One row per lease name; the holder may run the job until expires_at. */

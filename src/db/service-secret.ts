@@ -17,3 +17,9 @@ export async function loadServiceSecret(db: Db, name: string): Promise<string> {
   const row = await db.selectFrom('service_settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** A service setting if it exists, without creating it. */
+export async function readServiceSetting(db: Db, name: string): Promise<string | null> {
+  const row = await db.selectFrom('service_settings').select('value').where('name', '=', name).executeTakeFirst();
+  return row?.value ?? null;
+}

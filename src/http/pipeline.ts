@@ -4,7 +4,9 @@
 // Everything up to the feature flag runs in onRequest, so it wins over a malformed body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
-import { parseBearer, type Authenticated } from '../modules/keys/index.js';
+import { parseBearer, type Caller } from '../modules/keys/index.js';
+import type { SharedRead } from '../cache/index.js';
+import { decide, type Admission, type AdmitRequest, type RateClass } from '../traffic/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
 import { commonHeaders } from './common-headers.js';
@@ -27,41 +29,93 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     if (policy) await admit(ctx, policy, request, reply);
   });
 
-  const release = async (request: FastifyRequest) => {
+  // The release is not awaited: it goes out with the next turn's Redis commands (auto-pipelining)
+  // and never fails (a lost release ages out, see traffic/redis-slots.ts).
+  const release = (request: FastifyRequest) => {
     const releaseSlot = request.releaseSlot;
     request.releaseSlot = null;
-    if (releaseSlot) await releaseSlot();
+    if (releaseSlot) void releaseSlot();
   };
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  // PostgreSQL with Redis: a write drops its store's version copy in Redis after its commit and
+  // before its answer leaves, so every instance's next read of that store reads the versions
+  // again. A refusal (4xx) committed nothing; a 5xx may have, so it drops too. A drop that fails
+  // is caught by every instance's reconcile within about a second (shared-versions.ts).
+  const shared = ctx.sharedVersions;
+  if (shared) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const caller = request.caller;
+      if (!caller || rateClassOf(request.method) !== 'write' || (reply.statusCode >= 400 && reply.statusCode < 500)) return payload;
+      try {
+        await shared.drop([caller.store.id]);
+      } catch (err) {
+        request.log.warn({ err }, 'could not drop the cache versions kept in Redis; other instances see this write within a second');
+      }
+      return payload;
+    });
+  }
+
+  app.addHook('onResponse', (request, _reply, done) => {
+    release(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    release(request);
+    done();
+  });
 }
 
-const rateClassOf = (method: string) => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
+const rateClassOf = (method: string): RateClass => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 
 async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const { caller, versions } = await authenticate(ctx, request.headers.authorization);
+  const rawKey = parseBearer(request.headers.authorization);
+  if (!rawKey) throw new ApiError('unauthorized');
+  const rateClass = rateClassOf(request.method);
+  const shared = ctx.sharedVersions;
+  // PostgreSQL with Redis: a key already cached is counted, given its slot and told its store's
+  // cache versions in one Redis call, before it is known to be still valid (that needs the
+  // versions); a cached read then sends nothing else anywhere.
+  const guess = shared ? ctx.keys.cachedCaller(rawKey) : undefined;
+  let early: Admission | undefined;
+  let copy: SharedRead | null = null;
+  if (shared && guess) {
+    early = await ctx.traffic.admit(admissionOf(guess, policy, rateClass, shared.keyOf(guess.store.id)));
+    copy = shared.parse(early.hash);
+  }
+  let authenticated;
+  try {
+    authenticated = await ctx.keys.authenticate(rawKey, copy?.versions ?? null);
+  } catch (err) {
+    // The database failed: the slot taken first is given back, not left to age out.
+    if (early?.release) void early.release();
+    throw err;
+  }
+  if (!authenticated) {
+    if (early?.release) void early.release();
+    throw new ApiError('unauthorized');
+  }
+  const { caller, versions } = authenticated;
+  // No copy in Redis (a writer dropped it): the versions were just read from PostgreSQL; put
+  // them back unless another writer dropped the copy since (the generation seen first).
+  if (shared && copy && !copy.versions && versions.keys !== null && caller.store.id === guess!.store.id) shared.fill(caller.store.id, copy.gen, versions);
   request.caller = caller;
   request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
   request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
 
-  // Every authenticated request counts against its class, whatever its outcome.
-  const rateClass = rateClassOf(request.method);
-  const limit = rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute;
-  const decision = await ctx.traffic.consumeRate(caller.keyId, rateClass, limit);
+  // Every authenticated request counts against its class, whatever its outcome; the count and
+  // the slot are one round trip to Redis. A request refused for its scope takes no slot.
+  const admission = !early ? await ctx.traffic.admit(admissionOf(caller, policy, rateClass)) : caller === guess ? early : await admitAgain(ctx, early, caller, policy, rateClass);
+  const { decision } = admission;
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
   reply.header('X-RateLimit-Reset', String(decision.resetAtUnixSeconds));
 
-  if (policy.scope !== 'any' && !caller.scopes.includes(policy.scope)) {
-    throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
-  }
+  if (!scopeAllows(policy, caller)) throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
   if (!decision.allowed) {
     throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
   }
-  const releaseSlot = await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency);
-  if (!releaseSlot) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
-  request.releaseSlot = releaseSlot;
+  if (!admission.release) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
+  request.releaseSlot = admission.release;
   releaseWhenClosed(request, reply);
 
   if (policy.tenantGate !== false) {
@@ -71,6 +125,26 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories) throw new ApiError('feature_unavailable');
   if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload) throw new ApiError('feature_unavailable');
   if (policy.feature === 'webhooks' && !caller.store.features.webhooks) throw new ApiError('feature_unavailable');
+}
+
+const scopeAllows = (policy: RoutePolicy, caller: Caller) => policy.scope === 'any' || caller.scopes.includes(policy.scope);
+const limitOf = (caller: Caller, rateClass: RateClass) => (rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute);
+
+function admissionOf(caller: Caller, policy: RoutePolicy, rateClass: RateClass, hashKey?: string): AdmitRequest {
+  return { keyId: caller.keyId, rateClass, limitPerMinute: limitOf(caller, rateClass), concurrency: caller.rateLimits.concurrency, takeSlot: scopeAllows(policy, caller), hashKey };
+}
+
+/**
+ * The cached key had changed (its limits, scopes or store): the request was already counted
+ * once, so it is decided again under the key as it is now, and its slot taken again.
+ */
+async function admitAgain(ctx: AppContext, early: Admission, caller: Caller, policy: RoutePolicy, rateClass: RateClass): Promise<Admission> {
+  if (early.release) void early.release();
+  const limit = limitOf(caller, rateClass);
+  const decision = decide(limit, early.consumed, ctx.clock.now().getTime(), early.windowEndMs);
+  const takeSlot = decision.allowed && scopeAllows(policy, caller);
+  const release = takeSlot ? await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency) : null;
+  return { ...early, decision, release, slotRefused: takeSlot && release === null };
 }
 
 /**
@@ -86,11 +160,4 @@ function releaseWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
   };
   if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
   else reply.raw.once('close', release);
-}
-
-async function authenticate(ctx: AppContext, header: string | undefined): Promise<Authenticated> {
-  const rawKey = parseBearer(header);
-  const authenticated = rawKey ? await ctx.keys.authenticate(rawKey) : null;
-  if (!authenticated) throw new ApiError('unauthorized');
-  return authenticated;
 }

@@ -1,4 +1,6 @@
 export type { RateClass, RateDecision, TrafficControl, TrafficControlOptions } from './types.js';
 export { createTrafficControl, DEFAULT_KEY_PREFIX } from './create-traffic-control.js';
 export { TrafficBackendError, type TrafficOperation } from './backend-error.js';
-export { WINDOW_SECONDS } from './window.js';
+export { WINDOW_SECONDS, decide } from './window.js';
+export type { Admission, AdmitRequest } from './types.js';
+export type { RedisConnection } from './redis-connection.js';

@@ -1,6 +1,6 @@
 import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
-import type { RateClass, RateDecision, TrafficControl } from './types.js';
+import type { Admission, AdmitRequest, RateClass, RateDecision, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
 import { WINDOW_MS, decide } from './window.js';
 
@@ -70,10 +70,30 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     return releaseOnce(async () => releaseSlot(keyId));
   }
 
+  async function admit(request: AdmitRequest): Promise<Admission> {
+    const { keyId, rateClass, limitPerMinute, concurrency } = request;
+    assertKeyId(keyId);
+    assertRateClass(rateClass);
+    assertCount('limitPerMinute', limitPerMinute);
+    assertCount('concurrency', concurrency);
+    const nowMs = clock.now().getTime();
+    sweep(nowMs);
+    const window = countRequest(`${rateClass}:${keyId}`, nowMs);
+    const windowEndMs = window.startMs + WINDOW_MS;
+    const decision = decide(limitPerMinute, window.count, nowMs, windowEndMs);
+    let release: (() => Promise<void>) | null = null;
+    let slotRefused = false;
+    if (request.takeSlot && decision.allowed) {
+      release = await acquireSlot(keyId, concurrency);
+      slotRefused = release === null;
+    }
+    return { decision, consumed: window.count, windowEndMs, release, slotRefused, hash: null };
+  }
+
   async function close(): Promise<void> {
     windows.clear();
     inFlight.clear();
   }
 
-  return { backend: 'memory', consumeRate, acquireSlot, check: async () => {}, close };
+  return { backend: 'memory', admit, consumeRate, acquireSlot, check: async () => {}, commandCount: () => 0, redis: null, close };
 }

@@ -1,12 +1,13 @@
 import type { Reporter } from './backend-error.js';
 import { openRedisConnection } from './redis-connection.js';
+import { createRedisAdmit } from './redis-admit.js';
 import { createRedisRateCounter } from './redis-rate.js';
 import { createRedisSlots } from './redis-slots.js';
 import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
-import type { RateClass, RateDecision, TrafficControl } from './types.js';
+import type { Admission, AdmitRequest, RateClass, RateDecision, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
-import { decide, failOpenDecision } from './window.js';
+import { WINDOW_MS, decide, failOpenDecision } from './window.js';
 
 /*
  * Multi-process backend: every instance pointed at the same Redis and key prefix shares one
@@ -32,6 +33,35 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
   const connection = openRedisConnection(opts.redisUrl, report);
   const rates = createRedisRateCounter(connection.client, keyPrefix);
   const slots = createRedisSlots(connection.client, keyPrefix);
+  const admitScript = createRedisAdmit(connection.client, keyPrefix);
+
+  async function admit(request: AdmitRequest): Promise<Admission> {
+    const { keyId, rateClass, limitPerMinute, concurrency, takeSlot } = request;
+    assertKeyId(keyId);
+    assertRateClass(rateClass);
+    assertCount('limitPerMinute', limitPerMinute);
+    assertCount('concurrency', concurrency);
+    await connection.whenSettled();
+    try {
+      const reply = await admitScript(`${rateClass}:${keyId}`, keyId, limitPerMinute, concurrency, takeSlot, request.hashKey);
+      const nowMs = clock.now().getTime();
+      const windowEndMs = nowMs + reply.msUntilReset;
+      const heldSlot = reply.slotId;
+      return {
+        decision: decide(limitPerMinute, reply.consumed, nowMs, windowEndMs),
+        consumed: reply.consumed,
+        windowEndMs,
+        release: heldSlot ? releaseOnce(() => releaseSlot(keyId, heldSlot)) : null,
+        slotRefused: heldSlot === false,
+        hash: reply.hash,
+      };
+    } catch (err) {
+      report('admit', err);
+      const nowMs = clock.now().getTime();
+      // Nothing was recorded: allowed, and a slot with nothing to give back.
+      return { decision: failOpenDecision(limitPerMinute, nowMs), consumed: 0, windowEndMs: nowMs + WINDOW_MS, release: takeSlot ? releaseOnce(async () => {}) : null, slotRefused: false, hash: null };
+    }
+  }
 
   async function consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
     assertKeyId(keyId);
@@ -80,5 +110,5 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     await connection.client.ping();
   }
 
-  return { backend: 'redis', consumeRate, acquireSlot, check, close: () => connection.close() };
+  return { backend: 'redis', admit, consumeRate, acquireSlot, check, commandCount: connection.commandCount, redis: connection, close: () => connection.close() };
 }

@@ -30,6 +30,8 @@ export interface RedisConnection {
    * or after a bounded wait. Resolves at once afterwards (and after close).
    */
   whenSettled(): Promise<void>;
+  /** Commands sent so far (each command of an auto-pipelined batch counts). */
+  commandCount(): number;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,14 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
     // go out in one write instead of a system call each.
     enableAutoPipelining: true,
   });
+  // Every command, pipelined or not, goes through sendCommand: counted for the tests that pin
+  // the Redis commands of a hot request.
+  let commands = 0;
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+    commands += 1;
+    return send(...args);
+  }) as Redis['sendCommand'];
   // Without a listener ioredis prints every reconnect failure to stderr; route them to the caller's log.
   client.on('error', (err: unknown) => report('connection', err));
 
@@ -53,6 +63,11 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
 
   /** Starts the first connection attempt (once) and resolves when it is ready, failed or closed. */
   function startFirstAttempt(): Promise<void> {
+    // Another user of the client (the cache versions kept in Redis) may have connected it first.
+    if (!firstAttempt && client.status === 'ready') {
+      settled = true;
+      firstAttempt = Promise.resolve();
+    }
     firstAttempt ??= new Promise<void>((resolve) => {
       const done = (): void => {
         settled = true;
@@ -65,7 +80,8 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
       client.once('error', done);
       client.once('end', done);
       // A failure also arrives as an 'error' event (reported above); ioredis then keeps reconnecting.
-      client.connect().catch(() => undefined);
+      // A connection already being made (by another user of the client) ends in the same events.
+      if (client.status === 'wait') client.connect().catch(() => undefined);
     });
     return firstAttempt;
   }
@@ -93,6 +109,7 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
   return {
     client,
     whenSettled,
+    commandCount: () => commands,
     async close() {
       if (closed) return;
       closed = true;

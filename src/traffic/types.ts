@@ -1,5 +1,6 @@
 import type { Clock } from '../lib/clock.js';
 
+import type { RedisConnection } from './redis-connection.js';
 /** The two independent per-key allowances: reads (GET/HEAD) and writes (everything else). */
 export type RateClass = 'read' | 'write';
 
@@ -16,13 +17,50 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** One request's admission: count it, and take an in-flight slot when it may go on. */
+export interface AdmitRequest {
+  keyId: string;
+  rateClass: RateClass;
+  limitPerMinute: number;
+  concurrency: number;
+  /** false: count only (the request is refused before it would hold a slot, e.g. wrong scope). */
+  takeSlot: boolean;
+  /**
+   * Redis only: a hash read in the same round trip (its fields `keys`, `content`, `usage`,
+   * `gen`; the cache versions of a store, see src/cache/shared-versions.ts).
+   */
+  hashKey?: string;
+}
+
+export interface Admission {
+  decision: RateDecision;
+  /** Requests counted in the window so far and its end: the decision again under another limit. */
+  consumed: number;
+  windowEndMs: number;
+  /** The slot's release (idempotent); null when no slot was taken. */
+  release: (() => Promise<void>) | null;
+  /** A slot was asked for, the rate allowed it, and all `concurrency` were in use. */
+  slotRefused: boolean;
+  /** The hash's four fields when `hashKey` was given and Redis answered; otherwise null. */
+  hash: Array<string | null> | null;
+}
+
 export interface TrafficControl {
+  /**
+   * Counts the request and, when `takeSlot` and the rate allows, takes a slot: one Redis round
+   * trip (one script) for what consumeRate and acquireSlot do in two.
+   */
+  admit(request: AdmitRequest): Promise<Admission>;
+  /** Statements sent to Redis by this process so far (0 without Redis); tests count them. */
+  commandCount(): number;
   /** Counts one request of this class for this key against limitPerMinute (every request counts, allowed or not). */
   consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision>;
   /** Takes one in-flight slot; returns a release function (idempotent: calling it twice releases once) or null when `max` are already in flight. */
   acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null>;
   /** Where the counters live: `redis` is shared by every process, `memory` by this one only. */
   readonly backend: 'memory' | 'redis';
+  /** The Redis connection (null for memory), shared with what else keeps state in Redis. */
+  readonly redis: RedisConnection | null;
   /** Resolves when the backend answers now; rejects with the reason otherwise (readiness). */
   check(): Promise<void>;
   close(): Promise<void>;

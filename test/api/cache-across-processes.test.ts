@@ -1,6 +1,7 @@
 // The caches against real processes: two API servers and the operator CLI, each its own OS
-// process, on one PostgreSQL database. Whatever a server has cached, a command that has returned
-// applies on the very next request to every server.
+// process, on one PostgreSQL database, without Redis and with it (then the cache versions are
+// kept in Redis too). Whatever a server has cached, a command that has returned applies on the
+// very next request to every server.
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
@@ -10,17 +11,22 @@ import { assertError } from '../helpers/assertions.js';
 import { send } from '../helpers/fetch-response.js';
 import { runCli } from '../helpers/cli.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 
 const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
+const redisSkip = await redisSkipReason();
 
-describe('caches across server processes and the CLI on one PostgreSQL [postgres]', { skip: postgres.skip }, () => {
+for (const mode of [
+  { name: '', env: {} as Record<string, string>, skip: postgres.skip },
+  { name: ', with Redis', env: { REDIS_URL: TEST_REDIS_URL } as Record<string, string>, skip: postgres.skip ?? redisSkip },
+]) describe(`caches across server processes and the CLI on one PostgreSQL${mode.name} [postgres]`, { skip: mode.skip }, () => {
   let t: TestApp;
   let db: string;
   const servers: ServerProcess[] = [];
   before(async () => {
     t = await startTestApp(postgres);
     db = t.config.database.url;
-    servers.push(await startServerProcess({ DATABASE_URL: db }), await startServerProcess({ DATABASE_URL: db }));
+    servers.push(await startServerProcess({ DATABASE_URL: db, ...mode.env }), await startServerProcess({ DATABASE_URL: db, ...mode.env }));
   });
   after(async () => {
     for (const s of servers) await s.stop();
@@ -36,7 +42,7 @@ describe('caches across server processes and the CLI on one PostgreSQL [postgres
   const createPost = (s: ServerProcess, key: string, title: string) =>
     send(s.baseUrl, 'POST', '/v1/blog/posts', { key, body: { title, body_html: `<p>${title}</p>` }, headers: { 'idempotency-key': randomUUID() } });
   const cli = async (...args: string[]) => {
-    const result = await runCli({ DATABASE_URL: db }, ...args);
+    const result = await runCli({ DATABASE_URL: db, ...mode.env }, ...args);
     assert.equal(result.code, 0, result.stderr);
     return JSON.parse(result.stdout);
   };
@@ -52,6 +58,21 @@ describe('caches across server processes and the CLI on one PostgreSQL [postgres
     // Other keys of the store are not affected.
     const other = await t.issueKey(store);
     assert.equal((await send(servers[1].baseUrl, 'GET', '/v1/me', { key: other })).statusCode, 200);
+  });
+
+  it('refuses an operator command when the servers keep versions in Redis and the CLI cannot drop them, before changing anything', { skip: !mode.env.REDIS_URL && 'only with Redis' }, async () => {
+    const { store, key } = await t.tenant();
+    await warm(key, '/v1/me');
+    const keyId = key.slice(9, 17);
+    const withoutRedis = await runCli({ DATABASE_URL: db }, 'key', 'revoke', keyId);
+    assert.deepEqual([withoutRedis.code, withoutRedis.stdout], [1, '']);
+    assert.match(withoutRedis.stderr, /keep cache versions in Redis.*set REDIS_URL.*nothing was changed/);
+    const unreachable = await runCli({ DATABASE_URL: db, REDIS_URL: 'redis://127.0.0.1:1' }, 'key', 'revoke', keyId);
+    assert.deepEqual([unreachable.code, unreachable.stdout], [1, '']);
+    assert.match(unreachable.stderr, /cannot reach Redis at REDIS_URL .*nothing was changed/);
+    const listed = await cli('key', 'list', '--store', store.handle);
+    assert.equal(listed.keys.find((k: { key_id: string }) => k.key_id === keyId).revoked_at, null);
+    for (const s of servers) assert.equal((await send(s.baseUrl, 'GET', '/v1/me', { key })).statusCode, 200);
   });
 
   it('refuses a key the CLI made expired on the very next request to every server', async () => {

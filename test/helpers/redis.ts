@@ -19,3 +19,11 @@ export function redisReachable(url: string = TEST_REDIS_URL, timeoutMs = 500): P
     socket.once('data', (data) => finish(/^[+-]/.test(data.toString())));
   });
 }
+
+/** Why a Redis suite is skipped here, or undefined when Redis answers (REQUIRE_REDIS=1 makes it a failure). */
+export async function redisSkipReason(url: string = TEST_REDIS_URL): Promise<string | undefined> {
+  if (await redisReachable(url)) return undefined;
+  const reason = `Redis not reachable at ${url}; start Redis or set TEST_REDIS_URL (REQUIRE_REDIS=1 turns this into a failure)`;
+  if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but ${reason}`);
+  return reason;
+}

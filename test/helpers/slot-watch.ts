@@ -9,15 +9,25 @@ export const keyIdOf = (key: string): string => key.slice('svc_live_'.length, 's
 export function watchSlots(ctx: AppContext): { acquired(key: string): Promise<void>; restore(): void } {
   const inner = ctx.traffic;
   const waiting = new Map<string, Array<() => void>>();
+  const signal = (keyId: string) => {
+    for (const resolve of waiting.get(keyId)?.splice(0) ?? []) resolve();
+  };
   ctx.traffic = {
     backend: inner.backend,
     check: () => inner.check(),
     consumeRate: (keyId, rateClass, limit) => inner.consumeRate(keyId, rateClass, limit),
     async acquireSlot(keyId, max) {
       const release = await inner.acquireSlot(keyId, max);
-      if (release) for (const resolve of waiting.get(keyId)?.splice(0) ?? []) resolve();
+      if (release) signal(keyId);
       return release;
     },
+    async admit(request) {
+      const admission = await inner.admit(request);
+      if (admission.release) signal(request.keyId);
+      return admission;
+    },
+    commandCount: () => inner.commandCount(),
+    redis: inner.redis,
     close: () => inner.close(),
   };
   return {

@@ -175,6 +175,53 @@ describe('traffic control, redis backend', () => {
     return [a, b, errors];
   }
 
+  it('admits one request in one script: count, slot and a hash read together', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a, b] = await twoInstances(t);
+    const hashKey = `test:${randomUUID()}:hash`;
+    const admin = a.redis!.client;
+    await a.redis!.whenSettled();
+    await admin.hset(hashKey, { keys: '4', content: '5', usage: '6', gen: '2' });
+    await admin.expire(hashKey, 60);
+    const before = a.commandCount();
+    const first = await a.admit({ keyId: 'key-s', rateClass: 'read', limitPerMinute: 2, concurrency: 1, takeSlot: true, hashKey });
+    assert.equal(a.commandCount() - before, 1);
+    assert.deepEqual([first.decision.allowed, first.decision.remaining, first.consumed, first.slotRefused, first.hash], [true, 1, 1, false, ['4', '5', '6', '2']]);
+    assert.ok(first.release);
+    // The one slot is held: the other instance is counted but refused a slot.
+    const second = await b.admit({ keyId: 'key-s', rateClass: 'read', limitPerMinute: 2, concurrency: 1, takeSlot: true });
+    assert.deepEqual([second.decision.allowed, second.release, second.slotRefused, second.hash], [true, null, true, null]);
+    // Over the limit: counted, no slot asked for.
+    const third = await b.admit({ keyId: 'key-s', rateClass: 'read', limitPerMinute: 2, concurrency: 1, takeSlot: true });
+    assert.deepEqual([third.decision.allowed, third.release, third.slotRefused], [false, null, false]);
+    await first.release!();
+    const afterRelease = await b.admit({ keyId: 'key-s', rateClass: 'write', limitPerMinute: 2, concurrency: 1, takeSlot: true });
+    assert.ok(afterRelease.release);
+    await afterRelease.release!();
+  });
+
+  it('loads the admission script again when Redis has lost it (NOSCRIPT)', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a] = await twoInstances(t);
+    const admit = () => a.admit({ keyId: 'key-n', rateClass: 'read', limitPerMinute: 5, concurrency: 5, takeSlot: false });
+    assert.equal((await admit()).consumed, 1);
+    // As after a restart of Redis: its script cache is empty.
+    assert.equal(await a.redis!.client.script('FLUSH'), 'OK');
+    const again = await admit();
+    assert.deepEqual([again.consumed, again.decision.remaining], [2, 3]);
+  });
+
+  it('does not wait for a first connection that another user of the client already made', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a] = await twoInstances(t);
+    // As the cache versions' reconcile does when it runs before the first request.
+    await a.redis!.client.connect();
+    assert.equal(a.redis!.client.status, 'ready');
+    // Settled at once: a few turns of the event loop, not the bounded wait for a connection.
+    const turns = new Promise<string>((resolve) => setImmediate(() => setImmediate(() => resolve('still waiting'))));
+    assert.equal(await Promise.race([a.redis!.whenSettled().then(() => 'settled'), turns]), 'settled');
+  });
+
   it('shares one allowance per key and class across instances', async (t) => {
     if (!(await needRedis(t))) return;
     const [a, b, errors] = await twoInstances(t);

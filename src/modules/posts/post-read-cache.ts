@@ -27,8 +27,36 @@ const BODY_BYTES_PER_CHARACTER = 3;
 export class PostReadCache {
   private readonly cache: Cache<string, PostView | PostPage>;
 
+  /** Page reads under way, by version and key (see whilePageRead). */
+  private readonly pageReads = new Map<string, Promise<unknown>>();
+
   constructor(maxBytes: number) {
     this.cache = new Cache(maxBytes);
+  }
+
+  /**
+   * A read of this page under this version already under way, as a promise that settles (never
+   * rejects) when it is done; undefined when none is. Clients following cursors together ask for
+   * each page nobody has read yet at about the same moment: the followers wait for the first
+   * read and then look in the cache again, instead of each reading the page from the database.
+   */
+  pageReadUnderWay(version: number | null, store: Store, query: string): Promise<unknown> | undefined {
+    return version === null ? undefined : this.pageReads.get(`${version}|${pageKey(store, query)}`);
+  }
+
+  /** Records `read` as the read of this page under this version until it settles. */
+  whilePageRead<T>(version: number | null, store: Store, query: string, read: Promise<T>): Promise<T> {
+    if (version === null) return read;
+    const key = `${version}|${pageKey(store, query)}`;
+    const settled = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pageReads.set(key, settled);
+    void settled.then(() => {
+      if (this.pageReads.get(key) === settled) this.pageReads.delete(key);
+    });
+    return read;
   }
 
   getPost(version: number | null, store: Store, id: number, now: number): PostView | undefined {

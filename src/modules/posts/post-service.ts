@@ -4,7 +4,7 @@ import { transactionPerWrite, type WriteTransactions } from '../../db/group-comm
 import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
-import type { CursorCodec } from '../../lib/cursor.js';
+import type { CursorCodec, CursorHolder, CursorPosition } from '../../lib/cursor.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { IdBlocks } from '../../db/id-blocks.js';
 import { storeResponse, type StoredResponse } from '../idempotency/index.js';
@@ -44,6 +44,18 @@ export interface PostServiceOptions {
 export interface CreateOptions {
   /** The response to store for replays, given the post as it will be returned; stored with the post. */
   response?: (post: PostView) => StoredResponse;
+}
+
+/** What a page read needs, worked out (the cursor checked) once by list(). */
+interface PageRead {
+  limit: number;
+  conditions: Record<string, unknown>;
+  holder: CursorHolder;
+  after: CursorPosition | undefined;
+  reads: PostReadCache | null;
+  version: number | null;
+  pageKey: string;
+  now: number;
 }
 
 export class PostService {
@@ -202,6 +214,18 @@ export class PostService {
     const pageKey = `${JSON.stringify(application)}|${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
     const cached = reads?.getPage(versions.content, store, pageKey, now);
     if (cached) return cached;
+    const underWay = reads?.pageReadUnderWay(versions.content, store, pageKey);
+    if (underWay) {
+      await underWay;
+      const read = reads!.getPage(versions.content, store, pageKey, now);
+      if (read) return read;
+    }
+    const read = this.readPage(store, query, { limit, conditions, holder, after, reads, version: versions.content, pageKey, now });
+    return reads ? reads.whilePageRead(versions.content, store, pageKey, read) : read;
+  }
+
+  private async readPage(store: Store, query: PostListQueryInput, page: PageRead): Promise<PostPage> {
+    const { limit, conditions, holder, after, reads, pageKey, now } = page;
     const rows = await listPosts(this.db, {
       storeId: store.id,
       status: query.status as 'draft' | 'scheduled' | 'published' | undefined,
@@ -210,10 +234,10 @@ export class PostService {
       after: after ? { createdAt: Number(after[0]), id: Number(after[1]) } : undefined,
       limit: limit + 1,
     });
-    const { rows: page, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id], holder);
+    const { rows: listed, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id], holder);
     const c = this.presentContext(store, now);
-    const result = { data: page.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
-    reads?.setPage(versions.content, store, pageKey, result, page.map((p) => p.published_at), now);
+    const result = { data: listed.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
+    reads?.setPage(page.version, store, pageKey, result, listed.map((p) => p.published_at), now);
     return result;
   }
 

@@ -13,7 +13,7 @@ import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retr
 import { publishDueSchedules } from './schedule-scan.js';
 import { signatureHeader } from './signature.js';
 import { checkTarget, systemResolver, type Resolver } from './target-check.js';
-import { systemTimers, type Timers } from './timers.js';
+import { systemTimers, type Timers } from '../../lib/timers.js';
 
 export const POLL_INTERVAL_MS = 1000;
 /** Longer than an attempt can take (DNS, then the 10-second send), so a live claim never expires. */

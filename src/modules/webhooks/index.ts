@@ -5,5 +5,5 @@ export * from './webhook-service.js';
 export * from './delivery-worker.js';
 export * from './signature.js';
 export * from './target-check.js';
-export * from './timers.js';
+export * from '../../lib/timers.js';
 export * from './retry-schedule.js';

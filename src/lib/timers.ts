@@ -1,4 +1,5 @@
-// Timers the webhook worker waits with, injected so tests decide when time passes.
+// Timers that background work (the webhook worker, the cache-version reconcile) waits with,
+// injected so tests decide when time passes.
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;

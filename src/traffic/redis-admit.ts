@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { SLOT_TTL_MS } from './redis-slots.js';
+import { WINDOW_SECONDS } from './window.js';
+
+/*
+ * One request's admission in one script, so a request costs one Redis round trip: the rate
+ * count (the same key and window as rate-limiter-flexible's, see redis-rate.ts), the in-flight
+ * slot when the count allows it (as redis-slots.ts), and optionally a hash read in the same
+ * call (a store's cache versions). ioredis sends it with EVALSHA and loads it again after a
+ * NOSCRIPT (a restarted or flushed Redis).
+ *
+ * KEYS: rate counter, in-flight set, hash (or the empty string)
+ * ARGV: window seconds, limit, max in flight, slot id ('' = take no slot), slot TTL ms
+ * Returns {consumed, ms until the window ends, slot (1 taken, 0 none asked or allowed, -1 all in use), fields or false}
+ */
+const ADMIT_SCRIPT = `
+redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
+local consumed = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  ttl = 1000 * tonumber(ARGV[1])
+end
+local slot = 0
+if ARGV[4] ~= '' and consumed <= tonumber(ARGV[2]) then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local slotTtl = tonumber(ARGV[5])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - slotTtl)
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
+    slot = -1
+  else
+    redis.call('ZADD', KEYS[2], now, ARGV[4])
+    redis.call('PEXPIRE', KEYS[2], slotTtl)
+    slot = 1
+  end
+end
+local fields = false
+if KEYS[3] ~= '' then
+  fields = redis.call('HMGET', KEYS[3], 'keys', 'content', 'usage', 'gen')
+end
+return {consumed, ttl, slot, fields}
+`;
+
+export interface AdmitReply {
+  consumed: number;
+  msUntilReset: number;
+  /** The slot id when one was taken; null: none asked for or the rate refused; false: all in use. */
+  slotId: string | null | false;
+  hash: Array<string | null> | null;
+}
+
+type AdmitCommand = (rateKey: string, slotKey: string, hashKey: string, ...args: string[]) => Promise<[number, number, number, Array<string | null> | null]>;
+
+export function createRedisAdmit(client: Redis, keyPrefix: string) {
+  if (!(client as unknown as { blogAdmit?: AdmitCommand }).blogAdmit) client.defineCommand('blogAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+  const command = (client as unknown as { blogAdmit: AdmitCommand }).blogAdmit.bind(client);
+
+  return async function admit(rateKey: string, keyId: string, limit: number, max: number, takeSlot: boolean, hashKey: string | undefined): Promise<AdmitReply> {
+    const slotId = takeSlot ? randomUUID() : '';
+    const [consumed, ttl, slot, hash] = await command(
+      // The same counter key as RateLimiterRedis with keyPrefix `${keyPrefix}rate` (redis-rate.ts).
+      `${keyPrefix}rate:${rateKey}`,
+      `${keyPrefix}inflight:${keyId}`,
+      hashKey ?? '',
+      String(WINDOW_SECONDS),
+      String(limit),
+      String(max),
+      slotId,
+      String(SLOT_TTL_MS),
+    );
+    return {
+      consumed,
+      msUntilReset: ttl >= 0 ? ttl : WINDOW_SECONDS * 1000,
+      slotId: slot === 1 ? slotId : slot === -1 ? false : null,
+      hash: hash ?? null,
+    };
+  };
+}
