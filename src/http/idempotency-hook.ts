@@ -19,7 +19,7 @@ declare module 'fastify' {
  * JSON with sorted keys: sameness ignores key order (decisions). The keys are sorted into a
  * copy that is stringified once, so long strings (a post body) are escaped by one native pass.
  */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(withSortedKeys(value) ?? null);
 }
 

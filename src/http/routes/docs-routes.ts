@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
-import { etagOf, isNotModified } from '../../modules/storefront/index.js';
+import { etagOf, isNotModified } from '../http-validators.js';
 
 const gzipAsync = promisify(gzip);
 const require = createRequire(import.meta.url);
