@@ -42,7 +42,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
         if (reply.statusCode === 201 && !reply.hasHeader('etag') && typeof payload === 'string') reply.header('ETag', etagOfStoredPost(payload));
         return payload;
       },
-      schema: { tags, security, summary: 'Create a post (always a draft)', headers: IdempotencyHeader, body: CreatePostBody, response: { 201: PostSchema, ...errorResponses(WRITE_ERRORS) } },
+      schema: { tags, security, operationId: 'createPost',
+        summary: 'Create a post (always a draft)',
+        description: 'Creates a draft. Requires an Idempotency-Key: a retry with the same key and body answers the first result (Idempotent-Replayed: true) instead of creating twice. The body is filtered by an allow-list; what was removed is listed in warnings. The same title and body within ten minutes answers 409 duplicate_content. Counts against the daily post quota.', headers: IdempotencyHeader, body: CreatePostBody, response: { 201: PostSchema, ...errorResponses(WRITE_ERRORS) } },
     },
     async (request, reply) => {
       const replay = replayInTransaction(ctx, request, reply, 201);
@@ -58,7 +60,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/v1/blog/posts',
     {
       config: { policy: { scope: 'read_blog' } },
-      schema: { tags, security, summary: 'List posts, newest first', querystring: PostListQuery, response: { 200: PostPageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
+      schema: { tags, security, operationId: 'listPosts',
+        summary: 'List posts, newest first',
+        description: 'Posts of the store, newest first, without body_html, one page at a time: pass meta.next_cursor as cursor until it is null. Filter by status (derived from published_at and the current time) or category.', querystring: PostListQuery, response: { 200: PostPageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
     },
     async (request, reply) => {
       const caller = callerOf(request);
@@ -70,7 +74,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/v1/blog/posts/:id',
     {
       config: { policy: { scope: 'read_blog' } },
-      schema: { tags, security, summary: 'Get a post', params: IdParam, headers: IfNoneMatchHeader, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found']) } },
+      schema: { tags, security, operationId: 'getPost',
+        summary: 'Get a post',
+        description: 'One post with its body. The answer carries an ETag; send it as If-None-Match to get 304 with no body while the post is unchanged.', params: IdParam, headers: IfNoneMatchHeader, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found']) } },
     },
     async (request, reply) => {
       const post = await ctx.posts.get(callerOf(request).store, request.params.id, versionsOf(request));
@@ -85,7 +91,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/v1/blog/posts/:id',
     {
       config: { policy: { scope: 'write_blog' } },
-      schema: { tags, security, summary: 'Update a post', params: IdParam, headers: IfMatchHeader, body: UpdatePostBody, response: { 200: PostSchema, ...errorResponses([...WRITE_ERRORS.filter((c) => !c.startsWith('idempotency') && c !== 'quota_exceeded'), 'not_found', 'precondition_failed']) } },
+      schema: { tags, security, operationId: 'updatePost',
+        summary: 'Update a post',
+        description: 'Changes the fields sent (at least one); the others stay. Send the ETag you read as If-Match to be refused with 412 precondition_failed, writing nothing, if someone changed the post since.', params: IdParam, headers: IfMatchHeader, body: UpdatePostBody, response: { 200: PostSchema, ...errorResponses([...WRITE_ERRORS.filter((c) => !c.startsWith('idempotency') && c !== 'quota_exceeded'), 'not_found', 'precondition_failed']) } },
     },
     async (request, reply) => withEtag(reply, await ctx.posts.update(callerOf(request).store, request.params.id, request.body, actorOf(request), ifMatchOf(request))),
   );
@@ -94,7 +102,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/v1/blog/posts/:id/publish',
     {
       config: { policy: { scope: 'publish_blog' } },
-      schema: { tags, security, summary: 'Publish now, back-date, or schedule', params: IdParam, headers: IfMatchHeader, body: PublishBody, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found', 'precondition_failed']) } },
+      schema: { tags, security, operationId: 'publishPost',
+        summary: 'Publish now, back-date, or schedule',
+        description: 'Without a body or with published_at null or in the past: published now (or back-dated). With a future published_at: scheduled, and published at that instant. Publishing a post already in that state changes nothing. Accepts If-Match.', params: IdParam, headers: IfMatchHeader, body: PublishBody, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found', 'precondition_failed']) } },
     },
     async (request, reply) => withEtag(reply, await ctx.lifecycle.publish(callerOf(request).store, request.params.id, request.body?.published_at, actorOf(request), ifMatchOf(request))),
   );
@@ -103,7 +113,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/v1/blog/posts/:id/unpublish',
     {
       config: { policy: { scope: 'publish_blog' } },
-      schema: { tags, security, summary: 'Return a post to draft', params: IdParam, headers: IfMatchHeader, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found', 'precondition_failed']) } },
+      schema: { tags, security, operationId: 'unpublishPost',
+        summary: 'Return a post to draft',
+        description: 'A published or scheduled post returns to draft; a draft is answered unchanged. Accepts If-Match.', params: IdParam, headers: IfMatchHeader, response: { 200: PostSchema, ...errorResponses([...GATED_ERRORS, 'not_found', 'precondition_failed']) } },
     },
     async (request, reply) => withEtag(reply, await ctx.lifecycle.unpublish(callerOf(request).store, request.params.id, actorOf(request), ifMatchOf(request))),
   );
@@ -115,7 +127,9 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
       schema: {
         tags,
         security,
+        operationId: 'deletePost',
         summary: 'Delete a draft in two calls: without a body (409 confirmation_required with a token), then with the token',
+        description: 'Deletes a draft in two calls. The first, without a body, answers 409 confirmation_required with a confirmation_token in details (valid 5 minutes, for this post and this key). The second sends {confirmation_token} and answers 204. Published or scheduled posts are refused (409 post_is_published): unpublish first. Accepts If-Match on either call.',
         params: IdParam,
         headers: IfMatchHeader,
         body: DeleteBody,
