@@ -11,6 +11,9 @@ RUN apt-get update \
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bin ./bin
+# The SDK is an npm workspace of this repository: `npm ci` needs it and builds it (it is not
+# copied into the image).
+COPY sdk ./sdk
 # `npm ci` runs the `prepare` script, which compiles src/ to dist/.
 RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund

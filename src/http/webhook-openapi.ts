@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per event type, describing the POST a receiver
 // gets (headers per Standard Webhooks, the body and its `data`).
 import { Type, type TSchema } from '@sinclair/typebox';
+import { DateTime } from '../lib/schema-kit.js';
 import { CategorySchema } from '../modules/categories/index.js';
 import { ImageSchema } from '../modules/media/image-schemas.js';
 import { PostSchema } from '../modules/posts/index.js';
@@ -35,6 +36,8 @@ export function webhookEventDocs(): Record<string, never> {
       {
         post: {
           tags: ['webhooks'],
+          // post.created → postCreatedEvent
+          operationId: `${type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Event`,
           summary: type,
           description: `${about} Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.`,
           parameters: HEADERS,
@@ -44,13 +47,14 @@ export function webhookEventDocs(): Record<string, never> {
               'application/json': {
                 schema: Type.Object({
                   type: Type.Literal(type),
-                  timestamp: Type.String({ description: 'When the event happened, ISO 8601 with the store’s offset' }),
+                  timestamp: DateTime('When the event happened, with the store’s offset'),
                   data,
                 }),
               },
             },
           },
           responses: { '200': { description: 'Any 2xx answer within 10 seconds means received; anything else is retried' } },
+          security: [],
         },
       },
     ]),

@@ -89,6 +89,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: '文章仍連結到商品。請由人員在商店後台移除連結後再刪除。',
   },
+  precondition_failed: {
+    status: 412,
+    retryable: false,
+    message: '文章在您取得 ETag 之後已被修改，本次未寫入任何內容。請重新讀取文章（GET）取得最新內容與 ETag，確認變更後帶新的 If-Match 再送出。',
+  },
   category_name_conflict: {
     status: 409,
     retryable: false,

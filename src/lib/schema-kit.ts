@@ -1,7 +1,7 @@
 // Building blocks for route schemas (TypeBox → JSON Schema). One definition validates the
 // request, types the handler and becomes the OpenAPI document, so they cannot drift.
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from './error-catalogue.js';
 
 /**
  * `T | null` written as a JSON Schema type array (`["string","null"]`), valid OpenAPI 3.1 and
@@ -13,7 +13,13 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [base.type, 'null'] });
 }
 
-/** An ISO 8601 date-time that must carry an offset. */
+/** A time in an answer: RFC 3339 with the store's offset (or +08:00 for Taipei times). */
+export const DateTime = (description?: string) => Type.String({ format: 'date-time', description, examples: ['2026-09-14T10:00:00+08:00'] });
+
+/**
+ * An ISO 8601 date-time that must carry an offset (validated by our own format; the OpenAPI
+ * document calls it `date-time`, which means the same: RFC 3339 requires the offset).
+ */
 export const OffsetDateTime = (description?: string) =>
   Type.String({ format: 'offset-date-time', description, examples: ['2026-09-14T10:00:00+08:00'] });
 
@@ -22,14 +28,28 @@ export const ErrorDetailSchema = Type.Object({ field: Type.String(), issue: Type
 export const ErrorEnvelopeSchema = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ description: 'Error code; clients branch on it.' }),
+      code: Type.String({ enum: ERROR_CODES, description: 'Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.' }),
       message: Type.String({ description: 'Explanation in Traditional Chinese with a next step; wording may change.' }),
-      details: Type.Array(ErrorDetailSchema),
-      request_id: Type.String(),
-      retryable: Type.Boolean(),
+      details: Type.Array(ErrorDetailSchema, { description: 'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header' }),
+      request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it to the operators' }),
+      retryable: Type.Boolean({ description: 'Whether the same request may succeed later (after Retry-After when sent)' }),
     }),
   },
-  { $id: 'ErrorEnvelope' },
+  {
+    $id: 'ErrorEnvelope',
+    title: 'ErrorEnvelope',
+    examples: [
+      {
+        error: {
+          code: 'validation_failed',
+          message: '請求欄位驗證失敗。請依 details 逐一修正欄位後再送出。',
+          details: [{ field: 'title', issue: 'must be 1 to 200 characters after trimming' }],
+          request_id: 'req_8Qm2T4w9Lx0Vb7Yc',
+          retryable: false,
+        },
+      },
+    ],
+  },
 );
 
 /** Response schemas for the error codes a route can answer, grouped by status. */
@@ -47,8 +67,8 @@ export function errorResponses(codes: ErrorCode[]): Record<number, unknown> {
 }
 
 export const PageMetaSchema = Type.Object({
-  next_cursor: Nullable(Type.String()),
-  limit: Type.Integer(),
+  next_cursor: Nullable(Type.String({ description: 'Pass as `cursor` for the next page; null on the last page' })),
+  limit: Type.Integer({ description: 'The page size used' }),
 });
 
 export const PageQuery = {

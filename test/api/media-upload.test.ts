@@ -230,7 +230,8 @@ for (const target of await engineTargets()) {
       const post = doc.paths['/v1/media/images'].post;
       assert.deepEqual(Object.keys(post.requestBody.content), ['multipart/form-data']);
       assert.deepEqual(Object.keys(post.responses).sort(), ['200', '201', '401', '403', '404', '413', '415', '422', '429', '500', '503']);
-      assert.deepEqual(post.responses['201'].content['application/json'].schema.required, ['id', 'basename', 'path', 'url', 'content_type', 'width', 'height', 'bytes']);
+      assert.deepEqual(post.responses['201'].content['application/json'].schema, { $ref: '#/components/schemas/Image' });
+      assert.deepEqual(doc.components.schemas.Image.required, ['id', 'basename', 'path', 'url', 'content_type', 'width', 'height', 'bytes']);
       assert.ok(doc.paths['/v1/media/images/{id}'].delete.responses['409']);
       assert.equal(Object.keys(doc.paths).some((p) => p.startsWith('/media')), false);
     });

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { ERROR_CODES } from '../../src/lib/error-catalogue.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** Every endpoint of the contract, as `METHOD path` in OpenAPI's path syntax. */
 const CONTRACT_OPERATIONS = [
@@ -24,6 +28,8 @@ const MEDIA_OPERATIONS = ['post /v1/media/images', 'delete /v1/media/images/{id}
 
 const [sqlite] = await engineTargets();
 
+const SCHEMA_REF = '#/components/schemas/';
+
 describe('GET /v1/openapi.json', () => {
   let t: TestApp;
   let doc: any;
@@ -36,6 +42,9 @@ describe('GET /v1/openapi.json', () => {
     doc = res.json();
   });
   after(() => t?.close());
+
+  /** A schema, following a reference to a named component. */
+  const resolve = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.slice(SCHEMA_REF.length)] : schema);
 
   it('is a valid OpenAPI 3.1 document', async () => {
     assert.equal(doc.openapi, '3.1.0');
@@ -71,10 +80,79 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('is generated from the validating schemas: the create body refuses extra fields and requires title and body_html', () => {
-    const body = doc.paths['/v1/blog/posts'].post.requestBody.content['application/json'].schema;
+    const body = resolve(doc.paths['/v1/blog/posts'].post.requestBody.content['application/json'].schema);
     assert.equal(body.additionalProperties, false);
     assert.deepEqual([...body.required].sort(), ['body_html', 'title']);
     assert.deepEqual(body.properties.summary.type, ['string', 'null']);
     assert.equal(doc.paths['/v1/blog/posts'].get.parameters.find((p: any) => p.name === 'limit').schema.maximum, 50);
+  });
+});
+
+describe('GET /v1/openapi.json: what generated clients need', () => {
+  let t: TestApp;
+  let doc: any;
+  before(async () => {
+    t = await startTestApp(sqlite);
+    const { key } = await t.tenant({ scopes: ['read_blog'] });
+    doc = (await t.request({ method: 'GET', url: '/v1/openapi.json', key })).json();
+  });
+  after(() => t?.close());
+
+  const operations = () =>
+    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ id: `${method} ${path}`, op })));
+
+  it('names the resources under components, with times as date-time and the error code an enum of the catalogue', () => {
+    const schemas = doc.components.schemas;
+    for (const name of ['Post', 'PostListItem', 'PostPage', 'Image', 'Category', 'Identity', 'AuditEvent', 'AuditEventPage', 'ErrorEnvelope']) assert.ok(schemas[name], `components.schemas.${name}`);
+    assert.deepEqual(schemas.PostPage.properties.data.items, { $ref: `${SCHEMA_REF}PostListItem` });
+    assert.deepEqual(schemas.AuditEventPage.properties.data.items, { $ref: `${SCHEMA_REF}AuditEvent` });
+    assert.deepEqual(doc.paths['/v1/blog/posts/{id}'].get.responses['200'].content['application/json'].schema, { $ref: `${SCHEMA_REF}Post` });
+    for (const field of ['created_at', 'updated_at', 'published_at']) assert.equal(schemas.Post.properties[field].format, 'date-time', field);
+    assert.equal(schemas.AuditEvent.properties.occurred_at.format, 'date-time');
+    assert.equal(schemas.Category.properties.created_at.format, 'date-time');
+    assert.deepEqual([...schemas.ErrorEnvelope.properties.error.properties.code.enum].sort(), [...ERROR_CODES].sort());
+    assert.ok(!JSON.stringify(doc).includes('"x-'), 'no custom x- keys');
+    assert.ok(!JSON.stringify(doc).includes('offset-date-time'));
+  });
+
+  it('every operation has a unique camelCase operationId, a description, a described response for each status and its scope', () => {
+    const ids = new Set<string>();
+    for (const { id, op } of operations()) {
+      assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${id} operationId`);
+      assert.ok(!ids.has(op.operationId), `${op.operationId} unique`);
+      ids.add(op.operationId);
+      assert.ok(op.description?.length > 20, `${id} description`);
+      for (const [status, response] of Object.entries(op.responses) as Array<[string, any]>) assert.ok(response.description && response.description !== 'Default Response', `${id} ${status}`);
+    }
+    assert.ok(['createPost', 'getPost', 'listPosts', 'updatePost', 'publishPost', 'unpublishPost', 'deletePost', 'listCategories', 'createCategory', 'uploadImage', 'deleteImage', 'listAuditEvents', 'getMe'].every((name) => ids.has(name)));
+    assert.deepEqual(doc.paths['/v1/blog/posts'].post.security, [{ bearerAuth: ['write_blog'] }]);
+    assert.deepEqual(doc.paths['/v1/blog/posts/{id}/publish'].post.security, [{ bearerAuth: ['publish_blog'] }]);
+    assert.deepEqual(doc.paths['/v1/me'].get.security, [{ bearerAuth: [] }]);
+    assert.ok(doc.paths['/v1/openapi.json'].get.responses['200'].description);
+  });
+
+  it('states required and optional as the contract does', () => {
+    assert.equal(doc.paths['/v1/blog/posts/{id}/publish'].post.requestBody.required, false);
+    assert.equal(doc.paths['/v1/blog/posts/{id}'].delete.requestBody.required, false);
+    for (const path of ['/v1/blog/posts', '/v1/blog/categories']) {
+      const header = doc.paths[path].post.parameters.find((p: any) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      assert.equal(header.required, true, path);
+    }
+    assert.equal(doc.paths['/v1/blog/posts/{id}'].patch.parameters.find((p: any) => p.name === 'if-match').required ?? false, false);
+    assert.ok(doc.paths['/v1/blog/posts/{id}'].get.responses['304']);
+    assert.ok(doc.paths['/v1/blog/posts/{id}'].patch.responses['412']);
+    assert.ok(doc.paths['/v1/blog/posts/{id}'].patch.responses['200'].headers.ETag);
+  });
+
+  it('every named schema has a realistic example that its schema accepts', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    for (const [name, schema] of Object.entries(doc.components.schemas) as Array<[string, any]>) {
+      assert.equal(schema.examples?.length, 1, `${name} has an example`);
+      const validate = ajv.compile({ $ref: `doc#/components/schemas/${name}` });
+      assert.ok(validate(schema.examples[0]), `${name}: ${JSON.stringify(validate.errors)}`);
+      assert.ok(!JSON.stringify(schema.examples[0]).includes('"string"'), `${name} example is not a placeholder`);
+    }
   });
 });

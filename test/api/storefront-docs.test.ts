@@ -65,6 +65,19 @@ describe('/docs reference for integrators', () => {
     }
   });
 
+  it('turns on Try it out and Authorize for a bearer key, which is never stored by the page', async () => {
+    const init = (await get('/docs/assets/docs-init.js')).body;
+    assert.ok(!init.includes('supportedSubmitMethods'), 'every method can be tried');
+    assert.match(init, /persistAuthorization: false/);
+    assert.ok(!(await get('/docs/assets/docs.css')).body.includes('authoriz'), 'the Authorize controls are not hidden');
+    const doc = (await get('/docs/openapi.json')).json();
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth.type, 'http');
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
+    // Try it out sends to the document's server: this service's public address.
+    assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), [t.config.publicBaseUrl]);
+    assert.match(String((await get('/docs')).headers['content-security-policy']), /connect-src 'self'/);
+  });
+
   it('serves the same OpenAPI document as /v1/openapi.json without a key', async () => {
     const { key } = await t.tenant();
     const open = await get('/docs/openapi.json');

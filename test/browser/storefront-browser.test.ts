@@ -137,4 +137,27 @@ describe('store front and /docs in a real browser', { skip }, () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  it('/docs: Authorize with a bearer key, then Try it out calls this service and shows its answer', async () => {
+    const { key } = await t.tenant();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    const problems = watch(page, origin);
+    await page.goto(`${origin}/docs`);
+    const operation = page.locator('#operations-identity-getMe');
+    await operation.waitFor({ timeout: 20_000 });
+    await page.locator('.auth-wrapper .btn.authorize').click();
+    await page.locator('.auth-container input').first().fill(key);
+    await page.locator('.auth-container .btn.modal-btn.auth.authorize').first().click();
+    await page.locator('.btn-done, .close-modal').first().click();
+    if (!(await operation.locator('.try-out__btn').isVisible())) await operation.locator('.opblock-summary').click();
+    await operation.locator('.try-out__btn').click();
+    const answer = page.waitForResponse((res) => res.url() === `${origin}/v1/me`);
+    await operation.locator('.btn.execute').click();
+    assert.equal((await answer).status(), 200, 'the key was sent and accepted');
+    await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor({ timeout: 10_000 });
+    assert.match((await operation.locator('.live-responses-table tbody .response-col_status').first().textContent()) ?? '', /200/);
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-try-it-out.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -135,7 +135,7 @@ function bodyArb(route: FuzzRoute, refs: FieldRefs, withMutations: boolean): fc.
   const valid = schema ? fromSchema(schema, refs) : fc.constant(undefined);
   const mutations = withMutations ? fc.array(mutation, { maxLength: 3 }) : fc.constant([] as Mutation[]);
   const json = fc.tuple(valid, mutations).map(([v, m]): Body | null => (v === undefined && m.length === 0 ? null : { json: v, mutations: m }));
-  if (!withMutations) return schema && !schema['x-optional-body'] ? json : fc.oneof(json, fc.constant(null));
+  if (!withMutations) return schema && route.operation?.requestBody?.required !== false ? json : fc.oneof(json, fc.constant(null));
   return fc.oneof(
     { weight: schema ? 8 : 2, arbitrary: json },
     { weight: 2, arbitrary: fc.constant(null) },

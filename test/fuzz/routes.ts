@@ -15,7 +15,7 @@ export interface FuzzRoute {
 
 export interface OpenApiOperation {
   parameters?: Array<{ in: string; name: string; required?: boolean; schema: JsonSchema }>;
-  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
 }
 
 export type JsonSchema = Record<string, any>;
@@ -39,14 +39,25 @@ export function routerRoutes(app: FastifyInstance): Array<{ method: string; url:
   return out;
 }
 
+type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOperation>>; components?: { schemas?: Record<string, JsonSchema> } };
+
+/** The operation with its references to named schemas replaced by the schemas themselves. */
+function inlineRefs(node: unknown, doc: OpenApiDocument): any {
+  if (Array.isArray(node)) return node.map((item) => inlineRefs(item, doc));
+  if (node === null || typeof node !== 'object') return node;
+  const ref = (node as JsonSchema).$ref;
+  if (typeof ref === 'string') return inlineRefs(doc.components?.schemas?.[ref.split('/').pop() as string], doc);
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'examples' ? v : inlineRefs(v, doc)]));
+}
+
 /** The /v1 routes (HEAD left out: Fastify answers it with the GET route's handler). */
-export function v1Routes(app: FastifyInstance, openapi: { paths: Record<string, Record<string, OpenApiOperation>> }): FuzzRoute[] {
+export function v1Routes(app: FastifyInstance, openapi: OpenApiDocument): FuzzRoute[] {
   return routerRoutes(app)
     .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD')
     .map((r) => {
       const params = [...r.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
       const openapiPath = r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-      return { ...r, params, operation: openapi.paths[openapiPath]?.[r.method.toLowerCase()] };
+      return { ...r, params, operation: inlineRefs(openapi.paths[openapiPath]?.[r.method.toLowerCase()], openapi) };
     })
     .sort((a, b) => `${a.url} ${a.method}`.localeCompare(`${b.url} ${b.method}`));
 }

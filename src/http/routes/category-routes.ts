@@ -15,7 +15,9 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
     '/v1/blog/categories',
     {
       config: { policy: { scope: 'read_blog', feature: 'blog_categories' } },
-      schema: { tags, security, summary: 'All categories at once, ordered by id', response: { 200: CategoryListSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
+      schema: { tags, security, operationId: 'listCategories',
+        summary: 'All categories at once, ordered by id',
+        description: 'The whole category tree of the store in one answer (not paged), ordered by id; build the tree from parent_id and depth.', response: { 200: CategoryListSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
     },
     async (request) => ctx.categories.list(callerOf(request).store),
   );
@@ -27,7 +29,9 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
       schema: {
         tags,
         security,
+        operationId: 'createCategory',
         summary: 'Create a category (optionally under a parent)',
+        description: 'Creates a category at the top level or under parent_id, within the store’s depth limit. Requires an Idempotency-Key. The same name under the same parent answers 409 category_name_conflict with the existing category’s id in details: reuse it.',
         headers: IdempotencyHeader,
         body: CreateCategoryBody,
         response: { 201: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'category_name_conflict', 'idempotency_key_reused', 'idempotency_in_progress']) },

@@ -1,7 +1,8 @@
 // /docs: the API reference for integrators, rendered in the browser by Swagger UI from the
-// same OpenAPI document as GET /v1/openapi.json. Everything is served from this service
-// (node_modules/swagger-ui-dist), nothing from a CDN. The document describes the public
-// interface only, so /docs/openapi.json needs no key.
+// same OpenAPI document as GET /v1/openapi.json, with "Try it out" and Authorize. Everything is
+// served from this service (node_modules/swagger-ui-dist), nothing from a CDN. The document
+// describes the public interface only, so /docs/openapi.json needs no key. Why these routes and
+// not @fastify/swagger-ui: docs/architecture.md.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,7 +10,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/api-error.js';
-import { etagOf, isNotModified } from '../../modules/storefront/index.js';
+import { etagOf, isNotModified } from '../http-validators.js';
 
 const gzipAsync = promisify(gzip);
 const require = createRequire(import.meta.url);
@@ -29,8 +30,10 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-// The reference is read-only: "Try it out" is off, so no key is ever typed into this page
-// (docs.css hides the then useless Authorize controls).
+// "Try it out" and Authorize (a bearer key) are on. Requests go to the document's server, this
+// service's PUBLIC_BASE_URL: the page's own origin when it is read there, which connect-src
+// 'self' allows. The key typed into Authorize stays in the page's memory (persistAuthorization
+// off: never written to localStorage) and is sent only to this service.
 const INIT_SCRIPT = `window.addEventListener('DOMContentLoaded', function () {
   window.ui = SwaggerUIBundle({
     url: '/docs/openapi.json',
@@ -38,13 +41,16 @@ const INIT_SCRIPT = `window.addEventListener('DOMContentLoaded', function () {
     deepLinking: true,
     docExpansion: 'list',
     defaultModelsExpandDepth: 0,
-    supportedSubmitMethods: [],
+    persistAuthorization: false,
+    tryItOutEnabled: false,
+    displayRequestDuration: true,
     validatorUrl: null,
   });
 });
 `;
 
-const DOCS_CSS = `.auth-wrapper,.authorization__btn{display:none!important}
+// Local adjustments to Swagger UI's stylesheet, served as a file: the CSP allows no inline style.
+const DOCS_CSS = `.swagger-ui .info{margin:24px 0}
 `;
 
 const v = encodeURIComponent(SWAGGER_UI_VERSION);

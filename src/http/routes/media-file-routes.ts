@@ -3,17 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../lib/api-error.js';
+import { isNotModified } from '../http-validators.js';
 
 /** A basename never changes content (a new upload gets a new name), so caches may keep it. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim().replace(/^W\//, '');
-    return t === '*' || t === etag;
-  });
-}
 
 export function registerMediaFileRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.route<{ Params: { handle: string; basename: string } }>({
@@ -31,7 +24,8 @@ export function registerMediaFileRoutes(app: FastifyInstance, ctx: AppContext): 
         .header('Cache-Control', IMMUTABLE)
         .header('ETag', image.etag)
         .header('Last-Modified', image.modifiedAt.toUTCString());
-      if (matchesEtag(request.headers['if-none-match'], image.etag)) {
+      // The ETag only (no date): a basename never changes content.
+      if (isNotModified(request.headers, image.etag, null)) {
         image.stream?.destroy();
         return reply.code(304).send();
       }

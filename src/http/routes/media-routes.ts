@@ -42,7 +42,9 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
         validatorCompiler: () => (data: unknown) => ({ value: data }),
         schema: {
           tags: ['media'],
-          summary: 'Upload an image (multipart/form-data, field "file"); 201 new, 200 when the same content exists',
+          operationId: 'uploadImage',
+        summary: 'Upload an image (multipart/form-data, field "file"); 201 new, 200 when the same content exists',
+        description: 'Uploads one image as multipart/form-data in the field `file`. The format is decided by content (JPEG, PNG, GIF, WebP), metadata is stripped and large images are scaled down. 201 for a new image; 200 with the existing image when this store already has the same content (no quota used).',
           security: [{ bearerAuth: [] }],
           consumes: ['multipart/form-data'],
           body: ImageUploadBodySchema,
@@ -72,7 +74,9 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
       config: { policy: { scope: 'write_media', feature: 'media_upload' } },
       schema: {
         tags: ['media'],
+        operationId: 'deleteImage',
         summary: 'Delete an image; its addresses stop working. Refused while a post uses it',
+        description: 'Deletes an image; its path and url stop working at once. Refused with 409 image_in_use while a post (drafts included) uses it as cover or in its body; details lists those posts.',
         security: [{ bearerAuth: [] }],
         params: ImageIdParam,
         response: {

@@ -2,8 +2,9 @@
 // /v1: no key, no policy, hidden from the OpenAPI description. See docs/storefront.md.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { etagOf, httpDate, isNotModified, renderErrorPage, renderNotFoundPage, STOREFRONT_CSS } from '../../modules/storefront/index.js';
+import { renderErrorPage, renderNotFoundPage, STOREFRONT_CSS } from '../../modules/storefront/index.js';
 import { pageHeaders, storefrontCsp } from '../page-security.js';
+import { etagOf, httpDate, isNotModified } from '../http-validators.js';
 
 /** Shared caches may keep a page but must revalidate each time: unpublishing takes effect at once and every view reaches the counter (as a 200 or a 304). */
 const PAGE_CACHE = 'public, no-cache';

@@ -1,23 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../lib/schema-kit.js';
+import { DateTime, Nullable } from '../../lib/schema-kit.js';
 
 export const CategorySchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   parent_id: Nullable(Type.Integer()),
   depth: Type.Integer({ description: 'A root category has depth 1' }),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
+  created_at: DateTime(),
+  updated_at: DateTime(),
+}, { title: 'Category' });
 export type CategoryView = Static<typeof CategorySchema>;
 
-export const CategoryListSchema = Type.Object({ data: Type.Array(CategorySchema) });
+export const CategoryListSchema = Type.Object({ data: Type.Array(CategorySchema) }, { title: 'CategoryList' });
 
 export const CreateCategoryBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 400, description: 'Trimmed; 1–100 characters' }),
     parent_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'NewCategory' },
 );
 export type CreateCategoryInput = Static<typeof CreateCategoryBody>;

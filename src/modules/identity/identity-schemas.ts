@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../lib/schema-kit.js';
+import { DateTime, Nullable } from '../../lib/schema-kit.js';
 
 const Quota = Type.Object({
   limit: Type.Integer(),
   used: Type.Integer(),
   remaining: Type.Integer(),
-  resets_at: Type.String({ description: 'Next Taipei midnight, with +08:00' }),
+  resets_at: DateTime('Next Taipei midnight, with +08:00'),
 });
 
 export const IdentitySchema = Type.Object({
@@ -14,7 +14,7 @@ export const IdentitySchema = Type.Object({
   application: Type.String(),
   store: Type.Object({ handle: Type.String(), name: Type.String() }),
   scopes: Type.Array(Type.String()),
-  key_expires_at: Nullable(Type.String()),
+  key_expires_at: Nullable(DateTime('null: the key does not expire')),
   features: Type.Object({ blog_categories: Type.Boolean(), media_upload: Type.Boolean(), webhooks: Type.Boolean() }),
   limits: Type.Object({
     title_allows_emoji: Type.Boolean(),
@@ -30,4 +30,4 @@ export const IdentitySchema = Type.Object({
   }),
   quotas: Type.Object({ posts_per_day: Quota, images_per_day: Quota }),
   rate_limits: Type.Object({ read_per_minute: Type.Integer(), write_per_minute: Type.Integer(), concurrency: Type.Integer() }),
-});
+}, { title: 'Identity', description: 'The calling key and its store: what it may do and how much' });

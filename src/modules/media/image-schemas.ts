@@ -12,7 +12,7 @@ export const ImageSchema = Type.Object(
     height: Type.Integer({ description: 'Output height in pixels (one frame for animations)' }),
     bytes: Type.Integer({ description: 'Output size in bytes' }),
   },
-  { description: 'An uploaded image' },
+  { title: 'Image', description: 'An uploaded image' },
 );
 export type ImageObject = Static<typeof ImageSchema>;
 

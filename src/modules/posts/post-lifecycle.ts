@@ -7,9 +7,11 @@ import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { recordEvent, setPublishSchedule } from '../webhooks/event-outbox.js';
+import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { presentPost } from './post-presenter.js';
 import type { PostView } from './post-schemas.js';
 import type { PostService } from './post-service.js';
+import type { PostRecord } from './post-repository.js';
 import { decidePublish, deriveStatus } from './post-state.js';
 
 export const DELETE_TOKEN_TTL_SECONDS = 300;
@@ -22,32 +24,37 @@ export class PostLifecycle {
     private readonly writes: WriteTransactions = transactionPerWrite(db),
   ) {}
 
-  async publish(store: Store, id: number, publishedAt: string | null | undefined, actor: Actor): Promise<PostView> {
+  /** `precondition` (here and below): the call goes ahead only if it holds for the post as it is (If-Match). */
+  async publish(store: Store, id: number, publishedAt: string | null | undefined, actor: Actor, precondition?: PostPrecondition): Promise<PostView> {
     const now = this.clock.now().getTime();
     const current = await this.posts.require(store, id);
+    if (precondition) checkPrecondition(precondition, this.view(current, store, now));
     const requested = publishedAt ? Date.parse(publishedAt) : null;
     const decision = decidePublish(current.published_at, requested, now);
     if (decision.changed) {
       await this.writes.run(async (trx) => {
+        await lockAndCheck(trx, store.id, id, precondition, (db) => this.posts.present(db, store, id, now));
         await trx.updateTable('posts').set({ published_at: decision.publishedAt, updated_at: now }).where('id', '=', id).where('store_id', '=', store.id).execute();
         await recordAudit(trx, actor, { action: decision.action, resourceType: 'post', resourceId: id, changes: ['published_at'], at: now });
         await setPublishSchedule(trx, store.id, id, decision.publishedAt, now);
-        await recordEvent(trx, store, decision.action, now, () => this.present(trx, store, id, now));
+        await recordEvent(trx, store, decision.action, now, () => this.posts.present(trx, store, id, now));
       });
     }
     return presentPost(await this.posts.require(store, id), this.posts.presentContext(store, now));
   }
 
   /** Published or scheduled → draft; a draft is returned unchanged (no write, no event). */
-  async unpublish(store: Store, id: number, actor: Actor): Promise<PostView> {
+  async unpublish(store: Store, id: number, actor: Actor, precondition?: PostPrecondition): Promise<PostView> {
     const now = this.clock.now().getTime();
     const current = await this.posts.require(store, id);
+    if (precondition) checkPrecondition(precondition, this.view(current, store, now));
     if (current.published_at !== null) {
       await this.writes.run(async (trx) => {
+        await lockAndCheck(trx, store.id, id, precondition, (db) => this.posts.present(db, store, id, now));
         await trx.updateTable('posts').set({ published_at: null, updated_at: now }).where('id', '=', id).where('store_id', '=', store.id).execute();
         await recordAudit(trx, actor, { action: 'post.unpublished', resourceType: 'post', resourceId: id, changes: ['published_at'], at: now });
         await setPublishSchedule(trx, store.id, id, null, now);
-        await recordEvent(trx, store, 'post.unpublished', now, () => this.present(trx, store, id, now));
+        await recordEvent(trx, store, 'post.unpublished', now, () => this.posts.present(trx, store, id, now));
       });
     }
     return presentPost(await this.posts.require(store, id), this.posts.presentContext(store, now));
@@ -57,9 +64,10 @@ export class PostLifecycle {
    * Step 1 (no token): checks the post can be deleted, then answers 409 confirmation_required
    * with a token valid 5 minutes for this post and this key. Step 2 (token): deletes.
    */
-  async delete(store: Store, id: number, confirmationToken: string | undefined, actor: Actor & { keyId: string }): Promise<void> {
+  async delete(store: Store, id: number, confirmationToken: string | undefined, actor: Actor & { keyId: string }, precondition?: PostPrecondition): Promise<void> {
     const now = this.clock.now().getTime();
     const post = await this.posts.require(store, id);
+    if (precondition) checkPrecondition(precondition, this.view(post, store, now));
     const status = deriveStatus(post.published_at, now);
     if (status !== 'draft') throw new ApiError('post_is_published', [detail('post.status', status)]);
     const link = await this.db.selectFrom('post_product_links').select('product_id').where('post_id', '=', id).executeTakeFirst();
@@ -81,6 +89,7 @@ export class PostLifecycle {
     }
 
     await this.db.transaction().execute(async (trx) => {
+      await lockAndCheck(trx, store.id, id, precondition, (db) => this.posts.present(db, store, id, now));
       // Single use: the token row is consumed by the delete that uses it.
       const consumed = await trx
         .deleteFrom('delete_confirmations')
@@ -104,8 +113,7 @@ export class PostLifecycle {
     });
   }
 
-  /** The post as GET answers it, read inside `trx` (for an event's data). */
-  private async present(trx: Db, store: Store, id: number, now: number): Promise<PostView> {
-    return presentPost(await this.posts.require(store, id, trx), this.posts.presentContext(store, now));
+  private view(post: PostRecord, store: Store, now: number): PostView {
+    return presentPost(post, this.posts.presentContext(store, now));
   }
 }

@@ -189,3 +189,13 @@ export async function addCategoryLinks(trx: Db, storeId: number, postId: number,
   if (categoryIds.length === 0) return;
   await trx.insertInto('post_categories').values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId }))).execute();
 }
+
+/**
+ * Takes the post's row lock for the rest of the transaction, the same way on both engines: an
+ * update that changes nothing (PostgreSQL locks the row and later statements see the newest
+ * committed row; SQLite holds the database's write lock). False when the post does not exist.
+ */
+export async function lockPost(trx: Db, storeId: number, id: number): Promise<boolean> {
+  const result = await trx.updateTable('posts').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

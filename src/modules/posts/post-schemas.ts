@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, OffsetDateTime, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
+import { DateTime, Nullable, OffsetDateTime, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
 
 const CategoryIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
   uniqueItems: true,
@@ -25,7 +25,7 @@ export const CreatePostBody = Type.Object(
     default_category_id: Type.Optional(writable.default_category_id),
     cover_image_url: Type.Optional(Nullable(writable.cover_image_url)),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'NewPost' },
 );
 export type CreatePostInput = Static<typeof CreatePostBody>;
 
@@ -39,21 +39,21 @@ export const UpdatePostBody = Type.Object(
     default_category_id: Type.Optional(writable.default_category_id),
     cover_image_url: Type.Optional(writable.cover_image_url),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'PostChanges' },
 );
 export type UpdatePostInput = Static<typeof UpdatePostBody>;
 
 export const PublishBody = Type.Object(
   { published_at: Type.Optional(Nullable(OffsetDateTime('Omitted, null or past: publish now (or back-dated); future: schedule'))) },
-  { additionalProperties: false, 'x-optional-body': true, description: 'Optional body' },
+  { additionalProperties: false, 'x-optional-body': true, title: 'PublishRequest', description: 'Optional: without a body (or with published_at null) the post is published now' },
 );
 
 export const DeleteBody = Type.Object(
   { confirmation_token: Type.String({ minLength: 1, maxLength: 200, description: 'From the details of the first call’s 409 confirmation_required' }) },
-  { additionalProperties: false, 'x-optional-body': true, description: 'Omitted on the first call; sent with the token on the second' },
+  { additionalProperties: false, 'x-optional-body': true, title: 'DeleteConfirmation', description: 'Omitted on the first call; sent with the token on the second' },
 );
 
-const CoverImage = Type.Object({ path: Type.String(), url: Type.String() });
+const CoverImage = Type.Object({ path: Type.String({ description: 'Path within the site' }), url: Type.String({ description: 'Full address of the image' }) });
 
 const postFields = {
   id: Type.Integer(),
@@ -61,18 +61,21 @@ const postFields = {
   summary: Nullable(Type.String()),
   cover_image: Type.Union([CoverImage, Type.Null()], { description: 'null when the post has no cover' }),
   status: Type.String({ enum: ['draft', 'scheduled', 'published'], description: 'Derived from the publish time; new values may be added' }),
-  published_at: Nullable(Type.String()),
+  published_at: Nullable(DateTime('When the post is (or was) published, with the store’s offset; null for a draft')),
   category_ids: Type.Array(Type.Integer()),
   default_category_id: Nullable(Type.Integer()),
-  view_count: Type.Integer(),
-  public_url: Nullable(Type.String()),
-  created_at: Type.String(),
-  updated_at: Type.String(),
+  view_count: Type.Integer({ description: 'Store-front views; not part of the ETag' }),
+  public_url: Nullable(Type.String({ description: 'The post’s store-front page while published; null otherwise' })),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 };
 
-export const PostSchema = Type.Object({ ...postFields, body_html: Type.String(), warnings: Type.Array(Type.String()) });
+export const PostSchema = Type.Object(
+  { ...postFields, body_html: Type.String({ description: 'As stored, after the allow-list filter' }), warnings: Type.Array(Type.String(), { description: 'What the filter removed from the body sent' }) },
+  { title: 'Post' },
+);
 export type PostView = Static<typeof PostSchema>;
-export const PostListItemSchema = Type.Object(postFields);
+export const PostListItemSchema = Type.Object(postFields, { title: 'PostListItem', description: 'A post as listed: every field but body_html and warnings' });
 export type PostListItem = Static<typeof PostListItemSchema>;
 
 export const PostListQuery = Type.Object(
@@ -85,4 +88,4 @@ export const PostListQuery = Type.Object(
 );
 export type PostListQueryInput = Static<typeof PostListQuery>;
 
-export const PostPageSchema = Type.Object({ data: Type.Array(PostListItemSchema), meta: PageMetaSchema });
+export const PostPageSchema = Type.Object({ data: Type.Array(PostListItemSchema), meta: PageMetaSchema }, { title: 'PostPage' });

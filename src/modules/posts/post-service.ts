@@ -19,6 +19,7 @@ import { presentListItem, presentPost, type PresentContext } from './post-presen
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
 import { addCategoryLinks, findPost, insertPost, listPosts, postRow, replaceCategories, type NewPost, type PostRecord } from './post-repository.js';
+import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
@@ -154,9 +155,11 @@ export class PostService {
     }
   }
 
-  async update(store: Store, id: number, input: UpdatePostInput, actor: Actor): Promise<PostView> {
+  /** `precondition`: the write goes ahead only if it holds for the post as it is (If-Match). */
+  async update(store: Store, id: number, input: UpdatePostInput, actor: Actor, precondition?: PostPrecondition): Promise<PostView> {
     const now = this.clock.now().getTime();
     const current = await this.require(store, id);
+    if (precondition) checkPrecondition(precondition, presentPost(current, this.presentContext(store, now)));
     const title = input.title !== undefined ? prepareTitle(input.title, store) : current.title;
     const body = input.body_html !== undefined ? await prepareBody(input.body_html, store, this.htmlFilter) : null;
     const categoryIds = input.category_ids !== undefined ? (input.category_ids ?? []) : current.category_ids;
@@ -165,6 +168,7 @@ export class PostService {
     const coverImageId = input.cover_image_url !== undefined ? (await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl)).id : current.cover_image_id;
 
     await this.writes.run(async (trx) => {
+      await lockAndCheck(trx, store.id, id, precondition, (db) => this.present(db, store, id, now));
       if (input.title !== undefined || body) {
         await assertNotDuplicate(trx, store.id, contentFingerprint(title, body?.html ?? current.body_html), now, id);
       }
@@ -183,7 +187,7 @@ export class PostService {
         .execute();
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
-      await recordEvent(trx, store, 'post.updated', now, async () => presentPost(await this.require(store, id, trx), this.presentContext(store, now)));
+      await recordEvent(trx, store, 'post.updated', now, () => this.present(trx, store, id, now));
     });
     return presentPost(await this.require(store, id), this.presentContext(store, now));
   }
@@ -239,6 +243,11 @@ export class PostService {
     const result = { data: listed.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
     reads?.setPage(page.version, store, pageKey, result, listed.map((p) => p.published_at), now);
     return result;
+  }
+
+  /** The post as GET answers it, read through `db` (a transaction, for an event's data). */
+  async present(db: Db, store: Store, id: number, now: number): Promise<PostView> {
+    return presentPost(await this.require(store, id, db), this.presentContext(store, now));
   }
 
   /** The post of this store, or 404 (another store's post is indistinguishable from none). */

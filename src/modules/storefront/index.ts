@@ -1,6 +1,5 @@
 export * from './storefront-service.js';
 export { ViewCounter, VIEW_FLUSH_INTERVAL_MS } from './view-counter.js';
-export { etagOf, httpDate, isNotModified } from './http-validators.js';
 export { STOREFRONT_CSS } from './storefront-style.js';
 export { renderErrorPage, renderNotFoundPage } from './storefront-pages.js';
 export { escapeHtml, html, trustedHtml, SafeHtml } from './html-template.js';

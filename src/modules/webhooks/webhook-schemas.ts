@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
+import { DateTime, Nullable, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { URL_MAX_LENGTH } from './target-check.js';
 
@@ -22,23 +22,23 @@ const endpointFields = {
   description: Nullable(Type.String()),
   enabled: Type.Boolean(),
   disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the endpoint; null otherwise' })),
-  created_at: Type.String(),
-  updated_at: Type.String(),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 };
 
-export const WebhookEndpointSchema = Type.Object(endpointFields);
+export const WebhookEndpointSchema = Type.Object(endpointFields, { title: 'WebhookEndpoint' });
 export type WebhookEndpointView = Static<typeof WebhookEndpointSchema>;
 
 export const WebhookEndpointWithSecretSchema = Type.Object({
   ...endpointFields,
   secret: Type.String({ description: 'whsec_ + base64 (Standard Webhooks). Shown in this response only: keep it now' }),
-});
+}, { title: 'WebhookEndpointWithSecret' });
 
-export const WebhookEndpointListSchema = Type.Object({ data: Type.Array(WebhookEndpointSchema) });
+export const WebhookEndpointListSchema = Type.Object({ data: Type.Array(WebhookEndpointSchema) }, { title: 'WebhookEndpointList' });
 
 export const CreateWebhookBody = Type.Object(
   { url: Url, events: Events, description: Type.Optional(Description) },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'NewWebhookEndpoint' },
 );
 export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
 
@@ -49,7 +49,7 @@ export const UpdateWebhookBody = Type.Object(
     description: Type.Optional(Description),
     enabled: Type.Optional(Type.Boolean({ description: 'true also clears disabled_reason' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'WebhookEndpointChanges' },
 );
 export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
 
@@ -61,14 +61,14 @@ export const DeliverySchema = Type.Object({
   event_type: Type.String(),
   status: Type.String({ enum: ['pending', 'succeeded', 'failed'] }),
   attempts: Type.Integer(),
-  last_attempt_at: Nullable(Type.String()),
+  last_attempt_at: Nullable(DateTime()),
   last_response_status: Nullable(Type.Integer({ description: 'null when no answer arrived (refused, timed out)' })),
-  next_attempt_at: Nullable(Type.String({ description: 'When a pending delivery is tried next; null otherwise' })),
-  created_at: Type.String(),
-});
+  next_attempt_at: Nullable(DateTime('When a pending delivery is tried next; null otherwise')),
+  created_at: DateTime(),
+}, { title: 'Delivery' });
 export type DeliveryView = Static<typeof DeliverySchema>;
 
 export const DeliveryListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export type DeliveryListQueryInput = Static<typeof DeliveryListQuery>;
 
-export const DeliveryPageSchema = Type.Object({ data: Type.Array(DeliverySchema), meta: PageMetaSchema });
+export const DeliveryPageSchema = Type.Object({ data: Type.Array(DeliverySchema), meta: PageMetaSchema }, { title: 'DeliveryPage' });

@@ -1,0 +1,29 @@
+export { BlogClient, etagOf } from './client.js';
+export type {
+  AuditEvent,
+  AuditEventPage,
+  AuditEventQuery,
+  BlogClientOptions,
+  Category,
+  Delivery,
+  DeliveryPage,
+  DeliveryQuery,
+  Identity,
+  IfMatch,
+  Image,
+  NewCategory,
+  NewPost,
+  NewWebhookEndpoint,
+  Post,
+  PostChanges,
+  PostListItem,
+  PostListQuery,
+  PostPage,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+  WebhookEndpointWithSecret,
+} from './client.js';
+export { BlogApiError, type ErrorCode, type ErrorDetail } from './errors.js';
+export type { RetryOptions } from './retry.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookEventType, type WebhookHeaders } from './verify-webhook.js';
+export type { components, operations, paths, webhooks } from './generated/openapi.js';
