@@ -3,6 +3,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { housekeepingMigration } from './migrations/0002-housekeeping.js';
 import { webhooksMigration } from './migrations/0003-webhooks.js';
 import { cacheVersionsMigration } from './migrations/0005-cache-versions.js';
+import { postSearchMigration } from './migrations/0006-post-search.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
@@ -12,6 +13,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0002-housekeeping': housekeepingMigration(),
     '0003-webhooks': webhooksMigration(engine),
     '0005-cache-versions': cacheVersionsMigration(engine),
+    '0006-post-search': postSearchMigration(engine),
   };
 }
 

@@ -60,11 +60,11 @@ for (const target of await engineTargets()) {
       const published = await count({ method: 'POST', url: `/v1/blog/posts/${id}/publish`, key, body: {} });
       assert.equal(published.status, 200, published.body);
       // PostgreSQL, create: the version row; the idempotency record (one statement on its own);
-      // BEGIN, the duplicate check, the post, its fingerprint, the audit event, the quota, the
+      // BEGIN, the duplicate check, the post, its search text, its fingerprint, the audit event, the quota, the
       // record's completion, COMMIT, and one read for webhook endpoints listening to the event
       // (the outbox writes nothing when none is). SQLite runs the record in the shared commit (group commit),
       // with a savepoint and its release around each unit, and reads its versions in memory.
-      assert.equal(created.statements, pg ? 11 : 16);
+      assert.equal(created.statements, pg ? 12 : 17);
       // Publish: the post, BEGIN, the update, the audit event, the webhook endpoints listening
       // and the post's pending publish-time event (cleared), COMMIT, the post as published.
       assert.equal(published.statements, pg ? 9 : 10);
