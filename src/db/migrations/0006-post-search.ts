@@ -7,7 +7,7 @@ const BACKFILL_BATCH = 500;
 /**
  * Search and the list orders of GET /v1/blog/posts (`q`, `order_by`, `updated_since`):
  * - `post_search`: each post's search text (src/modules/posts/post-search.ts). SQLite: an FTS5
- *   table with the trigram tokenizer, rowid = post id. PostgreSQL: a table with a pg_trgm GIN
+ *   table with the trigram tokenizer and no positions (detail=none), rowid = post id. PostgreSQL: a table with a pg_trgm GIN
  *   index (the extension is trusted: the database owner may create it).
  * - indexes for the sync feed (updated_at) and for the newest-published-first order (drafts
  *   last: the same COALESCE the list query sorts on).
@@ -25,7 +25,10 @@ export function postSearchMigration(engine: Engine) {
           )`.execute(db);
         await sql`CREATE INDEX post_search_text_trgm ON post_search USING gin (text gin_trgm_ops)`.execute(db);
       } else {
-        await sql`CREATE VIRTUAL TABLE post_search USING fts5(text, tokenize = 'trigram')`.execute(db);
+        // detail=none keeps no token positions: a third of the write cost of a full index
+        // (creates stay within their target, docs/performance.md). The trade: no phrase
+        // queries, so a term is looked up by its trigrams and then checked with instr().
+        await sql`CREATE VIRTUAL TABLE post_search USING fts5(text, tokenize = 'trigram', detail = none, columnsize = 0)`.execute(db);
       }
       await sql`CREATE INDEX posts_store_updated ON posts (store_id, updated_at, id)`.execute(db);
       await sql`CREATE INDEX posts_store_published ON posts (store_id, (COALESCE(published_at, -1)), id)`.execute(db);

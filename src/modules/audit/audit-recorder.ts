@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   'post.unpublished',
   'post.deleted',
   'category.created',
+  'category.updated',
+  'category.deleted',
   'image.uploaded',
   'image.deleted',
   'webhook.created',

@@ -5,7 +5,8 @@
 import { sql, type Selectable } from 'kysely';
 import { queryTemplate, type Db } from '../../db/database.js';
 import type { PostsTable } from '../../db/schema.js';
-import { isPostgres, matchesTerms } from './post-search.js';
+import { isPostgres } from '../../db/engine-of.js';
+import { matchesTerms } from './post-search.js';
 
 /** A post as stored, with its cover's file name and its categories. */
 export type PostRecord = Selectable<PostsTable> & { cover_basename: string | null; category_ids: number[] };

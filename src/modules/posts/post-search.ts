@@ -2,10 +2,12 @@
 // (title, summary and body without markup, lower-cased), written with the post in the same
 // transaction. SQLite keeps it in an FTS5 table with the trigram tokenizer (`post_search`, rowid =
 // post id); PostgreSQL in a table with a pg_trgm GIN index (migration 0006-post-search). Both
-// indexes find substrings of three characters or more; shorter terms (a two-character Chinese
-// word) are checked with instr/strpos on the same text, among the posts the other terms found.
-import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+// indexes find the posts holding a term of three characters or more; every term is then
+// checked with instr/strpos on the same text, which is also how shorter terms (a two-character
+// Chinese word) are found.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { queryTemplate, type Db } from '../../db/database.js';
+import { isPostgres } from '../../db/engine-of.js';
 import type { Database } from '../../db/schema.js';
 
 /** Entities the filter's output may carry in text (see html-filtered-form.ts), plus the common ones. */
@@ -32,10 +34,6 @@ function decodeNumeric(name: string): string | undefined {
 /** The terms of a query: split on white space, lower-cased like the text, duplicates dropped. */
 export function searchTerms(q: string): string[] {
   return [...new Set(q.toLowerCase().split(/\s+/u).filter((t) => t.length > 0))];
-}
-
-export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 const insertSqlite = queryTemplate((db, $) => db.insertInto('post_search').values({ rowid: $(0), text: $(1) }));
@@ -68,27 +66,37 @@ export async function deleteSearchText(trx: Db, postId: number): Promise<void> {
 /** The trigram indexes need three characters to look anything up. */
 const INDEXED_LENGTH = 3;
 
+/** The distinct three-character sequences of a term, quoted for an FTS5 query. */
+function trigramsOf(term: string): string[] {
+  const chars = [...term];
+  const out = new Set<string>();
+  for (let i = 0; i + INDEXED_LENGTH <= chars.length; i++) out.add(`"${chars.slice(i, i + INDEXED_LENGTH).join('').replaceAll('"', '""')}"`);
+  return [...out];
+}
+
 /**
- * A condition on `posts` for a post containing every term. The terms of three characters or more
- * go through the index; the shorter ones are checked on the same row's text.
+ * A condition on `posts` for a post containing every term. Terms of three characters or more
+ * go through the index; every term is then checked on the row's text as a plain substring
+ * (instr/strpos: no wildcard or query syntax can leak in).
  */
 export function matchesTerms(eb: ExpressionBuilder<Database, 'posts'>, terms: string[], postgres: boolean): Expression<SqlBool> {
-  const long = terms.filter((t) => [...t].length >= INDEXED_LENGTH);
-  const short = terms.filter((t) => [...t].length < INDEXED_LENGTH);
+  const indexed = terms.filter((t) => [...t].length >= INDEXED_LENGTH);
   if (postgres) {
-    const conditions = [
-      ...long.map((t) => sql<SqlBool>`s.text LIKE ${`%${escapeLike(t)}%`}`),
-      ...short.map((t) => sql<SqlBool>`strpos(s.text, ${t}) > 0`),
-    ];
+    // pg_trgm's GIN index serves LIKE; strpos is exact for every term (LIKE already is for long ones).
+    const conditions = terms.map((t) => (indexed.includes(t) ? sql<SqlBool>`s.text LIKE ${`%${escapeLike(t)}%`}` : sql<SqlBool>`strpos(s.text, ${t}) > 0`));
     return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = ${eb.ref('posts.id')} AND ${sql.join(conditions, sql` AND `)})`;
   }
-  const shortChecks = short.map((t) => sql<SqlBool>` AND instr(s.text, ${t}) > 0`);
-  if (long.length === 0) {
-    return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search s WHERE s.rowid = ${eb.ref('posts.id')}${sql.join(shortChecks, sql``)})`;
+  const checks = sql.join(
+    terms.map((t) => sql<SqlBool>`instr(text, ${t}) > 0`),
+    sql` AND `,
+  );
+  if (indexed.length === 0) {
+    return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search WHERE rowid = ${eb.ref('posts.id')} AND ${checks})`;
   }
-  // One FTS5 query: every long term as a quoted string (a substring for the trigram tokenizer).
-  const match = long.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
-  return sql<SqlBool>`${eb.ref('posts.id')} IN (SELECT s.rowid FROM post_search s WHERE s.text MATCH ${match}${sql.join(shortChecks, sql``)})`;
+  // The FTS5 table keeps no positions (detail=none), so a term is found by all of its trigrams
+  // (each one token) and confirmed by instr().
+  const match = [...new Set(indexed.flatMap(trigramsOf))].join(' AND ');
+  return sql<SqlBool>`${eb.ref('posts.id')} IN (SELECT rowid FROM post_search WHERE post_search MATCH ${match} AND ${checks})`;
 }
 
 function escapeLike(term: string): string {
