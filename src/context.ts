@@ -18,7 +18,7 @@ import { versionSource } from './cache/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
-import { StorefrontService } from './modules/storefront/index.js';
+import { PreviewLinks, StorefrontService } from './modules/storefront/index.js';
 import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { API_VERSION_DATE } from './version.js';
 
@@ -38,6 +38,8 @@ export interface AppContext {
   lifecycle: PostLifecycle;
   categories: CategoryService;
   storefront: StorefrontService;
+  /** Signs and checks draft preview links (POST /v1/blog/posts/{id}/preview-links). */
+  previewLinks: PreviewLinks;
   traffic: TrafficControl;
   /** Statements this process has sent to the database so far (tests count them per request). */
   queryCount(): number;
@@ -83,7 +85,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const htmlFilter = timedFilter(threadedFilter(config.htmlFilterThreads), observers);
     const writes = writeUnits(db, handle.engine);
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes });
-    const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
+    const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
+    const storefront = new StorefrontService(db, clock, config.publicBaseUrl, undefined, previewLinks);
     const media = createMediaService(db, clock, config);
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
     media.observer = observers;
@@ -107,6 +110,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories: new CategoryService(db, clock),
       storefront,
+      previewLinks,
       traffic,
       queryCount: () => handle.queryCount(),
       housekeeping,

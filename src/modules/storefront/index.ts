@@ -4,3 +4,5 @@ export { etagOf, httpDate, isNotModified } from './http-validators.js';
 export { pageHeaders } from './page-security.js';
 export { renderErrorPage, renderNotFoundPage } from './storefront-pages.js';
 export { escapeHtml, html, trustedHtml, SafeHtml } from './html-template.js';
+export { PreviewLinks, type IssuedPreviewLink } from './preview-links.js';
+export * from './preview-link-schemas.js';
