@@ -44,6 +44,8 @@ export function postSearchMigration(engine: Engine) {
           .execute();
         after = Number(rows[rows.length - 1].id);
       }
+      // The planner's choice between the search index and the list's order depends on these statistics.
+      if (engine === 'postgres') await sql`ANALYZE post_search`.execute(db);
     },
   };
 }

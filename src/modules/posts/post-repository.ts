@@ -188,9 +188,17 @@ export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRec
     direction: filter.direction,
   };
   const args = [filter.storeId, filter.now, filter.categoryId, filter.after?.key, filter.after?.id, filter.limit, filter.updatedSince];
-  const rows = filter.terms?.length
-    ? await buildList(db, (i) => args[i], shape, filter.terms).execute()
-    : await listPage(db, args, shapeNumber(shape));
+  let rows: Array<Omit<PostListRecord, 'category_ids'>>;
+  if (filter.terms?.length) {
+    // How selective a term is decides the plan (walk the list's index, or start from the
+    // search index), so PostgreSQL must plan each search with its own terms: a statement that
+    // does not start with a keyword is sent unnamed (see namePreparedStatements), never with a
+    // generic plan. SQLite plans alike either way.
+    const compiled = buildList(db, (i) => args[i], shape, filter.terms).compile();
+    rows = (await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({ ...compiled, sql: `/* search */ ${compiled.sql}` })).rows;
+  } else {
+    rows = await listPage(db, args, shapeNumber(shape));
+  }
   return attachCategories(db, rows);
 }
 
