@@ -25,6 +25,7 @@ for (const target of await engineTargets()) {
       await add('breadZh', { title: '全麥麵包', body_html: '<p>蛋糕以外的烘焙：麵包需要發酵。</p>' });
       await add('link', { title: 'Links only', body_html: '<p>See <a href="https://cake.example/recipe">our shop</a> &amp; more</p>' });
       await add('summary', { title: 'Plain title', body_html: '<p>Nothing here</p>', summary: 'A BUTTERY summary' });
+      await add('inline', { title: 'Inline markup', body_html: '<p>Fluffy waf<em>fle</em>s</p><p>end</p><p>start</p>' });
       await add('percent', { title: 'Discount 100% off', body_html: '<p>Sale: 1000 items, under_score "quoted"</p>' });
       // Another store's post with the same words never shows.
       await createPost(t, otherKey, { title: 'Chocolate Cake elsewhere', body_html: '<p>蛋糕 butter</p>' });
@@ -47,6 +48,8 @@ for (const target of await engineTargets()) {
       assert.deepEqual(await q('butter  missing'), []);
       assert.deepEqual(await q('our shop'), [post.link]);
       assert.deepEqual(await q('& more'), [post.link], 'entities are searched as the text they stand for');
+      assert.deepEqual(await q('waffles'), [post.inline], 'inline tags do not split a word');
+      assert.deepEqual(await q('endstart'), [], 'blocks do not run together');
     });
 
     it('does not match markup: tag names and attribute values', async () => {
