@@ -1,5 +1,5 @@
 // Free-text search over posts (`q` of GET /v1/blog/posts). Each post has one row of search text
-// (title, summary and body without markup, lower-cased), written with the post in the same
+// (the distinct words of its title, summary and body without markup, lower-cased), written with the post in the same
 // transaction. SQLite keeps it in an FTS5 table with the trigram tokenizer (`post_search`, rowid =
 // post id); PostgreSQL in a table with a pg_trgm GIN index (migration 0006-post-search). Both
 // indexes find the posts holding a term of three characters or more; every term is then
@@ -30,8 +30,14 @@ const INLINE_TAGS = /<\/?(?:a|abbr|b|cite|code|del|em|i|ins|kbd|mark|q|s|small|s
 export function searchText(title: string, summary: string | null, bodyHtml: string): string {
   let body = bodyHtml.replace(INLINE_TAGS, '').replace(/<[^>]*>/g, ' ');
   if (body.includes('&')) body = body.replace(/&(#?\w+);/g, (m, name: string) => ENTITIES[name] ?? decodeNumeric(name) ?? m);
-  return `${title}\n${summary ?? ''}\n${body}`.toLowerCase();
+  // A term holds no white space, so it can only occur inside one word: each distinct word once
+  // finds the same posts as the whole text, and indexing costs per character (English prose
+  // repeats most of its words; Chinese, without spaces, keeps its length).
+  return [...new Set(`${title} ${summary ?? ''} ${body}`.toLowerCase().split(WHITE_SPACE))].join(' ').trim();
 }
+
+/** What separates terms in a query and words in the text: the same definition on both sides. */
+const WHITE_SPACE = /\s+/u;
 
 function decodeNumeric(name: string): string | undefined {
   const m = /^#(x[0-9a-f]+|[0-9]+)$/i.exec(name);
@@ -42,7 +48,7 @@ function decodeNumeric(name: string): string | undefined {
 
 /** The terms of a query: split on white space, lower-cased like the text, duplicates dropped. */
 export function searchTerms(q: string): string[] {
-  return [...new Set(q.toLowerCase().split(/\s+/u).filter((t) => t.length > 0))];
+  return [...new Set(q.toLowerCase().split(WHITE_SPACE).filter((t) => t.length > 0))];
 }
 
 const insertSqlite = queryTemplate((db, $) => db.insertInto('post_search').values({ rowid: $(0), text: $(1) }));
