@@ -51,7 +51,7 @@ export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext):
   app.get<{ Params: { handle: string; token: string } }>('/s/:handle/blog/preview/:token', { schema: { hide: true } }, async (request, reply) => {
     try {
       const page = await storefront.previewPage(request.params.handle, request.params.token);
-      if (!page) return notFound(reply).header('X-Robots-Tag', 'noindex');
+      if (!page) return notFound(reply.header('X-Robots-Tag', 'noindex'));
       return startPage(reply)
         .header('Cache-Control', 'no-store')
         .header('X-Robots-Tag', 'noindex, nofollow')
