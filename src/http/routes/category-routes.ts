@@ -49,7 +49,7 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
         description:
           'name renames (unique under the parent, else 409 category_name_conflict); parent_id moves the category with its subtree (null: to the root). ' +
           'Moving under itself or a descendant, or so that the deepest category of the subtree passes limits.category_max_depth, is 422 validation_failed naming parent_id. ' +
-          'Audit event category.updated.',
+          'Audit event and webhook category.updated.',
         params: IdParam,
         body: UpdateCategoryBody,
         response: { 200: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_name_conflict']) },
@@ -68,7 +68,7 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
         summary: 'Delete a category without children',
         description:
           'While the category has children: 409 category_has_children (details name them). Otherwise, in one transaction, the category leaves every post’s category_ids ' +
-          'and default_category_id becomes null where it pointed at it; each such post gets a new updated_at and an audit event post.updated, and the category an audit event category.deleted.',
+          'and default_category_id becomes null where it pointed at it; each such post gets a new updated_at and an audit event post.updated, and the category an audit event and a webhook category.deleted.',
         params: IdParam,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_has_children']) },
       },

@@ -116,6 +116,7 @@ export class CategoryService {
         }
         const changes = [...(newName !== current.name ? ['name'] : []), ...(moving ? ['parent_id'] : [])];
         await recordAudit(trx, actor, { action: 'category.updated', resourceType: 'category', resourceId: id, changes, at: now });
+        await recordEvent(trx, store, 'category.updated', now, () => presentCategory(updated, store.utcOffset));
         return updated;
       });
       return presentCategory(row, store.utcOffset);
@@ -164,6 +165,7 @@ export class CategoryService {
       }
       await trx.deleteFrom('categories').where('id', '=', id).where('store_id', '=', store.id).execute();
       await recordAudit(trx, actor, { action: 'category.deleted', resourceType: 'category', resourceId: id, changes: [], at: now });
+      await recordEvent(trx, store, 'category.deleted', now, () => ({ id }));
     });
   }
 

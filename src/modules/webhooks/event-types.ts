@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'post.unpublished',
   'post.deleted',
   'category.created',
+  'category.updated',
+  'category.deleted',
   'image.uploaded',
   'image.deleted',
   'webhook.test',
