@@ -12,6 +12,7 @@ import { memoryAfterGc, readMemory, ROOT, startApiServer, startBareServer, start
 import { formatTable, type Row } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase, type BenchDatabase } from './lib/seed.js';
+import { SEARCH_QUERIES, searchPosts, seedSearchStore } from './lib/search.js';
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -241,6 +242,25 @@ async function run(options: BenchOptions): Promise<Results> {
       api = await startApi();
     }
 
+    // Search (q): a store of its own with --search-posts short posts, a fresh server process
+    // with the read cache off (a page found once would otherwise be served from memory), and
+    // few connections, so p50 and p99 show what a search costs rather than a queue.
+    if (wants(options, 'search')) {
+      await stop(api);
+      t0 = Date.now();
+      const search = await seedSearchStore(db, options.searchPosts);
+      log(`seeded ${options.searchPosts} search posts on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      api = await startApi({ readCacheMb: 0 });
+      for (const s of SEARCH_QUERIES) {
+        const spec = searchPosts(search.key, s.q);
+        const label = `GET /v1/blog/posts?q=${s.q} (${s.what}, ${options.searchPosts.toLocaleString('en-US')} posts)`;
+        await probe(api, spec, [200]);
+        if (options.warmup > 0) await measureRow(api, spec, options.searchConnections, Math.min(options.warmup, 2), `${label} (warm-up)`);
+        const m = await measureRow(api, spec, options.searchConnections, options.duration, label);
+        rows.set(s.name, row(label, m, options.searchConnections));
+      }
+    }
+
     // Durability: the same create run under the other setting, on a fresh server process.
     if (options.durability && wants(options, 'create')) {
       await stop(api);
@@ -260,7 +280,7 @@ async function run(options: BenchOptions): Promise<Results> {
       rows.set('durability', row(text, m));
     }
 
-    const order = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'two', 'get-uncached', 'list-uncached', 'get-quiet', 'me-quiet', 'create', 'create-rewritten', 'publish', 'upload', 'durability'];
+    const order = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'two', 'get-uncached', 'list-uncached', 'get-quiet', 'me-quiet', 'create', 'create-rewritten', 'publish', 'upload', 'durability', ...SEARCH_QUERIES.map((q) => q.name)];
     results.rows = order.filter((k) => rows.has(k)).map((k) => rows.get(k)!);
     results.targets = checkTargets(options, rows, results.rssAfterRepetitionMb, results.rssPeakPerRepetitionMb, results.afterGcPerRepetition);
     return results;
@@ -301,6 +321,15 @@ function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number
     ratioTarget('me', '/v1/me', 0.5);
     rpsTarget('create', `create (SQLite, ${options.bodyKb} KB)`, 1500);
     rpsTarget('create-rewritten', `create, filter rewrites (SQLite, ${options.bodyKb} KB)`, 1500);
+  }
+  const searchP50: Array<{ q: string; p50: number }> = [];
+  for (const s of SEARCH_QUERIES) {
+    const p50 = rows.get(s.name)?.m?.p50;
+    if (p50 !== undefined) searchP50.push({ q: s.q, p50 });
+  }
+  if (searchP50.length) {
+    const { q, p50: worst } = searchP50.reduce((a, b) => (b.p50 > a.p50 ? b : a));
+    out.push(`search p50 < 50 ms at ${options.searchConnections} connections over ${options.searchPosts.toLocaleString('en-US')} posts: worst ${worst.toFixed(1)} ms (q=${q}) — ${verdict(worst < 50)}`);
   }
   const readP99 = ['get', 'list', 'walk', 'me'].map((k) => rows.get(k)?.m?.p99).filter((v): v is number => v !== undefined);
   if (readP99.length) out.push(`read p99 < ${p99Limit} ms at ${options.connections} connections: worst ${Math.max(...readP99).toFixed(1)} ms — ${verdict(Math.max(...readP99) < p99Limit)}`);

@@ -15,6 +15,7 @@ import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
 import { registerCategoryRoutes } from './http/routes/category-routes.js';
 import { registerPostRoutes } from './http/routes/post-routes.js';
+import { registerPreviewLinkRoutes } from './http/routes/preview-link-routes.js';
 import { registerIdentityRoutes } from './http/routes/identity-routes.js';
 import { registerMediaFileRoutes } from './http/routes/media-file-routes.js';
 import { registerMediaRoutes } from './http/routes/media-routes.js';
@@ -86,6 +87,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerMediaRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);
+  registerPreviewLinkRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerOpenApiRoute(app);

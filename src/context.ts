@@ -19,7 +19,7 @@ import { SHARED_VERSIONS_SETTING, SharedVersions, versionSource } from './cache/
 import { createMediaService, type MediaService } from './modules/media/index.js';
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
-import { StorefrontService } from './modules/storefront/index.js';
+import { PreviewLinks, StorefrontService } from './modules/storefront/index.js';
 import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { API_VERSION_DATE } from './version.js';
 
@@ -39,6 +39,8 @@ export interface AppContext {
   lifecycle: PostLifecycle;
   categories: CategoryService;
   storefront: StorefrontService;
+  /** Signs and checks draft preview links (POST /v1/blog/posts/{id}/preview-links). */
+  previewLinks: PreviewLinks;
   traffic: TrafficControl;
   /**
    * PostgreSQL with Redis: the stores' cache versions also kept in Redis (src/cache/shared-versions.ts);
@@ -105,7 +107,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     // PostgreSQL creates a post in one statement, with its id taken ahead (create-statement.ts).
     const ids = handle.engine === 'postgres' ? new IdBlocks(db, 'posts') : null;
     const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, ids });
-    const storefront = new StorefrontService(db, clock, config.publicBaseUrl);
+    const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
+    const storefront = new StorefrontService(db, clock, config.publicBaseUrl, undefined, previewLinks);
     const media = createMediaService(db, clock, config);
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
     media.observer = observers;
@@ -129,6 +132,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories: new CategoryService(db, clock),
       storefront,
+      previewLinks,
       traffic,
       sharedVersions,
       queryCount: () => handle.queryCount(),

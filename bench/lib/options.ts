@@ -13,6 +13,10 @@ export interface BenchOptions {
   connections: number;
   uploadConnections: number;
   posts: number;
+  /** Posts of the search rows' store (bulk-loaded; short English and Chinese posts). */
+  searchPosts: number;
+  /** Connections of the search rows (a search costs far more than a read: latency, not queueing). */
+  searchConnections: number;
   bodyKb: number;
   repeats: number;
   server: ServerMode;
@@ -46,6 +50,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections N            connections per endpoint (default 32)
   --upload-connections N     connections for the image upload (default 4)
   --posts N                  posts seeded before the run (default 10000)
+  --search-posts N           posts of the store the search rows query (default 100000; smoke 300)
+  --search-connections N     connections for the search rows (default 4)
   --body-kb N                body size of seeded and created posts in KB (default 5)
   --repeats N                repetitions of the read set (default 3)
   --server dist|source       run the built output (default; builds first) or src/ through tsx
@@ -53,7 +59,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
   --only a,b                 only these rows: bare,one-query,get,list,walk,me,create,create-rewritten,publish,
-                             upload,uncached,quiet,two (PostgreSQL: two API processes)
+                             upload,uncached,quiet,two (PostgreSQL: two API processes),search
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
@@ -66,7 +72,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
-export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two'] as const;
+export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two', 'search'] as const;
 
 export class UsageError extends Error {}
 
@@ -87,6 +93,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       connections: { type: 'string' },
       'upload-connections': { type: 'string' },
       posts: { type: 'string' },
+      'search-posts': { type: 'string' },
+      'search-connections': { type: 'string' },
       'body-kb': { type: 'string' },
       repeats: { type: 'string' },
       server: { type: 'string' },
@@ -112,7 +120,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
-  const only = (values.only ?? (smoke ? 'bare,get,create' : '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (values.only ?? (smoke ? 'bare,get,create,search' : '')).split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only.filter((name) => !(ENDPOINTS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${ENDPOINTS.join(', ')})`);
   return {
@@ -122,6 +130,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     connections: Math.round(positive('connections', values.connections, 32)),
     uploadConnections: Math.round(positive('upload-connections', values['upload-connections'], 4)),
     posts: Math.round(positive('posts', values.posts, smoke ? 100 : 10_000)),
+    searchPosts: Math.round(positive('search-posts', values['search-posts'], smoke ? 300 : 100_000)),
+    searchConnections: Math.round(positive('search-connections', values['search-connections'], 4)),
     bodyKb: positive('body-kb', values['body-kb'], 5),
     repeats: Math.round(positive('repeats', values.repeats, smoke ? 1 : 3)),
     server: values.app ? 'dist' : server,

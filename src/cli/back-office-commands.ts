@@ -1,7 +1,8 @@
-// Back-office operations that the API does not offer: product links of posts, and renaming,
-// moving and deleting categories.
+// Back-office operations: product links of posts (not offered by the API), and renaming,
+// moving and deleting categories (the same service as PATCH and DELETE /v1/blog/categories/{id}).
 import type { AppContext } from '../context.js';
 import { ApiError } from '../lib/api-error.js';
+import type { Actor } from '../modules/audit/index.js';
 import type { Store } from '../modules/stores/index.js';
 import { CommandError, parse, requirePositional, UsageError } from './cli-support.js';
 
@@ -16,6 +17,9 @@ function idArg(positionals: string[], index: number, what: string): number {
   if (!/^[1-9]\d{0,14}$/.test(raw)) throw new UsageError(`${what} must be a positive integer (got "${raw}")`);
   return Number(raw);
 }
+
+/** The operator's changes are audited without a key. */
+const operator = (store: Store): Actor => ({ storeId: store.id, keyId: null, application: null, requestId: null });
 
 /** Domain errors become operator-readable command errors. */
 async function run<T>(work: () => Promise<T>): Promise<T> {
@@ -52,7 +56,7 @@ export async function categoryCommand(ctx: AppContext, sub: string | undefined, 
     case 'rename': {
       const { positionals } = parse(args, {});
       const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
-      return run(() => ctx.categories.rename(store, idArg(positionals, 1, 'category_id'), requirePositional(positionals, 2, 'new name')));
+      return run(() => ctx.categories.update(store, idArg(positionals, 1, 'category_id'), { name: requirePositional(positionals, 2, 'new name') }, operator(store)));
     }
     case 'move': {
       const { positionals, values } = parse(args, { parent: { type: 'string' } });
@@ -60,13 +64,13 @@ export async function categoryCommand(ctx: AppContext, sub: string | undefined, 
       const parent = values.parent;
       if (typeof parent !== 'string') throw new UsageError('category move needs --parent <category_id|root>');
       const parentId = parent === 'root' ? null : idArg([parent], 0, '--parent');
-      return run(() => ctx.categories.move(store, idArg(positionals, 1, 'category_id'), parentId));
+      return run(() => ctx.categories.update(store, idArg(positionals, 1, 'category_id'), { parent_id: parentId }, operator(store)));
     }
     case 'delete': {
       const { positionals } = parse(args, {});
       const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
       const id = idArg(positionals, 1, 'category_id');
-      await run(() => ctx.categories.delete(store, id));
+      await run(() => ctx.categories.delete(store, id, operator(store)));
       return { store: store.handle, category_id: id, deleted: true };
     }
     default:

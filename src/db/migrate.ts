@@ -6,6 +6,7 @@ import { cacheVersionsMigration } from './migrations/0005-cache-versions.js';
 import { cacheVersionsChangedMigration } from './migrations/0006-cache-versions-changed.js';
 import { abortFunctionMigration } from './migrations/0007-abort-function.js';
 import { webhookRetentionMigration } from './migrations/0008-webhook-retention.js';
+import { postSearchMigration } from './migrations/0009-post-search.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
@@ -18,6 +19,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0006-cache-versions-changed': cacheVersionsChangedMigration(engine),
     '0007-abort-function': abortFunctionMigration(engine),
     '0008-webhook-retention': webhookRetentionMigration(),
+    '0009-post-search': postSearchMigration(engine),
   };
 }
 

@@ -198,6 +198,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_schedules: WebhookSchedulesTable;
+  post_search: PostSearchTable;
 }
 
 export interface WebhookEndpointsTable {
@@ -252,4 +253,15 @@ export interface WebhookSchedulesTable {
   store_id: number;
   /** The scheduled post's publish time: its `post.published` event is due then. */
   due_at: number;
+}
+
+/**
+ * The search text of each post (migration 0009-post-search): on SQLite an FTS5 table whose rowid
+ * is the post id, on PostgreSQL a table keyed by post_id. Only one of the two ids exists per engine.
+ */
+export interface PostSearchTable {
+  post_id: Generated<number>;
+  rowid: Generated<number>;
+  /** Title, summary and body without markup, lower-cased (src/modules/posts/post-search.ts). */
+  text: string;
 }

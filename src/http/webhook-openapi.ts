@@ -15,6 +15,8 @@ const DATA: Record<WebhookEventType, { data: TSchema; about: string }> = {
   'post.unpublished': { data: PostSchema, about: 'A published or scheduled post returned to draft.' },
   'post.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A draft was deleted; data carries its id only.' },
   'category.created': { data: CategorySchema, about: 'A category was created.' },
+  'category.updated': { data: CategorySchema, about: 'A category was renamed or moved (PATCH /v1/blog/categories/{id}).' },
+  'category.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A category was deleted; data carries its id only. Posts that lost it send no post.updated: their updated_at changed.' },
   'image.uploaded': { data: ImageSchema, about: 'An image was uploaded.' },
   'image.deleted': { data: ImageSchema, about: 'An image was deleted; its url no longer serves it.' },
   'webhook.test': { data: WebhookEndpointSchema, about: 'Sent by POST /v1/webhooks/{id}/test to that endpoint only; data is the endpoint.' },

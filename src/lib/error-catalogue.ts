@@ -99,6 +99,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: '同一父分類下已有相同名稱的分類。請沿用 details 中的分類 ID，或改用其他名稱。',
   },
+  category_has_children: {
+    status: 409,
+    retryable: false,
+    message: '分類底下仍有子分類，無法刪除。請先將 details 所列的子分類移到其他分類下或刪除後再試。',
+  },
   image_in_use: {
     status: 409,
     retryable: false,

@@ -31,6 +31,9 @@ const ROUTES: RouteCase[] = [
   { name: 'DELETE /v1/blog/posts/{id}', scope: 'write_blog', ownsResource: true, request: (id) => ({ method: 'DELETE', url: `/v1/blog/posts/${id}` }) },
   { name: 'GET /v1/blog/categories', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/blog/categories' }) },
   { name: 'POST /v1/blog/categories', scope: 'write_blog', request: () => ({ method: 'POST', url: '/v1/blog/categories', headers: idem(), body: { name: `c${Math.random()}` } }) },
+  { name: 'PATCH /v1/blog/categories/{id}', scope: 'write_blog', request: () => ({ method: 'PATCH', url: '/v1/blog/categories/99999999', body: { name: 'x' } }) },
+  { name: 'DELETE /v1/blog/categories/{id}', scope: 'write_blog', request: () => ({ method: 'DELETE', url: '/v1/blog/categories/99999999' }) },
+  { name: 'POST /v1/blog/posts/{id}/preview-links', scope: 'write_blog', ownsResource: true, request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/preview-links` }) },
   { name: 'DELETE /v1/media/images/{id}', scope: 'write_media', request: () => ({ method: 'DELETE', url: '/v1/media/images/img_aaaaaaaaaaaaaaaaaaaaaaaa' }) },
   {
     name: 'POST /v1/media/images',

@@ -197,6 +197,8 @@ for (const target of await engineTargets()) {
         { field: 'post.status', issue: 'draft' },
       ]).details[0].issue;
       assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key, body: { confirmation_token: token } })).statusCode, 204);
+      const renamed = (await t.request({ method: 'PATCH', url: `/v1/blog/categories/${category.id}`, key, body: { name: 'Old news' } })).json();
+      assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/categories/${category.id}`, key })).statusCode, 204);
       const image = await upload(t, key, await solidImage(8, 8).png().toBuffer());
       assert.equal(image.statusCode, 201, image.body);
       assert.equal((await deleteImage(t, key, image.json().id)).statusCode, 204);
@@ -207,6 +209,8 @@ for (const target of await engineTargets()) {
       const toSome = rx.received.filter((r) => r.path.endsWith('?some'));
       assert.deepEqual(toAll.map((r) => r.json.type).sort(), [
         'category.created',
+        'category.deleted',
+        'category.updated',
         'image.deleted',
         'image.uploaded',
         'post.created',
@@ -233,6 +237,9 @@ for (const target of await engineTargets()) {
       assert.equal(one(toAll, 'post.published').headers['webhook-id'], one(toSome, 'post.published').headers['webhook-id']);
 
       assert.deepEqual(one(toAll, 'category.created').json.data, category);
+      assert.deepEqual(one(toAll, 'category.updated').json.data, renamed);
+      assert.equal(renamed.name, 'Old news');
+      assert.deepEqual(one(toAll, 'category.deleted').json.data, { id: category.id });
       assert.deepEqual(one(toAll, 'post.created').json.data, post);
       assert.deepEqual(one(toAll, 'post.updated').json.data, afterUpdate);
       assert.equal(one(toAll, 'post.scheduled').json.data.status, 'scheduled');

@@ -39,6 +39,15 @@ describe('npm run bench:smoke', () => {
         assert.match(value, NUMBER, `${label}: ${column} is a number (got "${value}")`);
       }
     }
+    // The search rows: English and Traditional Chinese queries over their own store.
+    const search = [...rows.keys()].filter((label) => label.startsWith('GET /v1/blog/posts?q='));
+    for (const q of ['chocolate', '巧克力蛋糕', '蛋糕']) assert.ok(search.some((label) => label.startsWith(`GET /v1/blog/posts?q=${q} (`)), `search row for ${q} in:\n${stdout}`);
+    for (const label of search) {
+      const row = rows.get(label)!;
+      for (const column of ['p50 ms', 'p99 ms']) assert.match(row[header.indexOf(column)], NUMBER, `${label}: ${column} is a number`);
+      assert.equal(row[header.indexOf('non-2xx')], '0', `${label}: every search answered 200`);
+    }
+    assert.match(stdout, /search p50 < 50 ms at \d+ connections over 300 posts: worst [\d.]+ ms/);
   });
 
   it('with --filters, compares the HTML filters and judges each one', { timeout: 180_000 }, async () => {

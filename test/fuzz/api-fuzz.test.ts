@@ -133,10 +133,10 @@ async function followUp(t: TestApp, w: World, route: FuzzRoute, c: FuzzCase, res
     delete stored.warnings;
     assert.deepEqual(stored, written, 'a post reads back as the write answered it');
     if (mine && body.id !== w.sentinelPostId && !w.posts.includes(body.id)) w.posts.push(body.id);
-  } else if (route.url === '/v1/blog/categories' && res.status === 201) {
+  } else if ((route.url === '/v1/blog/categories' && res.status === 201) || (route.url === '/v1/blog/categories/:id' && res.status === 200)) {
     const listed = (await read('/v1/blog/categories')).data.find((x: { id: number }) => x.id === body.id);
     assert.deepEqual(listed, body, 'a category reads back as the write answered it');
-    if (mine) w.categories.push(body.id);
+    if (mine && !w.categories.includes(body.id)) w.categories.push(body.id);
   } else if (route.url === '/v1/media/images' && typeof body.id === 'string') {
     const file = await t.app.inject({ method: 'GET', url: body.path });
     assert.equal(file.statusCode, 200, `the uploaded file is served: ${body.path}`);

@@ -80,6 +80,7 @@ const authArb: fc.Arbitrary<Auth> = fc.oneof(
 function poolsFor(route: FuzzRoute): { own: Pool; other: Pool } | null {
   if (route.url.includes('/media/images')) return { own: 'image', other: 'otherImage' };
   if (route.url.includes('/blog/posts')) return { own: 'post', other: 'otherPost' };
+  if (route.url.includes('/blog/categories')) return { own: 'category', other: 'otherCategory' };
   return null;
 }
 

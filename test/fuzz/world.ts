@@ -13,7 +13,10 @@ export interface World {
   keys: { main: string; readOnly: string; stranger: string; noFeatures: string };
   /** Posts of the main store the fuzz may change; grows with every post it creates. */
   posts: number[];
+  /** Categories of the main store the fuzz may change (rename, move, delete); grows with every one it creates. */
   categories: number[];
+  /** Never a fuzz target: the sentinel post's categories, which must read back unchanged. */
+  sentinelCategories: number[];
   images: string[];
   imageUrls: string[];
   cursors: string[];
@@ -64,6 +67,11 @@ export async function buildWorld(t: TestApp): Promise<World> {
     return res.json() as { id: string; url: string; path: string };
   };
 
+  // The categories the fuzz may rename, move and delete come first, so that the sentinel's
+  // have larger ids than small numbers a hostile path tends to try.
+  const targetCategory = await category(keys.main, 'Fuzz target');
+  const targetChild = await category(keys.main, 'Fuzz target child', targetCategory);
+  for (let i = 0; i < 8; i++) await category(keys.main, `Filler ${i}`);
   const parent = await category(keys.main, 'Notes');
   const child = await category(keys.main, 'Δ notes 📝', parent);
   const cover = await image(keys.main);
@@ -80,7 +88,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   assert.equal(publish.statusCode, 200, publish.body);
 
   const targets: number[] = [];
-  for (let i = 0; i < 3; i++) targets.push((await createPost(t, keys.main, { category_ids: [parent] })).id);
+  for (let i = 0; i < 3; i++) targets.push((await createPost(t, keys.main, { category_ids: [targetCategory] })).id);
 
   const otherCategory = await category(otherKey, 'Elsewhere');
   const otherImage = await image(otherKey);
@@ -93,7 +101,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     port: 0,
     keys,
     posts: targets,
-    categories: [parent, child],
+    categories: [targetCategory, targetChild],
+    sentinelCategories: [parent, child],
     images: [cover.id, spare.id],
     imageUrls: [cover.url, spare.url],
     cursors: [list.json().meta.next_cursor, otherList.json().meta.next_cursor].filter(Boolean),
@@ -114,7 +123,7 @@ export async function snapshot(t: TestApp, w: World): Promise<Snapshot> {
   const sentinel = await get(`/v1/blog/posts/${w.sentinelPostId}`, w.keys.main);
   const cover = await t.app.inject({ method: 'GET', url: sentinel.cover_image.path });
   assert.equal(cover.statusCode, 200);
-  const mainCategories = (await get('/v1/blog/categories', w.keys.main)).data.filter((c: { id: number }) => w.categories.slice(0, 2).includes(c.id));
+  const mainCategories = (await get('/v1/blog/categories', w.keys.main)).data.filter((c: { id: number }) => w.sentinelCategories.includes(c.id));
   return {
     sentinel,
     otherPost: await get(`/v1/blog/posts/${w.other.postId}`, w.other.key),

@@ -51,6 +51,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/blog/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a category without children
+         * @description While the category has children: 409 category_has_children (details name them). Otherwise, in one transaction, the category leaves every post’s category_ids and default_category_id becomes null where it pointed at it; each such post gets a new updated_at and an audit event post.updated, and the category an audit event and a webhook category.deleted.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        delete: operations["deleteCategory"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename and/or move a category
+         * @description name renames (unique under the parent, else 409 category_name_conflict); parent_id moves the category with its subtree (null: to the root). Moving under itself or a descendant, or so that the deepest category of the subtree passes limits.category_max_depth, is 422 validation_failed naming parent_id. Audit event and webhook category.updated.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
     "/v1/blog/posts": {
         parameters: {
             query?: never;
@@ -111,6 +139,28 @@ export interface paths {
          *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
          */
         patch: operations["updatePost"];
+        trace?: never;
+    };
+    "/v1/blog/posts/{id}/preview-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a preview link to show a post (draft, scheduled or published) as readers will see it
+         * @description Answers an unguessable (signed) url of the store front page of this post as a preview: current content, noindex (meta tag and X-Robots-Tag), a visible preview banner, never counted in view_count, the store front’s strict Content-Security-Policy. After expires_at, or once the post is deleted, the url answers 404. Links are not stored: they cannot be listed or revoked, so keep expires_in_seconds short. See docs/storefront.md.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        post: operations["createPreviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/blog/posts/{id}/publish": {
@@ -395,6 +445,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "category.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * category.deleted
+         * @description A category was deleted; data carries its id only. Posts that lost it send no post.updated: their updated_at changed. Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.
+         */
+        post: operations["categoryDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * category.updated
+         * @description A category was renamed or moved (PATCH /v1/blog/categories/{id}). Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.
+         */
+        post: operations["categoryUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "image.deleted": {
         parameters: {
             query?: never;
@@ -596,7 +686,7 @@ export interface components {
          *     }
          */
         AuditEvent: {
-            /** @description One of post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, image.uploaded, image.deleted, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated (more may come) */
+            /** @description One of post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, category.updated, category.deleted, image.uploaded, image.deleted, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated (more may come) */
             action: string;
             application: string | null;
             /** @description Names of the fields written */
@@ -808,7 +898,7 @@ export interface components {
                  * @description Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.
                  * @enum {string}
                  */
-                code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "internal_error";
+                code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "internal_error";
                 /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header */
                 details: {
                     field: string;
@@ -1035,7 +1125,7 @@ export interface components {
          */
         NewWebhookEndpoint: {
             description?: string | null;
-            /** @description Event types (post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, image.uploaded, image.deleted, webhook.test), or ["*"] for all, including types added later */
+            /** @description Event types (post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, category.updated, category.deleted, image.uploaded, image.deleted, webhook.test), or ["*"] for all, including types added later */
             events: string[];
             /** @description https; the host must resolve to public addresses */
             url: string;
@@ -1292,7 +1382,7 @@ export interface components {
             description?: string | null;
             /** @description true also clears disabled_reason */
             enabled?: boolean;
-            /** @description Event types (post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, image.uploaded, image.deleted, webhook.test), or ["*"] for all, including types added later */
+            /** @description Event types (post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, category.updated, category.deleted, image.uploaded, image.deleted, webhook.test), or ["*"] for all, including types added later */
             events?: string[];
             /** @description https; the host must resolve to public addresses */
             url?: string;
@@ -1642,6 +1732,201 @@ export interface operations {
             };
         };
     };
+    deleteCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: category_has_children */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Trimmed; 1–100 characters; unique under the (new) parent */
+                    name?: string;
+                    /** @description Move under this category (null: to the root). Not under itself or a descendant; the deepest category of the moved subtree must stay within limits.category_max_depth */
+                    parent_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: category_name_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listPosts: {
         parameters: {
             query?: {
@@ -1649,8 +1934,18 @@ export interface operations {
                 category_id?: number;
                 /** @description The previous page’s meta.next_cursor, unchanged. */
                 cursor?: string;
+                direction?: "desc" | "asc";
                 limit?: number;
+                /** @description published_at: drafts come last in both directions */
+                order_by?: "created_at" | "published_at" | "updated_at";
+                /** @description Free text: posts whose title, summary or body text (without markup) contains every white-space separated term, case-insensitively. Chinese needs no spaces: a term of 2 or more characters matches where that string occurs. A filter: the order stays that of order_by. */
+                q?: string;
                 status?: "draft" | "scheduled" | "published";
+                /**
+                 * @description Only posts updated at or after this time. With order_by=updated_at and direction=asc this is the sync feed: paging never skips or repeats a post that did not change during the walk.
+                 * @example 2026-09-14T10:00:00+08:00
+                 */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -2125,6 +2420,107 @@ export interface operations {
                 };
             };
             /** @description Error codes: validation_failed, title_charset_unsupported, cover_image_not_owned */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional body */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the link works: 60 seconds to 7 days (default 1 day)
+                     * @default 86400
+                     */
+                    expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In the store’s UTC offset, to the second */
+                        expires_at: string;
+                        /** @description Opens the post as the store front renders it, with its current content, whatever its status: marked noindex (meta tag and X-Robots-Tag), with a visible preview banner, not counted in view_count. Unguessable (signed); 404 after expires_at or once the post is deleted. Share it only with the people meant to see the draft. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3402,6 +3798,86 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "category.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds means received; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    categoryDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (msg_…): the same on every retry; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while two secrets are live */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        id: number;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened, with the store’s offset
+                     * @example 2026-09-14T10:00:00+08:00
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "category.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds means received; anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    categoryUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (msg_…): the same on every retry; use it to drop duplicates */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while two secrets are live */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["Category"];
+                    /**
+                     * Format: date-time
+                     * @description When the event happened, with the store’s offset
+                     * @example 2026-09-14T10:00:00+08:00
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "category.updated";
                 };
             };
         };

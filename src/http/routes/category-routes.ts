@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, GATED_ERRORS, IdempotencyHeader } from '../../lib/schema-kit.js';
-import { CategoryListSchema, CategorySchema, CreateCategoryBody } from '../../modules/categories/index.js';
+import { errorResponses, GATED_ERRORS, IdempotencyHeader, IdParam } from '../../lib/schema-kit.js';
+import { CategoryListSchema, CategorySchema, CreateCategoryBody, UpdateCategoryBody } from '../../modules/categories/index.js';
 import { replayInTransaction } from '../idempotency-hook.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
@@ -43,6 +43,49 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
         response: (category) => replay.response(category, null),
       });
       return replay.send();
+    },
+  );
+
+  app.patch<{ Params: Static<typeof IdParam>; Body: Static<typeof UpdateCategoryBody> }>(
+    '/v1/blog/categories/:id',
+    {
+      config: { policy: { scope: 'write_blog', feature: 'blog_categories' } },
+      schema: {
+        tags,
+        security,
+        operationId: 'updateCategory',
+        summary: 'Rename and/or move a category',
+        description:
+          'name renames (unique under the parent, else 409 category_name_conflict); parent_id moves the category with its subtree (null: to the root). ' +
+          'Moving under itself or a descendant, or so that the deepest category of the subtree passes limits.category_max_depth, is 422 validation_failed naming parent_id. ' +
+          'Audit event and webhook category.updated.',
+        params: IdParam,
+        body: UpdateCategoryBody,
+        response: { 200: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_name_conflict']) },
+      },
+    },
+    async (request) => ctx.categories.update(callerOf(request).store, request.params.id, request.body, actorOf(request)),
+  );
+
+  app.delete<{ Params: Static<typeof IdParam> }>(
+    '/v1/blog/categories/:id',
+    {
+      config: { policy: { scope: 'write_blog', feature: 'blog_categories' } },
+      schema: {
+        tags,
+        security,
+        operationId: 'deleteCategory',
+        summary: 'Delete a category without children',
+        description:
+          'While the category has children: 409 category_has_children (details name them). Otherwise, in one transaction, the category leaves every post’s category_ids ' +
+          'and default_category_id becomes null where it pointed at it; each such post gets a new updated_at and an audit event post.updated, and the category an audit event and a webhook category.deleted.',
+        params: IdParam,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_has_children']) },
+      },
+    },
+    async (request, reply) => {
+      await ctx.categories.delete(callerOf(request).store, request.params.id, actorOf(request));
+      return reply.code(204).send();
     },
   );
 }

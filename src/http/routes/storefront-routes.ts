@@ -1,4 +1,5 @@
-// Store front pages: GET/HEAD /s/<handle>/blog and /s/<handle>/blog/posts/<id>. Not part of
+// Store front pages: GET/HEAD /s/<handle>/blog, /s/<handle>/blog/posts/<id> and the preview
+// pages of /s/<handle>/blog/preview/<token>. Not part of
 // /v1: no key, no policy, hidden from the OpenAPI description. See docs/storefront.md.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -43,6 +44,23 @@ export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext):
       // A HEAD is not a view (link checkers, bots); a revalidated GET (304) is.
       if (request.method === 'GET') storefront.recordView(page.postId);
       return sendPage(request, reply, page.html, page.lastModified);
+    } catch (err) {
+      return failed(request, reply, err);
+    }
+  });
+
+  // A preview link's page: never cached or indexed, never a view, and its address (which holds
+  // the signature) is not sent on as a Referer by links in the body.
+  app.get<{ Params: { handle: string; token: string } }>('/s/:handle/blog/preview/:token', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      const page = await storefront.previewPage(request.params.handle, request.params.token);
+      if (!page) return notFound(reply.header('X-Robots-Tag', 'noindex'));
+      return startPage(reply)
+        .header('Cache-Control', 'no-store')
+        .header('X-Robots-Tag', 'noindex, nofollow')
+        .header('Referrer-Policy', 'no-referrer')
+        .header('Last-Modified', httpDate(page.lastModified))
+        .send(page.html);
     } catch (err) {
       return failed(request, reply, err);
     }

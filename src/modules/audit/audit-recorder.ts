@@ -10,6 +10,8 @@ export const CONTENT_ACTIONS = [
   'post.unpublished',
   'post.deleted',
   'category.created',
+  'category.updated',
+  'category.deleted',
   'image.uploaded',
   'image.deleted',
 ] as const;

@@ -21,3 +21,21 @@ export const CreateCategoryBody = Type.Object(
   { additionalProperties: false, title: 'NewCategory' },
 );
 export type CreateCategoryInput = Static<typeof CreateCategoryBody>;
+
+/** PATCH: rename, move, or both at once; at least one field. */
+export const UpdateCategoryBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'Trimmed; 1–100 characters; unique under the (new) parent' })),
+    parent_id: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: 'Move under this category (null: to the root). Not under itself or a descendant; the deepest category of the moved subtree must stay within limits.category_max_depth',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateCategoryInput = Static<typeof UpdateCategoryBody>;

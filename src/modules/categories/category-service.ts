@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/database.js';
+import { isPostgres } from '../../db/engine-of.js';
 import type { CategoriesTable } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,7 +9,7 @@ import { formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { recordEvent } from '../webhooks/event-outbox.js';
-import type { CategoryView, CreateCategoryInput } from './category-schemas.js';
+import type { CategoryView, CreateCategoryInput, UpdateCategoryInput } from './category-schemas.js';
 import { storeResponse, type StoredResponse } from '../idempotency/index.js';
 
 export const CATEGORY_NAME_MAX = 100;
@@ -66,49 +67,101 @@ export class CategoryService {
     }
   }
 
-  // Back office (operator CLI): not offered by the API.
-
-  async rename(store: Store, id: number, rawName: string): Promise<CategoryView> {
-    const current = await this.require(store, id);
-    const name = normalizeName(rawName, 'name');
-    if (name !== current.name) await this.assertNameFree(store, name, current.parent_id);
-    const row = await this.db.updateTable('categories').set({ name, updated_at: this.clock.now().getTime() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    return presentCategory(row, store.utcOffset);
+  /**
+   * Rename and/or move (PATCH /v1/blog/categories/{id}, and the operator CLI), in one
+   * transaction. The store's category rows are read inside it, locked on PostgreSQL, so that
+   * two concurrent moves cannot build a cycle or a tree deeper than the limit between them.
+   */
+  async update(store: Store, id: number, input: UpdateCategoryInput, actor: Actor): Promise<CategoryView> {
+    const name = input.name !== undefined ? normalizeName(input.name, 'name') : undefined;
+    const now = this.clock.now().getTime();
+    try {
+      const row = await this.db.transaction().execute(async (trx) => {
+        const all = await lockTree(trx, store.id);
+        const current = all.find((c) => c.id === id);
+        if (!current) throw new ApiError('not_found');
+        const parentId = input.parent_id !== undefined ? input.parent_id : current.parent_id;
+        const newName = name ?? current.name;
+        const moving = parentId !== current.parent_id;
+        if (!moving && newName === current.name) return current;
+        const subtree = subtreeOf(all, current);
+        let depth = current.depth;
+        if (moving) {
+          const parent = parentId === null ? null : all.find((c) => c.id === parentId);
+          if (parent === undefined) throw new ApiError('validation_failed', [detail('parent_id', 'is not a category of this store')]);
+          if (parent && subtree.some((c) => c.id === parent.id)) throw new ApiError('validation_failed', [detail('parent_id', 'cannot be the category itself or one of its descendants')]);
+          depth = parent ? parent.depth + 1 : 1;
+          const deepest = Math.max(...subtree.map((c) => c.depth)) + depth - current.depth;
+          if (deepest > store.limits.categoryMaxDepth) {
+            throw new ApiError('validation_failed', [detail('parent_id', `would exceed the maximum category depth of ${store.limits.categoryMaxDepth} (the category's subtree is ${deepest - depth + 1} levels deep)`)]);
+          }
+        }
+        const clash = all.find((c) => c.id !== id && c.parent_key === (parentId ?? 0) && c.name === newName);
+        if (clash) throw new ApiError('category_name_conflict', [detail('category_id', String(clash.id))]);
+        const updated = await trx
+          .updateTable('categories')
+          .set({ name: newName, parent_id: parentId, parent_key: parentId ?? 0, depth, updated_at: now })
+          .where('id', '=', id)
+          .where('store_id', '=', store.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const shift = depth - current.depth;
+        const descendants = subtree.slice(1).map((c) => c.id);
+        if (shift !== 0 && descendants.length > 0) {
+          await trx.updateTable('categories').set((eb) => ({ depth: eb('depth', '+', shift), updated_at: now })).where('id', 'in', descendants).execute();
+        }
+        const changes = [...(newName !== current.name ? ['name'] : []), ...(moving ? ['parent_id'] : [])];
+        await recordAudit(trx, actor, { action: 'category.updated', resourceType: 'category', resourceId: id, changes, at: now });
+        await recordEvent(trx, store, 'category.updated', now, () => presentCategory(updated, store.utcOffset));
+        return updated;
+      });
+      return presentCategory(row, store.utcOffset);
+    } catch (err) {
+      // A concurrent create of the same name won the unique index: answer like a plain conflict.
+      if (isUniqueViolation(err) && name !== undefined) {
+        const current = await this.require(store, id).catch(() => null);
+        await this.assertNameFree(store, name, input.parent_id !== undefined ? input.parent_id : (current?.parent_id ?? null), id);
+      }
+      throw err;
+    }
   }
 
-  async move(store: Store, id: number, parentId: number | null): Promise<CategoryView> {
-    const current = await this.require(store, id);
-    const all = await this.db.selectFrom('categories').selectAll().where('store_id', '=', store.id).execute();
-    const childrenOf = (pid: number) => all.filter((c) => c.parent_id === pid);
-    const subtree: Array<Selectable<CategoriesTable>> = [];
-    const walk = (c: Selectable<CategoriesTable>) => {
-      subtree.push(c);
-      childrenOf(c.id).forEach(walk);
-    };
-    walk(current);
-    if (parentId !== null && subtree.some((c) => c.id === parentId)) throw new ApiError('validation_failed', [detail('parent_id', 'cannot be the category itself or one of its descendants')]);
-    const newDepth = parentId === null ? 1 : (await this.parentDepth(store, parentId, 'parent_id')) + 1;
-    const shift = newDepth - current.depth;
-    const deepest = Math.max(...subtree.map((c) => c.depth)) + shift;
-    if (deepest > store.limits.categoryMaxDepth) throw new ApiError('validation_failed', [detail('parent_id', `would exceed the maximum category depth of ${store.limits.categoryMaxDepth}`)]);
-    await this.assertNameFree(store, current.name, parentId, id);
+  /**
+   * Deletes a category without children (409 category_has_children otherwise). In the same
+   * transaction every post loses it from category_ids, and from default_category_id where it
+   * was the default; each such post is updated (updated_at, so a sync sees it) with an audit event.
+   */
+  async delete(store: Store, id: number, actor: Actor): Promise<void> {
     const now = this.clock.now().getTime();
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('categories').set({ parent_id: parentId, parent_key: parentId ?? 0, depth: newDepth, updated_at: now }).where('id', '=', id).execute();
-      for (const c of subtree.slice(1)) await trx.updateTable('categories').set({ depth: c.depth + shift, updated_at: now }).where('id', '=', c.id).execute();
-    });
-    return presentCategory(await this.require(store, id), store.utcOffset);
-  }
-
-  /** Deletes a leaf category; posts lose it (and it stops being their default). */
-  async delete(store: Store, id: number): Promise<void> {
-    await this.require(store, id);
-    const child = await this.db.selectFrom('categories').select('id').where('parent_id', '=', id).executeTakeFirst();
-    if (child) throw new ApiError('validation_failed', [detail('id', 'has child categories; move or delete them first')]);
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('post_categories').where('category_id', '=', id).execute();
-      await trx.updateTable('posts').set({ default_category_id: null }).where('store_id', '=', store.id).where('default_category_id', '=', id).execute();
-      await trx.deleteFrom('categories').where('id', '=', id).execute();
+      const all = await lockTree(trx, store.id);
+      if (!all.some((c) => c.id === id)) throw new ApiError('not_found');
+      const children = all.filter((c) => c.parent_id === id).map((c) => c.id);
+      if (children.length > 0) throw new ApiError('category_has_children', [detail('child_category_ids', children.join(', '))]);
+      const posts = await trx
+        .selectFrom('posts')
+        .select(['id', 'default_category_id'])
+        .where('store_id', '=', store.id)
+        .where((eb) => eb.or([eb('id', 'in', eb.selectFrom('post_categories').select('post_id').where('category_id', '=', id)), eb('default_category_id', '=', id)]))
+        .orderBy('id')
+        .execute();
+      if (posts.length > 0) {
+        await trx.deleteFrom('post_categories').where('category_id', '=', id).execute();
+        await trx.updateTable('posts').set({ default_category_id: null }).where('store_id', '=', store.id).where('default_category_id', '=', id).execute();
+        await trx
+          .updateTable('posts')
+          .set({ updated_at: now })
+          .where('store_id', '=', store.id)
+          .where('id', 'in', posts.map((p) => p.id))
+          .execute();
+        for (const post of posts) {
+          const changes = post.default_category_id === id ? ['category_ids', 'default_category_id'] : ['category_ids'];
+          await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: post.id, changes, at: now });
+        }
+      }
+      await trx.deleteFrom('categories').where('id', '=', id).where('store_id', '=', store.id).execute();
+      await recordAudit(trx, actor, { action: 'category.deleted', resourceType: 'category', resourceId: id, changes: [], at: now });
+      await recordEvent(trx, store, 'category.deleted', now, () => ({ id }));
     });
   }
 
@@ -130,6 +183,19 @@ export class CategoryService {
     const existing = await q.executeTakeFirst();
     if (existing) throw new ApiError('category_name_conflict', [detail('category_id', String(existing.id))]);
   }
+}
+
+/** The store's categories, read in `trx`; on PostgreSQL locked until it ends (SQLite has one writer at a time). */
+async function lockTree(trx: Db, storeId: number): Promise<Array<Selectable<CategoriesTable>>> {
+  const q = trx.selectFrom('categories').selectAll().where('store_id', '=', storeId).orderBy('id');
+  return isPostgres(trx) ? q.forUpdate().execute() : q.execute();
+}
+
+/** The category and everything below it, the category first. */
+function subtreeOf(all: Array<Selectable<CategoriesTable>>, root: Selectable<CategoriesTable>): Array<Selectable<CategoriesTable>> {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...all.filter((c) => c.parent_id === out[i].id));
+  return out;
 }
 
 function normalizeName(raw: string, field: string): string {

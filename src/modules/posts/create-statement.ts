@@ -1,8 +1,8 @@
 // PostgreSQL: every write of a post's create in one statement, committed on its own. A create
-// otherwise sends about ten statements (BEGIN, the duplicate check, the post, its fingerprint,
-// the audit event, the quota, the webhook outbox, the idempotent response, COMMIT), each a
-// round trip whose sending and receiving were the largest cost of a create
-// (docs/performance.md). The rules are the same as the transaction's in post-service.ts:
+// otherwise sends about eleven statements (BEGIN, the duplicate check, the post, its search
+// text, its fingerprint, the audit event, the quota, the webhook outbox, the idempotent
+// response, COMMIT), each a round trip whose sending and receiving were the largest cost of a
+// create (docs/performance.md). The rules are the same as the transaction's in post-service.ts:
 // - duplicate content: the fingerprint's upsert changes no row when the same content was
 //   created in the window (a concurrent create of it is waited for by the upsert);
 // - the daily quota: its conditional upsert changes no row when the day's units are used up;
@@ -24,6 +24,8 @@ export interface CreateWrites {
   coverImageId: string | null;
   defaultCategoryId: number | null;
   categoryIds: number[];
+  /** The post's search text (post-search.ts). */
+  searchText: string;
   now: number;
   fingerprint: string;
   /** A fingerprint recorded at or before this time no longer blocks the same content. */
@@ -49,6 +51,8 @@ export async function runCreateStatement(db: Db, w: CreateWrites): Promise<Creat
       WITH post AS (
         INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
         VALUES (${w.id}, ${w.storeId}, ${w.title}, ${w.summary}, ${w.bodyHtml}, ${w.warnings}, ${w.coverImageId}, ${w.defaultCategoryId}, NULL, 0, ${w.now}, ${w.now})
+      ), search AS (
+        INSERT INTO post_search (post_id, text) VALUES (${w.id}, ${w.searchText})
       ), links AS (
         INSERT INTO post_categories (post_id, category_id, store_id)
         SELECT ${w.id}::bigint, c, ${w.storeId}::bigint FROM unnest(${w.categoryIds}::bigint[]) AS c

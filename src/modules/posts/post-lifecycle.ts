@@ -9,6 +9,7 @@ import type { Store } from '../stores/index.js';
 import { recordEvent, setPublishSchedule } from '../webhooks/event-outbox.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { presentPost } from './post-presenter.js';
+import { deleteSearchText } from './post-search.js';
 import type { PostView } from './post-schemas.js';
 import type { PostService } from './post-service.js';
 import type { PostRecord } from './post-repository.js';
@@ -105,6 +106,7 @@ export class PostLifecycle {
         ]);
       }
       await trx.deleteFrom('post_categories').where('post_id', '=', id).execute();
+      await deleteSearchText(trx, id);
       await trx.deleteFrom('content_fingerprints').where('store_id', '=', store.id).where('post_id', '=', id).execute();
       await trx.deleteFrom('delete_confirmations').where('post_id', '=', id).execute();
       await trx.deleteFrom('posts').where('id', '=', id).where('store_id', '=', store.id).execute();

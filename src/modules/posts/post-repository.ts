@@ -2,10 +2,12 @@
 // The per-request reads are query templates, compiled once per shape (see queryTemplate and
 // docs/performance.md): one post with its categories in one statement; a page of the list and
 // then its categories (one statement with a derived table measured slower on SQLite).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { PostsTable } from '../../db/schema.js';
+import { isPostgres } from '../../db/engine-of.js';
+import { matchesTerms } from './post-search.js';
 
 /** A post as stored, with its cover's file name and its categories. */
 export type PostRecord = Selectable<PostsTable> & { cover_basename: string | null; category_ids: number[] };
@@ -84,41 +86,128 @@ export async function findPost(db: Db, storeId: number, id: number): Promise<Pos
   return post ?? null;
 }
 
+export type ListOrder = 'created_at' | 'published_at' | 'updated_at';
+
 export interface ListFilter {
   storeId: number;
   status?: 'draft' | 'scheduled' | 'published';
   categoryId?: number;
+  /** Search terms (see post-search.ts): every one must be contained. */
+  terms?: string[];
+  /** Only posts updated at or after this time (epoch ms). */
+  updatedSince?: number;
+  orderBy: ListOrder;
+  direction: 'asc' | 'desc';
   now: number;
-  /** Continue after this (created_at, id) position, newest first. */
-  after?: { createdAt: number; id: number };
+  /** Continue after this (sort key, id) position, in the list's order (see sortKeyOf). */
+  after?: { key: number; id: number };
   limit: number;
 }
 
-const STATUS_SHAPES = [undefined, 'draft', 'scheduled', 'published'] as const;
+/**
+ * Drafts have no publish time and come last in both directions of order_by=published_at: the
+ * sort key stands in a number below every time (descending) or above every time (ascending),
+ * so the keyset comparison stays one row-value comparison on both engines (which order NULLs
+ * differently). The descending form has an index (migration 0009-post-search).
+ */
+const DRAFTS_LAST = { desc: -1, asc: Number.MAX_SAFE_INTEGER } as const;
 
-/** shape = status (0–3) + 4 × has category + 8 × has cursor: one compiled query per combination. */
-const listPage = queryTemplate((db, $: Omit<ListFilter, 'status' | 'after'> & { afterCreatedAt?: number; afterId?: number }, shape) => {
-  const status = STATUS_SHAPES[shape & 3];
-  let q = fromPosts(db).select(LIST_COLUMNS).where('posts.store_id', '=', $.storeId);
-  if (status === 'draft') q = q.where('posts.published_at', 'is', null);
-  if (status === 'scheduled') q = q.where('posts.published_at', '>', $.now);
-  if (status === 'published') q = q.where('posts.published_at', '<=', $.now);
-  if (shape & 4) {
+/** The value a post sorts on, as the cursor carries it. */
+export function sortKeyOf(post: { created_at: number; updated_at: number; published_at: number | null }, orderBy: ListOrder, direction: 'asc' | 'desc'): number {
+  if (orderBy === 'published_at') return post.published_at ?? DRAFTS_LAST[direction];
+  return orderBy === 'created_at' ? post.created_at : post.updated_at;
+}
+
+/** Arguments of the list query: placeholders in a compiled template, values in a search. */
+interface ListArgs {
+  store: number;
+  now: number;
+  category: number | undefined;
+  afterKey: number | undefined;
+  afterId: number | undefined;
+  limit: number;
+  updatedSince: number | undefined;
+}
+const STATUS_SHAPES = [undefined, 'draft', 'scheduled', 'published'] as const;
+const ORDERS: ListOrder[] = ['created_at', 'published_at', 'updated_at'];
+
+interface ListShape {
+  status: (typeof STATUS_SHAPES)[number];
+  category: boolean;
+  cursor: boolean;
+  since: boolean;
+  orderBy: ListOrder;
+  direction: 'asc' | 'desc';
+}
+
+/** shape bits: status (0–3) + 4 × category + 8 × cursor + 16 × since + 32 × order (0–2) + 128 × ascending. */
+function shapeNumber(s: ListShape): number {
+  return STATUS_SHAPES.indexOf(s.status) + (s.category ? 4 : 0) + (s.cursor ? 8 : 0) + (s.since ? 16 : 0) + ORDERS.indexOf(s.orderBy) * 32 + (s.direction === 'asc' ? 128 : 0);
+}
+
+function shapeOf(n: number): ListShape {
+  return {
+    status: STATUS_SHAPES[n & 3],
+    category: (n & 4) !== 0,
+    cursor: (n & 8) !== 0,
+    since: (n & 16) !== 0,
+    orderBy: ORDERS[(n >> 5) & 3],
+    direction: n & 128 ? 'asc' : 'desc',
+  };
+}
+
+/**
+ * The list query of one shape. `$` gives the value of an argument: a placeholder for a compiled
+ * template, or the value itself for a search (whose terms vary too much to template).
+ */
+function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[]) {
+  let q = fromPosts(db).select(LIST_COLUMNS).where('posts.store_id', '=', $.store);
+  if (s.status === 'draft') q = q.where('posts.published_at', 'is', null);
+  if (s.status === 'scheduled') q = q.where('posts.published_at', '>', $.now);
+  if (s.status === 'published') q = q.where('posts.published_at', '<=', $.now);
+  if (s.category) {
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', $.categoryId!)),
+      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', $.category!)),
     );
   }
-  if (shape & 8) {
+  if (s.since) q = q.where('posts.updated_at', '>=', $.updatedSince!);
+  if (terms && terms.length > 0) q = q.where((eb) => matchesTerms(eb, terms, isPostgres(db)));
+  const key =
+    s.orderBy === 'published_at'
+      ? sql<number>`COALESCE(posts.published_at, ${sql.lit(DRAFTS_LAST[s.direction])})`
+      : sql<number>`${sql.ref(`posts.${s.orderBy}`)}`;
+  if (s.cursor) {
     // A row-value comparison, so the index range starts at the cursor (an OR of the two
     // conditions made every page scan from the newest post).
-    q = q.where((eb) => eb(eb.refTuple('posts.created_at', 'posts.id'), '<', eb.tuple($.afterCreatedAt!, $.afterId!)));
+    const op = s.direction === 'desc' ? '<' : '>';
+    q = q.where(sql<SqlBool>`(${key}, posts.id) ${sql.raw(op)} (${$.afterKey}, ${$.afterId})`);
   }
-  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit($.limit);
-});
+  return q.orderBy(key, s.direction).orderBy('posts.id', s.direction).limit($.limit);
+}
+
+const listPage = queryTemplate((db, $: ListArgs, shape) => buildList(db, $, shapeOf(shape)));
 
 export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRecord[]> {
-  const shape = STATUS_SHAPES.indexOf(filter.status) + (filter.categoryId !== undefined ? 4 : 0) + (filter.after ? 8 : 0);
-  const rows = await listPage(db, { storeId: filter.storeId, now: filter.now, categoryId: filter.categoryId, afterCreatedAt: filter.after?.createdAt, afterId: filter.after?.id, limit: filter.limit }, shape);
+  const shape: ListShape = {
+    status: filter.status,
+    category: filter.categoryId !== undefined,
+    cursor: filter.after !== undefined,
+    since: filter.updatedSince !== undefined,
+    orderBy: filter.orderBy,
+    direction: filter.direction,
+  };
+  const args: ListArgs = { store: filter.storeId, now: filter.now, category: filter.categoryId, afterKey: filter.after?.key, afterId: filter.after?.id, limit: filter.limit, updatedSince: filter.updatedSince };
+  let rows: Array<Omit<PostListRecord, 'category_ids'>>;
+  if (filter.terms?.length) {
+    // How selective a term is decides the plan (walk the list's index, or start from the
+    // search index), so PostgreSQL must plan each search with its own terms: a statement that
+    // does not start with a keyword is sent unnamed (see namePreparedStatements), never with a
+    // generic plan. SQLite plans alike either way.
+    const compiled = buildList(db, args, shape, filter.terms).compile();
+    rows = (await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({ ...compiled, sql: `/* search */ ${compiled.sql}` })).rows;
+  } else {
+    rows = await listPage(db, args, shapeNumber(shape));
+  }
   return attachCategories(db, rows);
 }
 

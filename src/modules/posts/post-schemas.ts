@@ -82,6 +82,19 @@ export const PostListQuery = Type.Object(
   {
     status: Type.Optional(Type.String({ enum: ['draft', 'scheduled', 'published'] })),
     category_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only when categories are enabled' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Free text: posts whose title, summary or body text (without markup) contains every white-space separated term, case-insensitively. Chinese needs no spaces: a term of 2 or more characters matches where that string occurs. A filter: the order stays that of order_by.',
+      }),
+    ),
+    order_by: Type.Optional(Type.String({ enum: ['created_at', 'published_at', 'updated_at'], default: 'created_at', description: 'published_at: drafts come last in both directions' })),
+    direction: Type.Optional(Type.String({ enum: ['desc', 'asc'], default: 'desc' })),
+    updated_since: Type.Optional(
+      OffsetDateTime('Only posts updated at or after this time. With order_by=updated_at and direction=asc this is the sync feed: paging never skips or repeats a post that did not change during the walk.'),
+    ),
     ...PageQuery,
   },
   { additionalProperties: false },

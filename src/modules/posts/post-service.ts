@@ -18,8 +18,9 @@ import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolve
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
-import { addCategoryLinks, findPost, insertPost, listPosts, postRow, replaceCategories, type NewPost, type PostRecord } from './post-repository.js';
+import { addCategoryLinks, findPost, insertPost, listPosts, postRow, replaceCategories, sortKeyOf, type ListOrder, type NewPost, type PostListRecord, type PostRecord } from './post-repository.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
+import { insertSearchText, replaceSearchText, searchTerms, searchText } from './post-search.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
@@ -57,6 +58,10 @@ interface PageRead {
   version: number | null;
   pageKey: string;
   now: number;
+  terms: string[] | undefined;
+  updatedSince: number | undefined;
+  orderBy: ListOrder;
+  direction: 'asc' | 'desc';
 }
 
 export class PostService {
@@ -113,6 +118,7 @@ export class PostService {
         ...newPost,
         id: post.id,
         categoryIds,
+        searchText: searchText(title, newPost.summary, body.html),
         fingerprint,
         windowStart: now - DUPLICATE_WINDOW_MS,
         audit: { keyId: actor.keyId, application: actor.application, requestId: actor.requestId, changes: JSON.stringify(changedFields(input)) },
@@ -135,6 +141,7 @@ export class PostService {
         const replacesOlder = await assertNotDuplicate(trx, store.id, fingerprint, now);
         const row = await insertPost(trx, newPost);
         const id = row.id;
+        await insertSearchText(trx, id, searchText(title, row.summary, body.html));
         await addCategoryLinks(trx, store.id, id, categoryIds);
         await recordFingerprint(trx, store.id, fingerprint, id, now, replacesOlder);
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
@@ -186,6 +193,10 @@ export class PostService {
         .where('store_id', '=', store.id)
         .execute();
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
+      if (input.title !== undefined || input.summary !== undefined || body) {
+        const summary = input.summary !== undefined ? input.summary : current.summary;
+        await replaceSearchText(trx, id, searchText(title, summary, body?.html ?? current.body_html));
+      }
       await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
       await recordEvent(trx, store, 'post.updated', now, () => this.present(trx, store, id, now));
     });
@@ -208,14 +219,26 @@ export class PostService {
   async list(store: Store, query: PostListQueryInput, application: string, versions: CacheVersions = NO_VERSIONS): Promise<PostPage> {
     if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
-    const conditions = { status: query.status, category_id: query.category_id };
+    const terms = query.q === undefined ? undefined : searchTerms(query.q);
+    if (terms?.length === 0) throw new ApiError('validation_failed', [detail('q', 'must contain at least one word')]);
+    const orderBy = (query.order_by ?? 'created_at') as ListOrder;
+    const direction = (query.direction ?? 'desc') as 'asc' | 'desc';
+    const updatedSince = query.updated_since === undefined ? undefined : Date.parse(query.updated_since);
+    // Every condition is part of the cursor (a change restarts from the first page) and of the
+    // cached page's key. Absent ones are left out so that cursors issued before these
+    // parameters existed still continue.
+    const conditions: Record<string, unknown> = { status: query.status, category_id: query.category_id };
+    if (terms) conditions.q = terms;
+    if (orderBy !== 'created_at') conditions.order_by = orderBy;
+    if (direction !== 'desc') conditions.direction = direction;
+    if (updatedSince !== undefined) conditions.updated_since = updatedSince;
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(LIST_CURSOR_SCOPE, conditions, query.cursor, holder);
     const now = this.clock.now().getTime();
     // A status filter picks rows by the clock, so those pages are read every time.
     const reads = query.status === undefined ? this.reads : null;
     // The application is part of the key because the cached page's next_cursor is issued to it.
-    const pageKey = `${JSON.stringify(application)}|${query.category_id ?? ''}|${after?.join(',') ?? ''}|${limit}`;
+    const pageKey = JSON.stringify([application, conditions, after ?? null, limit]);
     const cached = reads?.getPage(versions.content, store, pageKey, now);
     if (cached) return cached;
     const underWay = reads?.pageReadUnderWay(versions.content, store, pageKey);
@@ -224,21 +247,26 @@ export class PostService {
       const read = reads!.getPage(versions.content, store, pageKey, now);
       if (read) return read;
     }
-    const read = this.readPage(store, query, { limit, conditions, holder, after, reads, version: versions.content, pageKey, now });
+    const read = this.readPage(store, query, { limit, conditions, holder, after, reads, version: versions.content, pageKey, now, terms, updatedSince, orderBy, direction });
     return reads ? reads.whilePageRead(versions.content, store, pageKey, read) : read;
   }
 
   private async readPage(store: Store, query: PostListQueryInput, page: PageRead): Promise<PostPage> {
-    const { limit, conditions, holder, after, reads, pageKey, now } = page;
+    const { limit, conditions, holder, after, reads, pageKey, now, terms, updatedSince, orderBy, direction } = page;
     const rows = await listPosts(this.db, {
       storeId: store.id,
       status: query.status as 'draft' | 'scheduled' | 'published' | undefined,
       categoryId: query.category_id,
+      terms,
+      updatedSince,
+      orderBy,
+      direction,
       now,
-      after: after ? { createdAt: Number(after[0]), id: Number(after[1]) } : undefined,
+      after: after ? { key: Number(after[0]), id: Number(after[1]) } : undefined,
       limit: limit + 1,
     });
-    const { rows: listed, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, (p) => [p.created_at, p.id], holder);
+    const positionOf = (p: PostListRecord) => [sortKeyOf(p, orderBy, direction), p.id];
+    const { rows: listed, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, positionOf, holder);
     const c = this.presentContext(store, now);
     const result = { data: listed.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
     reads?.setPage(page.version, store, pageKey, result, listed.map((p) => p.published_at), now);

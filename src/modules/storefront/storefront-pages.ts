@@ -3,7 +3,7 @@
 // is the one piece of user markup inserted as is.
 import { formatWithOffset } from '../../lib/time.js';
 import { html, trustedHtml, type SafeHtml } from './html-template.js';
-import type { CategoryLabel, IndexEntry, VisiblePost } from './storefront-repository.js';
+import type { CategoryLabel, IndexEntry, PreviewPost, VisiblePost } from './storefront-repository.js';
 import { STOREFRONT_CSS } from './storefront-style.js';
 
 export interface PageStore {
@@ -13,7 +13,7 @@ export interface PageStore {
   serviceBase: string;
 }
 
-function layout(store: PageStore, title: string, head: SafeHtml | string, main: SafeHtml): string {
+function layout(store: PageStore, title: string, head: SafeHtml | string, main: SafeHtml, banner: SafeHtml | string = ''): string {
   return html`<!doctype html>
 <html lang="zh-Hant-TW">
 <head>
@@ -23,7 +23,7 @@ function layout(store: PageStore, title: string, head: SafeHtml | string, main: 
 ${head}<style>${trustedHtml(STOREFRONT_CSS)}</style>
 </head>
 <body>
-<header class="site"><a href="${store.serviceBase}/blog">${store.name}</a></header>
+${banner}<header class="site"><a href="${store.serviceBase}/blog">${store.name}</a></header>
 <main>
 ${main}
 </main>
@@ -40,14 +40,24 @@ function publishedTime(epochMs: number, offset: string): SafeHtml {
 
 export interface PostPageInput {
   store: PageStore;
-  post: VisiblePost;
+  post: VisiblePost | PreviewPost;
   categories: CategoryLabel[];
   coverUrl: string | null;
   canonicalUrl: string;
+  /** A preview link's page: banner, noindex, no canonical address, the status instead of a date when not published. */
+  preview?: { now: number };
 }
 
-export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl }: PostPageInput): string {
-  const head = html`${post.summary ? html`<meta name="description" content="${post.summary}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n`;
+/** What the banner of a preview says about the post's status. */
+function previewBanner(publishedAt: number | null, now: number, offset: string): SafeHtml {
+  const status = publishedAt === null ? '草稿，尚未發佈' : publishedAt > now ? `已排程，將於 ${formatWithOffset(publishedAt, offset).slice(0, 16).replace('T', ' ')} 發佈` : '已發佈';
+  return html`<p class="preview" role="status">預覽：${status}。此頁面只供持有連結的人檢視，不會被搜尋引擎收錄。</p>\n`;
+}
+
+export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl, preview }: PostPageInput): string {
+  const head = preview
+    ? html`<meta name="robots" content="noindex, nofollow">\n`
+    : html`${post.summary ? html`<meta name="description" content="${post.summary}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n`;
   // A list cannot sit inside a paragraph, so the date and the categories share a div.
   const categoryList = categories.length
     ? html` · <ul class="categories">${categories.map((c) => html`<li>${c.name}</li>`)}</ul>`
@@ -57,12 +67,13 @@ export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl
     : '';
   const main = html`<article>
 <h1>${post.title}</h1>
-<div class="meta">${publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</div>
+<div class="meta">${post.publishedAt === null ? '草稿' : publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</div>
 ${cover}${post.summary ? html`<p class="summary">${post.summary}</p>\n` : ''}<div class="body">
 ${trustedHtml(post.bodyHtml)}
 </div>
 </article>`;
-  return layout(store, `${post.title} | ${store.name}`, head, main);
+  const title = `${preview ? '預覽：' : ''}${post.title} | ${store.name}`;
+  return layout(store, title, head, main, preview ? previewBanner(post.publishedAt, preview.now, store.utcOffset) : '');
 }
 
 export interface IndexPageInput {

@@ -20,6 +20,9 @@ export interface VisiblePost {
   cover: { basename: string; width: number; height: number } | null;
 }
 
+/** A post as a preview shows it: a draft has no publish time. */
+export type PreviewPost = Omit<VisiblePost, 'publishedAt'> & { publishedAt: number | null };
+
 export interface CategoryLabel {
   id: number;
   name: string;
@@ -40,8 +43,18 @@ export async function findStoreByHandle(db: Db, handle: string): Promise<Storefr
   return row ? { store: storeFromRow(row), updatedAt: row.updated_at } : null;
 }
 
+/** A post of this store whatever its status (for a preview link), or null when there is none. */
+export async function findAnyPost(db: Db, storeId: number, id: number): Promise<PreviewPost | null> {
+  return findPost(db, storeId, id, null);
+}
+
 export async function findVisiblePost(db: Db, storeId: number, id: number, now: number): Promise<VisiblePost | null> {
-  const row = await db
+  return (await findPost(db, storeId, id, now)) as VisiblePost | null;
+}
+
+/** `visibleAt`: only a post published at or before this time; null: any post. */
+async function findPost(db: Db, storeId: number, id: number, visibleAt: number | null): Promise<PreviewPost | null> {
+  let q = db
     .selectFrom('posts')
     .leftJoin('images', (join) => join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null))
     .select([
@@ -49,10 +62,10 @@ export async function findVisiblePost(db: Db, storeId: number, id: number, now: 
       'posts.default_category_id', 'images.basename', 'images.width', 'images.height',
     ])
     .where('posts.store_id', '=', storeId)
-    .where('posts.id', '=', id)
-    .where('posts.published_at', '<=', now)
-    .executeTakeFirst();
-  if (!row || row.published_at === null) return null;
+    .where('posts.id', '=', id);
+  if (visibleAt !== null) q = q.where('posts.published_at', '<=', visibleAt);
+  const row = await q.executeTakeFirst();
+  if (!row || (visibleAt !== null && row.published_at === null)) return null;
   return {
     id: row.id,
     title: row.title,

@@ -6,7 +6,8 @@ import type { Clock } from '../../lib/clock.js';
 import { imagePublicRef } from '../media/image-refs.js';
 import { storefrontBase } from '../stores/index.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
-import { categoriesOf, findStoreByHandle, findVisiblePost, listVisiblePosts, type StorefrontStore } from './storefront-repository.js';
+import { categoriesOf, findAnyPost, findStoreByHandle, findVisiblePost, listVisiblePosts, type StorefrontStore } from './storefront-repository.js';
+import type { PreviewLinks } from './preview-links.js';
 import { ViewCounter } from './view-counter.js';
 
 export const INDEX_PAGE_SIZE = 20;
@@ -34,6 +35,8 @@ export class StorefrontService {
     private readonly clock: Clock,
     private readonly publicBaseUrl: string,
     viewFlushIntervalMs?: number,
+    /** Checks preview links; without it every preview address is a 404. */
+    private readonly previews?: PreviewLinks,
   ) {
     this.views = new ViewCounter(db, viewFlushIntervalMs);
   }
@@ -58,6 +61,39 @@ export class StorefrontService {
     });
     const lastModified = Math.max(post.updatedAt, post.publishedAt, found.updatedAt, ...categories.map((c) => c.updatedAt));
     return { postId: post.id, html, lastModified };
+  }
+
+  /**
+   * The page a preview link opens: the post of this store whatever its status, with its current
+   * content; null when the link is malformed, forged, another store's or expired, or the post
+   * is gone. Never counts a view.
+   */
+  async previewPage(handle: string, token: string): Promise<RenderedPostPage | null> {
+    if (!this.previews) return null;
+    const found = await findStoreByHandle(this.db, handle);
+    if (!found) return null;
+    const { store } = found;
+    const postId = this.previews.postIdOf(store.id, token);
+    if (postId === null) return null;
+    const post = await findAnyPost(this.db, store.id, postId);
+    if (!post) return null;
+    const categories = await this.categoriesInOrder(store.id, post);
+    const html = renderPostPage({
+      store: this.pageStore(found),
+      post,
+      categories,
+      coverUrl: post.cover ? imagePublicRef(store.handle, post.cover.basename, this.publicBaseUrl).url : null,
+      canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
+      preview: { now: this.clock.now().getTime() },
+    });
+    return { postId: post.id, html, lastModified: Math.max(post.updatedAt, found.updatedAt, ...categories.map((c) => c.updatedAt)) };
+  }
+
+  /** The main category leads; the rest keep id order. */
+  private async categoriesInOrder(storeId: number, post: { id: number; defaultCategoryId: number | null }) {
+    const categories = await categoriesOf(this.db, storeId, post.id);
+    categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
+    return categories;
   }
 
   /** A page of the store's published posts, newest publish time first; null for an unknown store or a malformed position. */

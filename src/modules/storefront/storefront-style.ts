@@ -26,4 +26,5 @@ h1{font-size:2rem;line-height:1.25;margin:0 0 .5rem}
 .posts p{margin:.25rem 0 0}
 .pager{display:flex;justify-content:space-between;margin-top:2rem}
 .foot{color:var(--muted);font-size:.8rem;padding-bottom:2rem}
+.preview{margin:0;padding:.6rem 1.25rem;background:#fff3cd;color:#664d03;border-bottom:2px solid #e0b000;text-align:center;font-weight:600}
 `.trim();
