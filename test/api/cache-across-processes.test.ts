@@ -1,19 +1,17 @@
 // The caches against real processes: two API servers and the operator CLI, each its own OS
 // process, on one PostgreSQL database. Whatever a server has cached, a command that has returned
 // applies on the very next request to every server.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { engineTargets } from '../helpers/engines.js';
+import { describeOnPostgres } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { send } from '../helpers/fetch-response.js';
 import { runCli } from '../helpers/cli.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
-const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
-
-describe('caches across server processes and the CLI on one PostgreSQL [postgres]', { skip: postgres.skip }, () => {
+describeOnPostgres('caches across server processes and the CLI on one PostgreSQL', (postgres) => {
   let t: TestApp;
   let db: string;
   const servers: ServerProcess[] = [];

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { engineTargets } from '../helpers/engines.js';
+import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { ERROR_CODES } from '../../src/lib/error-catalogue.js';
 
@@ -21,8 +21,6 @@ const CONTRACT_OPERATIONS = [
   'get /v1/openapi.json',
 ];
 const MEDIA_OPERATIONS = ['post /v1/media/images', 'delete /v1/media/images/{id}'];
-
-const [sqlite] = await engineTargets();
 
 describe('GET /v1/openapi.json', () => {
   let t: TestApp;

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { engineTargets } from '../helpers/engines.js';
+import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
 
@@ -69,8 +69,6 @@ function watch(page: Page, origin: string) {
 }
 
 const skip = skipReason();
-const [sqlite] = await engineTargets();
-
 describe('store front and /docs in a real browser', { skip }, () => {
   let t: TestApp;
   let origin: string;
