@@ -3,7 +3,7 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp, type RequestOptions } from '../helpers/test-app.js';
+import { ALL_SCOPES, startTestApp, type TestApp, type RequestOptions } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
 import type { Scope } from '../../src/modules/keys/index.js';
@@ -49,8 +49,7 @@ const ROUTES: RouteCase[] = [
 
 /** Scopes that do NOT satisfy `scope` (write_blog satisfies read_blog). */
 function insufficientScopes(scope: Scope): Scope[] {
-  const all: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
-  return all.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
+  return ALL_SCOPES.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
 }
 
 describeEachEngine('security matrix over every /v1 route', (target) => {
