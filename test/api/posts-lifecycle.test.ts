@@ -178,6 +178,15 @@ describeEachEngine('post lifecycle', (target) => {
     assert.equal((await publish(t, key, post.id, null)).json().status, 'published', 'null means now');
   });
 
+  it('publish refuses a date that is not on the calendar (February 30, hour 24), and the post stays a draft', async () => {
+    const post = await createPost(t, key);
+    for (const bad of ['2026-02-30T10:00:00+08:00', '2025-02-29T10:00:00+08:00', '2026-09-20T24:00:00+08:00']) {
+      assertError(await publish(t, key, post.id, bad), 'validation_failed', [{ field: 'published_at', issue: /time-zone offset/ }]);
+    }
+    const after = await get(post.id);
+    assert.deepEqual([after.status, after.published_at, after.updated_at], ['draft', null, post.updated_at]);
+  });
+
   it('publish and unpublish need publish_blog: a write_blog key gets 403', async () => {
     const writer = await t.issueKey(store, ['write_blog']);
     const post = await createPost(t, writer);
