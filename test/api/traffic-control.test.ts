@@ -15,13 +15,12 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { runCli } from '../../src/cli/main.js';
 import { createContext, type AppContext } from '../../src/context.js';
-import type { TrafficControl } from '../../src/http/traffic/index.js';
 import { describeEachEngine } from '../helpers/engines.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertCommonHeaders, assertError } from '../helpers/assertions.js';
+import { keyIdOf, watchSlots } from '../helpers/slot-watch.js';
 
-const keyIdOf = (key: string): string => key.slice('svc_live_'.length, 'svc_live_'.length + 8);
 const silentLog = () =>
   new Writable({
     write(_chunk, _enc, cb) {
@@ -76,64 +75,6 @@ function callWrite(app: FastifyInstance, key: string): Promise<LightMyRequestRes
 
 // ---------------------------------------------------------------------------------------------
 // In-flight helpers
-
-/** Polls a condition; the deadline only turns a hang into a clear failure, it is not a wait. */
-async function waitFor(what: string, condition: () => Promise<boolean> | boolean, deadlineMs = 5000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > until) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-/**
- * True when at least `n` slots of this key are held. Probing takes a slot when fewer are held
- * (and gives it back at once), so use it only while no request of that key is arriving.
- */
-async function inFlightAtLeast(traffic: TrafficControl, keyId: string, n: number): Promise<boolean> {
-  const probe = await traffic.acquireSlot(keyId, n);
-  if (probe === null) return true;
-  await probe();
-  return false;
-}
-
-const waitInFlightBelow = (traffic: TrafficControl, keyId: string, n: number) =>
-  waitFor(`fewer than ${n} request(s) of ${keyId} are in flight`, async () => !(await inFlightAtLeast(traffic, keyId, n)));
-
-/**
- * Observes, without changing anything, the slots the pipeline takes and gives back through a
- * context: `ctx.traffic` is read on every request, so wrapping it sees each acquisition as it
- * happens. This is the deterministic signal that a held request has passed the concurrency step.
- */
-function observeSlots(ctx: AppContext) {
-  const inner = ctx.traffic;
-  const held = new Map<string, number>();
-  const add = (keyId: string, delta: number) => held.set(keyId, (held.get(keyId) ?? 0) + delta);
-  ctx.traffic = {
-    backend: inner.backend,
-    check: () => inner.check(),
-    consumeRate: (keyId, rateClass, limit) => inner.consumeRate(keyId, rateClass, limit),
-    async acquireSlot(keyId, max) {
-      const release = await inner.acquireSlot(keyId, max);
-      if (release === null) return null;
-      add(keyId, 1);
-      let released = false;
-      return async () => {
-        await release();
-        if (!released) add(keyId, -1);
-        released = true;
-      };
-    },
-    close: () => inner.close(),
-  };
-  return {
-    held: (keyId: string) => held.get(keyId) ?? 0,
-    until: (what: string, condition: () => boolean) => waitFor(what, condition),
-    restore: () => {
-      ctx.traffic = inner;
-    },
-  };
-}
 
 interface HeldRequest {
   req: ClientRequest;
@@ -409,25 +350,30 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
     const reset = resetFor(t.clock.now().getTime());
     const key = await t.issueKey(await t.createStore(), ['read_blog'], { concurrency: 2, readPerMinute: 10 });
     const keyId = keyIdOf(key);
-    // Two requests of this key in flight, e.g. on another instance sharing the counters.
-    const first = await t.ctx.traffic.acquireSlot(keyId, 2);
-    const second = await t.ctx.traffic.acquireSlot(keyId, 2);
-    assert.ok(first && second);
+    const slots = watchSlots(t.ctx);
+    try {
+      // Two requests of this key in flight, e.g. on another instance sharing the counters.
+      const first = await t.ctx.traffic.acquireSlot(keyId, 2);
+      const second = await t.ctx.traffic.acquireSlot(keyId, 2);
+      assert.ok(first && second);
 
-    const limited = await me(key);
-    const err = assertError(limited, 'concurrency_limited');
-    assert.equal(err.retryable, true);
-    assert.equal(limited.headers['retry-after'], '1');
-    assertRate(limited, 10, 9, reset, 'a request refused for concurrency still counts');
+      const limited = await me(key);
+      const err = assertError(limited, 'concurrency_limited');
+      assert.equal(err.retryable, true);
+      assert.equal(limited.headers['retry-after'], '1');
+      assertRate(limited, 10, 9, reset, 'a request refused for concurrency still counts');
 
-    await first();
-    const ok = await me(key);
-    assert.equal(ok.statusCode, 200, ok.body);
-    assertRate(ok, 10, 8, reset);
-    // The request gave its slot back when it finished: one held by the test, one free.
-    await waitInFlightBelow(t.ctx.traffic, keyId, 2);
-    await second();
-    await waitInFlightBelow(t.ctx.traffic, keyId, 1);
+      await first();
+      const ok = await me(key);
+      assert.equal(ok.statusCode, 200, ok.body);
+      assertRate(ok, 10, 8, reset);
+      // The request gave its slot back when it finished: one held by the test, one free.
+      await slots.until('the answered request released its slot', () => slots.held(keyId) === 1);
+      await second();
+      assert.equal(slots.held(keyId), 0);
+    } finally {
+      slots.restore();
+    }
   });
 
   it('orders 429 rate_limited before 429 concurrency_limited before 503', async () => {
@@ -435,13 +381,14 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
     const uncertified = await t.createStore({ certified: false });
     const key = await t.issueKey(uncertified, ['read_audit'], { concurrency: 1, readPerMinute: 2 });
     const keyId = keyIdOf(key);
+    const slots = watchSlots(t.ctx);
     const held = await t.ctx.traffic.acquireSlot(keyId, 1);
     assert.ok(held);
     try {
       assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'concurrency_limited');
       await held();
       assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
-      await waitInFlightBelow(t.ctx.traffic, keyId, 1); // the 503 gave its slot back
+      await slots.until('the 503 gave its slot back', () => slots.held(keyId) === 0);
       const again = await t.ctx.traffic.acquireSlot(keyId, 1);
       assert.ok(again);
       const rate = await t.request({ method: 'GET', url: '/v1/audit/events', key });
@@ -450,6 +397,7 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
       await again();
     } finally {
       await held();
+      slots.restore();
     }
   });
 
@@ -459,7 +407,7 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
     const store = await t.createStore();
     const key = await t.issueKey(store, ['read_blog', 'write_blog'], { concurrency: 3 });
     const keyId = keyIdOf(key);
-    const slots = observeSlots(t.ctx);
+    const slots = watchSlots(t.ctx);
     const held: HeldRequest[] = [];
     try {
       for (let i = 0; i < 3; i++) held.push(holdRequest(port, key));
@@ -608,6 +556,7 @@ describeEachEngine('traffic control shared through Redis by two app instances', 
   it('shares the in-flight count: slots taken through A make B answer 429 concurrency_limited', async () => {
     const key = await issue({ concurrency: 2 });
     const keyId = keyIdOf(key);
+    const slotsB = watchSlots(ctxB);
     const first = await t.ctx.traffic.acquireSlot(keyId, 2);
     const second = await t.ctx.traffic.acquireSlot(keyId, 2);
     assert.ok(first && second);
@@ -620,10 +569,11 @@ describeEachEngine('traffic control shared through Redis by two app instances', 
       await first();
       const ok = await meOn(appB, key);
       assert.equal(ok.statusCode, 200, ok.body);
-      await waitInFlightBelow(ctxB.traffic, keyId, 2); // B gave its slot back when it answered
+      await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0);
     } finally {
       await first();
       await second();
+      slotsB.restore();
     }
   });
 
@@ -631,7 +581,8 @@ describeEachEngine('traffic control shared through Redis by two app instances', 
     const port = await listen(t.app);
     const key = await issue({ concurrency: 2 });
     const keyId = keyIdOf(key);
-    const slotsA = observeSlots(t.ctx);
+    const slotsA = watchSlots(t.ctx);
+    const slotsB = watchSlots(ctxB);
     const held: HeldRequest[] = [];
     try {
       for (let i = 0; i < 2; i++) held.push(holdRequest(port, key));
@@ -648,7 +599,7 @@ describeEachEngine('traffic control shared through Redis by two app instances', 
       for (const h of held) h.abort();
       await slotsA.until('every held request released its slot', () => slotsA.held(keyId) === 0).finally(slotsA.restore);
     }
-    await waitInFlightBelow(ctxB.traffic, keyId, 1);
+    await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0).finally(slotsB.restore);
   });
 }, { skip: redisSkip });
 
