@@ -1,6 +1,6 @@
 // POST /v1/media/images: de-duplication, daily quota, audit events, concurrent twins, and
 // bodies that are too large or never finish (streamed, not buffered).
-import { after, before, it } from 'node:test';
+import { after, before, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
+import { settled } from '../helpers/settled.js';
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { assertImageObject, deleteImage, multipartBody, upload, uniqueJpeg } from './media-support.js';
@@ -22,8 +23,13 @@ const filesOf = (t: TestApp, handle: string): string[] => {
   }
 };
 
-/** A multipart body whose file part streams `fileBytes` lazily; `pulled()` says how much was read. */
+/**
+ * A multipart body whose file part streams `fileBytes` lazily; `pulled()` says how much was read,
+ * and `stalled` settles when the reader asks for more past `stallAfter` (everything sent was taken).
+ */
 function streamedUpload(fileBytes: number, opts: { stallAfter?: number } = {}) {
+  let reachedStall: () => void = () => undefined;
+  const stalled = new Promise<void>((resolve) => (reachedStall = resolve));
   const boundary = '----media-stream-test';
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -42,7 +48,7 @@ function streamedUpload(fileBytes: number, opts: { stallAfter?: number } = {}) {
         this.push(head);
         return;
       }
-      if (opts.stallAfter !== undefined && sent >= opts.stallAfter) return; // never pushes again
+      if (opts.stallAfter !== undefined && sent >= opts.stallAfter) return reachedStall(); // never pushes again
       if (sent >= fileBytes) {
         done = true;
         this.push(tail);
@@ -54,7 +60,7 @@ function streamedUpload(fileBytes: number, opts: { stallAfter?: number } = {}) {
       this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     },
   });
-  return { stream, contentType: `multipart/form-data; boundary=${boundary}`, pulled: () => sent };
+  return { stream, contentType: `multipart/form-data; boundary=${boundary}`, pulled: () => sent, stalled };
 }
 
 describeEachEngine('POST /v1/media/images: dedup, quota, audit', (target) => {
@@ -194,43 +200,52 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     assert.deepEqual(filesOf(t, store.handle), []);
   });
 
-  it('abandons a stalled upload after the idle timeout (422, connection closed)', async () => {
+  /**
+   * Sends an upload that stalls after 64 KiB on mocked timers, lets everything sent reach the
+   * reader, then moves time to just before `limitMs` (no answer yet) and onto it (the answer).
+   */
+  async function stalledUpload(tc: TestContext, limitMs: number) {
+    tc.mock.timers.enable({ apis: ['setTimeout'] });
+    const body = streamedUpload(200 * 1024, { stallAfter: 64 * 1024 });
+    let answered = false;
+    const answer = t.app
+      .inject({ method: 'POST', url: '/v1/media/images', headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType }, payload: body.stream })
+      .finally(() => (answered = true));
+    await body.stalled;
+    // What was sent is still passing through the multipart parser: let it arrive.
+    await settled(() => false, 50);
+    tc.mock.timers.tick(limitMs - 1);
+    assert.equal(await settled(() => answered, 50), false, `no answer before ${limitMs} ms`);
+    tc.mock.timers.tick(1);
+    assert.ok(await settled(() => answered, 500), `an answer at ${limitMs} ms`);
+    const res = await answer;
+    body.stream.destroy();
+    return res;
+  }
+
+  it('abandons a stalled upload after the idle timeout (422, connection closed)', async (tc) => {
     const settings = t.ctx.media.settings;
     const saved = { ...settings };
     settings.uploadIdleTimeoutMs = 300;
     try {
-      const body = streamedUpload(200 * 1024, { stallAfter: 64 * 1024 });
-      const started = Date.now();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/media/images',
-        headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
-        payload: body.stream,
-      });
+      const res = await stalledUpload(tc, 300);
       assertError(res, 'validation_failed', [{ field: 'file', issue: 'was not received completely: no data arrived for 0.3 seconds' }]);
       assert.equal(res.headers.connection, 'close');
-      assert.ok(Date.now() - started < 3000);
-      body.stream.destroy();
     } finally {
+      tc.mock.timers.reset();
       Object.assign(settings, saved);
     }
   });
 
-  it('abandons an upload that does not finish within the total time', async () => {
+  it('abandons an upload that does not finish within the total time', async (tc) => {
     const settings = t.ctx.media.settings;
     const saved = { ...settings };
     settings.uploadTotalTimeoutMs = 400;
     try {
-      const body = streamedUpload(200 * 1024, { stallAfter: 64 * 1024 });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/media/images',
-        headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
-        payload: body.stream,
-      });
+      const res = await stalledUpload(tc, 400);
       assertError(res, 'validation_failed', [{ field: 'file', issue: 'was not received completely within 0.4 seconds' }]);
-      body.stream.destroy();
     } finally {
+      tc.mock.timers.reset();
       Object.assign(settings, saved);
     }
   });
