@@ -6,12 +6,11 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachEngine, describeOnPostgres, type EngineTarget } from '../helpers/engines.js';
+import { unusedPort } from '../helpers/ports.js';
 import { assertCommonHeaders } from '../helpers/assertions.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -39,15 +38,6 @@ async function readyAgain(t: TestApp, withinMs = 15_000): Promise<LightMyRequest
   return res;
 }
 const livez = (t: TestApp) => t.request({ method: 'GET', url: '/livez' });
-
-/** A closed port: connections to it are refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const redisUp = await redisReachable();
 
@@ -100,7 +90,7 @@ describeEachEngine('health probes', (target) => {
   });
 
   it('names Redis when it refuses connections', async () => {
-    const broken = await startTestApp(target, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const broken = await startTestApp(target, { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
     try {
       const res = await readyz(broken);
       assertProbe(res, 503, {

@@ -9,7 +9,6 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
@@ -19,14 +18,9 @@ import { describeEachEngine } from '../helpers/engines.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertCommonHeaders, assertError } from '../helpers/assertions.js';
+import { secondInstance } from '../helpers/second-instance.js';
 import { keyIdOf, watchSlots } from '../helpers/slot-watch.js';
 
-const silentLog = () =>
-  new Writable({
-    write(_chunk, _enc, cb) {
-      cb();
-    },
-  });
 
 // ---------------------------------------------------------------------------------------------
 // Rate headers
@@ -472,18 +466,17 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
 
 describeEachEngine('traffic control shared through Redis by two app instances', (target) => {
   let t: TestApp; // instance A (with its own context)
-  let ctxB: AppContext; // instance B: another context and app on the same database and Redis
+  let instanceB: Awaited<ReturnType<typeof secondInstance>>; // another context and app on the same database and Redis
+  let ctxB: AppContext;
   let appB: FastifyInstance;
   const keyIds: string[] = [];
   before(async () => {
     t = await startTestApp(target, { REDIS_URL });
-    ctxB = await createContext(t.config, { clock: t.clock });
-    appB = await buildApp(ctxB, { logStream: silentLog(), logLevel: 'silent' });
-    await appB.ready();
+    instanceB = await secondInstance(t);
+    ({ ctx: ctxB, app: appB } = instanceB);
   });
   after(async () => {
-    await appB?.close();
-    await ctxB?.close();
+    await instanceB?.close();
     await t?.close();
     await deleteRedisKeys(keyIds);
   });
@@ -528,7 +521,7 @@ describeEachEngine('traffic control shared through Redis by two app instances', 
     // Start-up work that keeps the event loop busy right after the Redis client was created.
     const busyUntil = Date.now() + 300;
     while (Date.now() < busyUntil);
-    const app = await buildApp(ctx, { logStream: silentLog(), logLevel: 'silent' });
+    const app = await buildApp(ctx, { logLevel: 'silent' });
     try {
       const key = await issue({ readPerMinute: 2 });
       const first = await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
@@ -630,8 +623,7 @@ describeEachEngine('traffic control when Redis is down', (target) => {
 
   it('reports each failure to the context’s backend-error callback', async () => {
     const errors: Array<{ operation?: string }> = [];
-    const ctx = await createContext(t.config, { clock: t.clock, onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
-    const app = await buildApp(ctx, { logStream: silentLog(), logLevel: 'silent' });
+    const { app, close } = await secondInstance(t, { onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
     try {
       const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1 });
       assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
@@ -640,8 +632,7 @@ describeEachEngine('traffic control when Redis is down', (target) => {
       assert.ok(operations.has('consumeRate'), `reported: ${[...operations].join(', ')}`);
       assert.ok(operations.has('acquireSlot'), `reported: ${[...operations].join(', ')}`);
     } finally {
-      await app.close();
-      await ctx.close();
+      await close();
     }
   });
 });

@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEachEngine } from '../helpers/engines.js';
+import { unusedPort } from '../helpers/ports.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
@@ -190,17 +190,8 @@ describe('help and usage, per command', () => {
 });
 
 describe('an unreachable database', () => {
-  /** A loopback port with nothing listening on it. */
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
-
   it('names the host, the port and DATABASE_URL, without the password', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     for (const host of ['127.0.0.1', 'localhost']) {
       const res = await cli(`postgres://blog:s3cret-pw@${host}:${port}/blog`, 'store', 'show', 'acme');
       assert.equal(res.code, 1);

@@ -43,16 +43,18 @@ async function retryWhileInUse<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-let postgresName: Promise<string> | undefined;
+/** Runs `build` once per process; a failed build is tried again by the next caller. */
+function once<T>(build: () => Promise<T>): () => Promise<T> {
+  let built: Promise<T> | undefined;
+  return () =>
+    (built ??= build().catch((err) => {
+      built = undefined;
+      throw err;
+    }));
+}
 
 /** The name of the migrated PostgreSQL template, built by the first process that needs it. */
-export function postgresTemplate(): Promise<string> {
-  postgresName ??= buildPostgresTemplate().catch((err) => {
-    postgresName = undefined;
-    throw err;
-  });
-  return postgresName;
-}
+export const postgresTemplate = once(buildPostgresTemplate);
 
 async function buildPostgresTemplate(): Promise<string> {
   const name = `blogapi_template_${migrationsHash()}`;
@@ -87,16 +89,8 @@ async function buildPostgresTemplate(): Promise<string> {
   }
 }
 
-let sqliteFile: Promise<string> | undefined;
-
 /** The path of the migrated SQLite template file, built by the first process that needs it. */
-export function sqliteTemplate(): Promise<string> {
-  sqliteFile ??= buildSqliteTemplate().catch((err) => {
-    sqliteFile = undefined;
-    throw err;
-  });
-  return sqliteFile;
-}
+export const sqliteTemplate = once(buildSqliteTemplate);
 
 async function buildSqliteTemplate(): Promise<string> {
   const file = join(tmpdir(), `blogapi-template-${migrationsHash()}.db`);
