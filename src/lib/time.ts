@@ -4,12 +4,27 @@ const OFFSET_PATTERN = /^([+-])(\d{2}):(\d{2})$/;
 /** ISO 8601 date-time that must carry an offset (Z or ±hh:mm); a date alone or a local time is refused. */
 export const OFFSET_DATE_TIME_PATTERN =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_TIME_FIELDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/;
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
 export function isOffsetDateTime(value: string): boolean {
-  return OFFSET_DATE_TIME_PATTERN.test(value) && !Number.isNaN(Date.parse(value));
+  return OFFSET_DATE_TIME_PATTERN.test(value) && isCalendarDateTime(value) && !Number.isNaN(Date.parse(value));
+}
+
+/**
+ * Whether the date and time exist on the calendar. Date.parse rolls 2026-02-30 over into March
+ * and reads 24:00 as the next midnight; a client sending either most likely made a mistake, so
+ * both are refused (RFC 3339 allows neither).
+ */
+function isCalendarDateTime(value: string): boolean {
+  const m = DATE_TIME_FIELDS.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1).map((field) => Number(field ?? 0));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return daysInMonth !== undefined && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
 }
 
 /** Parses a validated offset date-time into epoch ms, or null when it is not one. */

@@ -1,11 +1,11 @@
 // Requests that never reach a route, over a real socket: a path the router cannot decode, an
 // over-long path parameter, and bytes Node's HTTP parser refuses. Each answer is the contract's
 // envelope with a request id, and the connection is closed cleanly (FIN after the answer).
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import { engineTargets } from '../helpers/engines.js';
+import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 
@@ -34,121 +34,119 @@ function parseResponses(data: Buffer): LightMyRequestResponse[] {
   return out;
 }
 
-for (const target of await engineTargets()) {
-  describe(`errors before any route, over a real socket [${target.name}]`, { skip: target.skip }, () => {
-    let t: TestApp;
-    let port: number;
-    let key: string;
-    before(async () => {
-      t = await startTestApp(target);
-      ({ key } = await t.tenant());
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      port = (t.app.server.address() as AddressInfo).port;
-    });
-    after(() => t?.close());
-
-    /** Writes raw bytes and reads until the server closes the connection. */
-    function exchange(...writes: Array<string | Buffer>): Promise<RawExchange> {
-      return new Promise((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        const socket = connect(port, '127.0.0.1', () => {
-          for (const w of writes) socket.write(w);
-        });
-        socket.on('data', (d) => chunks.push(d));
-        socket.on('end', () => {
-          socket.end();
-          resolve({ responses: parseResponses(Buffer.concat(chunks)), endedCleanly: true });
-        });
-        socket.on('error', (err) => reject(err));
-      });
-    }
-
-    const get = (path: string, extraHeaders = '') => `GET ${path} HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${key}\r\n${extraHeaders}\r\n`;
-
-    function assertOneAnswer(ex: RawExchange) {
-      assert.ok(ex.endedCleanly);
-      assert.equal(ex.responses.length, 1);
-      return ex.responses[0];
-    }
-
-    function assertLogged(requestId: string) {
-      const lines = t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      assert.ok(lines.some((l) => l.reqId === requestId), `a log line carries ${requestId}`);
-    }
-
-    it('answers a path that cannot be decoded with 404 not_found', async () => {
-      for (const path of ['/v1/blog/posts/%%', '/v1/blog/posts/%E0%A4%A', '/media/shop/%zz.jpg', '/s/shop/blog/posts/%']) {
-        const res = assertOneAnswer(await exchange(get(path, 'Connection: close\r\n')));
-        const err = assertError(res, 'not_found');
-        assertLogged(err.request_id);
-      }
-    });
-
-    it('answers a path parameter over 200 characters with 404 not_found', async () => {
-      const res = assertOneAnswer(await exchange(get(`/v1/blog/posts/${'1'.repeat(201)}`, 'Connection: close\r\n')));
-      assertError(res, 'not_found');
-    });
-
-    it('answers headers over the size limit with 422 naming headers, then closes', async () => {
-      for (const size of [20_000, 200_000]) {
-        const res = assertOneAnswer(await exchange(get('/v1/me', `X-Padding: ${'a'.repeat(size)}\r\n`)));
-        const err = assertError(res, 'validation_failed', [{ field: 'headers', issue: 'the request line and headers must be at most 16384 bytes in all' }]);
-        assert.equal(res.headers.connection, 'close');
-        assertLogged(err.request_id);
-      }
-    });
-
-    it('answers a control byte in a header with 422 naming that header, then closes', async () => {
-      const res = assertOneAnswer(await exchange(get('/v1/me', 'X-Trace: a\x01b\r\n')));
-      assertError(res, 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
-      assert.equal(res.headers.connection, 'close');
-      // An answer to HEAD has the same head and no body.
-      const head = await exchange(`HEAD /v1/me HTTP/1.1\r\nHost: blog.test\r\nX-Trace: a\x01b\r\n\r\n`);
-      assert.equal(head.responses[0].statusCode, 422);
-      assert.equal(head.responses[0].headers.connection, 'close');
-      assert.equal(head.responses[0].body, '');
-      const badName = assertOneAnswer(await exchange(get('/v1/me', 'X Trace: a\r\n')));
-      assertError(badName, 'validation_failed', [{ field: 'headers', issue: 'are not well-formed HTTP headers' }]);
-    });
-
-    it('answers a malformed Content-Length with 422 naming it', async () => {
-      const res = assertOneAnswer(await exchange(`POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nContent-Type: application/json\r\nContent-Length: 1x\r\n\r\n{}`));
-      assertError(res, 'validation_failed', [{ field: 'Content-Length', issue: 'must be one decimal number, and not sent with Transfer-Encoding' }]);
-    });
-
-    it('answers a malformed chunked body with 422 body, once, and stores nothing', async () => {
-      const head = `POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${key}\r\nIdempotency-Key: chunked-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
-      const res = assertOneAnswer(await exchange(head, '5\r\n{"tit\r\nzz\r\n'));
-      assertError(res, 'validation_failed', [{ field: 'body', issue: 'is not well-formed chunked encoding' }]);
-      const list = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
-      assert.deepEqual(list.json().data, []);
-    });
-
-    it('answers a request line that is not HTTP with 404 not_found', async () => {
-      assertError(assertOneAnswer(await exchange('GARBAGE\r\n\r\n')), 'not_found');
-      assertError(assertOneAnswer(await exchange('GET /v1/me HTTP/9.9\r\n\r\n')), 'not_found');
-    });
-
-    it('answers a request without a Host header, or with an Expect it does not meet, as usual', async () => {
-      const noHost = assertOneAnswer(await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
-      assert.equal(noHost.statusCode, 200, noHost.body);
-      const unauthorized = assertOneAnswer(await exchange('GET /v1/me HTTP/1.1\r\nConnection: close\r\n\r\n'));
-      assertError(unauthorized, 'unauthorized');
-      for (const expect of ['', 'something-else']) {
-        const res = assertOneAnswer(await exchange(get('/v1/me', `Expect: ${expect}\r\nConnection: close\r\n`)));
-        assert.equal(res.statusCode, 200, res.body);
-      }
-    });
-
-    it('answers the good request of a kept-alive connection, then the bad one', async () => {
-      const ex = await exchange(get('/v1/me'), get('/v1/me', 'X-Trace: \x7f\r\n'));
-      assert.equal(ex.responses.length, 2);
-      assert.equal(ex.responses[0].statusCode, 200, ex.responses[0].body);
-      assertError(ex.responses[1], 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
-    });
-
-    it('never logs the bytes the parser refused (credentials included)', () => {
-      assert.ok(!t.logs.join('').includes(key.slice(-32)));
-    });
+describeEachEngine('errors before any route, over a real socket', (target) => {
+  let t: TestApp;
+  let port: number;
+  let key: string;
+  before(async () => {
+    t = await startTestApp(target);
+    ({ key } = await t.tenant());
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
   });
-}
+  after(() => t?.close());
+
+  /** Writes raw bytes and reads until the server closes the connection. */
+  function exchange(...writes: Array<string | Buffer>): Promise<RawExchange> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(port, '127.0.0.1', () => {
+        for (const w of writes) socket.write(w);
+      });
+      socket.on('data', (d) => chunks.push(d));
+      socket.on('end', () => {
+        socket.end();
+        resolve({ responses: parseResponses(Buffer.concat(chunks)), endedCleanly: true });
+      });
+      socket.on('error', (err) => reject(err));
+    });
+  }
+
+  const get = (path: string, extraHeaders = '') => `GET ${path} HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${key}\r\n${extraHeaders}\r\n`;
+
+  function assertOneAnswer(ex: RawExchange) {
+    assert.ok(ex.endedCleanly);
+    assert.equal(ex.responses.length, 1);
+    return ex.responses[0];
+  }
+
+  function assertLogged(requestId: string) {
+    const lines = t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(lines.some((l) => l.reqId === requestId), `a log line carries ${requestId}`);
+  }
+
+  it('answers a path that cannot be decoded with 404 not_found', async () => {
+    for (const path of ['/v1/blog/posts/%%', '/v1/blog/posts/%E0%A4%A', '/media/shop/%zz.jpg', '/s/shop/blog/posts/%']) {
+      const res = assertOneAnswer(await exchange(get(path, 'Connection: close\r\n')));
+      const err = assertError(res, 'not_found');
+      assertLogged(err.request_id);
+    }
+  });
+
+  it('answers a path parameter over 200 characters with 404 not_found', async () => {
+    const res = assertOneAnswer(await exchange(get(`/v1/blog/posts/${'1'.repeat(201)}`, 'Connection: close\r\n')));
+    assertError(res, 'not_found');
+  });
+
+  it('answers headers over the size limit with 422 naming headers, then closes', async () => {
+    for (const size of [20_000, 200_000]) {
+      const res = assertOneAnswer(await exchange(get('/v1/me', `X-Padding: ${'a'.repeat(size)}\r\n`)));
+      const err = assertError(res, 'validation_failed', [{ field: 'headers', issue: 'the request line and headers must be at most 16384 bytes in all' }]);
+      assert.equal(res.headers.connection, 'close');
+      assertLogged(err.request_id);
+    }
+  });
+
+  it('answers a control byte in a header with 422 naming that header, then closes', async () => {
+    const res = assertOneAnswer(await exchange(get('/v1/me', 'X-Trace: a\x01b\r\n')));
+    assertError(res, 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
+    assert.equal(res.headers.connection, 'close');
+    // An answer to HEAD has the same head and no body.
+    const head = await exchange(`HEAD /v1/me HTTP/1.1\r\nHost: blog.test\r\nX-Trace: a\x01b\r\n\r\n`);
+    assert.equal(head.responses[0].statusCode, 422);
+    assert.equal(head.responses[0].headers.connection, 'close');
+    assert.equal(head.responses[0].body, '');
+    const badName = assertOneAnswer(await exchange(get('/v1/me', 'X Trace: a\r\n')));
+    assertError(badName, 'validation_failed', [{ field: 'headers', issue: 'are not well-formed HTTP headers' }]);
+  });
+
+  it('answers a malformed Content-Length with 422 naming it', async () => {
+    const res = assertOneAnswer(await exchange(`POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nContent-Type: application/json\r\nContent-Length: 1x\r\n\r\n{}`));
+    assertError(res, 'validation_failed', [{ field: 'Content-Length', issue: 'must be one decimal number, and not sent with Transfer-Encoding' }]);
+  });
+
+  it('answers a malformed chunked body with 422 body, once, and stores nothing', async () => {
+    const head = `POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${key}\r\nIdempotency-Key: chunked-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const res = assertOneAnswer(await exchange(head, '5\r\n{"tit\r\nzz\r\n'));
+    assertError(res, 'validation_failed', [{ field: 'body', issue: 'is not well-formed chunked encoding' }]);
+    const list = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
+    assert.deepEqual(list.json().data, []);
+  });
+
+  it('answers a request line that is not HTTP with 404 not_found', async () => {
+    assertError(assertOneAnswer(await exchange('GARBAGE\r\n\r\n')), 'not_found');
+    assertError(assertOneAnswer(await exchange('GET /v1/me HTTP/9.9\r\n\r\n')), 'not_found');
+  });
+
+  it('answers a request without a Host header, or with an Expect it does not meet, as usual', async () => {
+    const noHost = assertOneAnswer(await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+    assert.equal(noHost.statusCode, 200, noHost.body);
+    const unauthorized = assertOneAnswer(await exchange('GET /v1/me HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    assertError(unauthorized, 'unauthorized');
+    for (const expect of ['', 'something-else']) {
+      const res = assertOneAnswer(await exchange(get('/v1/me', `Expect: ${expect}\r\nConnection: close\r\n`)));
+      assert.equal(res.statusCode, 200, res.body);
+    }
+  });
+
+  it('answers the good request of a kept-alive connection, then the bad one', async () => {
+    const ex = await exchange(get('/v1/me'), get('/v1/me', 'X-Trace: \x7f\r\n'));
+    assert.equal(ex.responses.length, 2);
+    assert.equal(ex.responses[0].statusCode, 200, ex.responses[0].body);
+    assertError(ex.responses[1], 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
+  });
+
+  it('never logs the bytes the parser refused (credentials included)', () => {
+    assert.ok(!t.logs.join('').includes(key.slice(-32)));
+  });
+});

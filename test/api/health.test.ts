@@ -3,15 +3,14 @@
 // and names every failing check; it answers 503 as soon as shutdown begins. Dependencies fail
 // for real: a proxy in front of PostgreSQL or Redis stops passing bytes (a hang, not an error),
 // Redis is pointed at a closed port, the media folder cannot be created.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { engineTargets, type EngineTarget } from '../helpers/engines.js';
+import { describeEachEngine, describeOnPostgres, type EngineTarget } from '../helpers/engines.js';
+import { unusedPort } from '../helpers/ports.js';
 import { assertCommonHeaders } from '../helpers/assertions.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -40,129 +39,117 @@ async function readyAgain(t: TestApp, withinMs = 15_000): Promise<LightMyRequest
 }
 const livez = (t: TestApp) => t.request({ method: 'GET', url: '/livez' });
 
-/** A closed port: connections to it are refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const redisUp = await redisReachable();
 
-for (const target of await engineTargets()) {
+describeEachEngine('health probes', (target) => {
   const warnings = target.name === 'postgres' ? [PER_PROCESS] : [];
-
-  describe(`health probes (${target.name})`, { skip: target.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(target, { HEALTH_CHECK_TIMEOUT_MS: '300' });
-    });
-    after(async () => t?.close());
-
-    it('answers /livez and /readyz without a key, every time, and never logs them at info', async () => {
-      for (let i = 0; i < 30; i++) {
-        assertProbe(await livez(t), 200, { status: 'alive' });
-        assertProbe(await readyz(t), 200, {
-          status: 'ready',
-          checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
-          failing: [],
-          warnings,
-        });
-      }
-      assert.deepEqual(t.logs.filter((line) => /livez|readyz/.test(line)), []);
-      // Other requests still are logged at info.
-      await t.request({ method: 'GET', url: '/v1/me' });
-      assert.ok(t.logs.some((line) => line.includes('/v1/me')));
-    });
-
-    it('names the media store when it cannot be written, while /livez stays 200', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'blogapi-health-'));
-      // The media folder's parent is a file, so the folder can never be made.
-      writeFileSync(join(dir, 'not-a-dir'), 'x');
-      const broken = await startTestApp(target, { MEDIA_DIR: join(dir, 'not-a-dir', 'media'), HEALTH_CHECK_TIMEOUT_MS: '300' });
-      try {
-        assertProbe(await readyz(broken), 503, {
-          status: 'not_ready',
-          checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'failed', reason: 'unavailable' } },
-          failing: ['media'],
-          warnings,
-        });
-        assertProbe(await livez(broken), 200, { status: 'alive' });
-        // The reason goes to the log (once), not to the unauthenticated caller.
-        assert.equal(broken.logs.filter((line) => line.includes('readiness check failing')).length, 1);
-        await readyz(broken);
-        assert.equal(broken.logs.filter((line) => line.includes('readiness check failing')).length, 1, 'logged when it starts failing, not on every probe');
-        assert.match(broken.logs.find((line) => line.includes('readiness check failing'))!, /"level":40.*"check":"media"/);
-      } finally {
-        await broken.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-
-    it('names Redis when it refuses connections', async () => {
-      const broken = await startTestApp(target, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
-      try {
-        const res = await readyz(broken);
-        assertProbe(res, 503, {
-          status: 'not_ready',
-          checks: { database: { status: 'ok' }, redis: { status: 'failed', reason: res.json().checks.redis.reason }, media: { status: 'ok' } },
-          failing: ['redis'],
-          warnings: [],
-        });
-        // A refused connection fails at once or, while the first attempt is still settling, by the time bound.
-        assert.match(res.json().checks.redis.reason, /^(unavailable|timed_out)$/);
-        assertProbe(await livez(broken), 200, { status: 'alive' });
-      } finally {
-        await broken.close();
-      }
-    });
-
-    it('answers in bounded time when Redis hangs, and is ready again when it answers', { skip: !redisUp && `Redis not reachable at ${TEST_REDIS_URL}` }, async () => {
-      const redis = new URL(TEST_REDIS_URL);
-      const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-      const proxied = new URL(TEST_REDIS_URL);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(proxy.port);
-      const app = await startTestApp(target, { REDIS_URL: proxied.toString(), HEALTH_CHECK_TIMEOUT_MS: '300' });
-      try {
-        const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'ok' }, media: { status: 'ok' } }, failing: [], warnings: [] };
-        // The Redis connection is opened by the first use: the first probe starts it.
-        assertProbe(await readyAgain(app), 200, ok);
-        proxy.setHung(true);
-        const started = Date.now();
-        assertProbe(await readyz(app), 503, {
-          status: 'not_ready',
-          checks: { database: { status: 'ok' }, redis: { status: 'failed', reason: 'timed_out' }, media: { status: 'ok' } },
-          failing: ['redis'],
-          warnings: [],
-        });
-        assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
-        proxy.setHung(false);
-        assertProbe(await readyAgain(app), 200, ok);
-        assert.ok(app.logs.some((line) => /"check":"redis".*"msg":"readiness check recovered"/.test(line)));
-      } finally {
-        // The proxy goes first: a command lost in the hang is then failed, not waited for.
-        await proxy.close();
-        await app.close();
-      }
-    });
-
-    it('answers 503 as soon as shutdown begins, and its answers then close their connection', async () => {
-      const closing = await startTestApp(target);
-      try {
-        closing.app.shutdownFlag.begin();
-        const res = await readyz(closing);
-        assertProbe(res, 503, { status: 'not_ready', checks: { shutdown: { status: 'failed', reason: 'shutting_down' } }, failing: ['shutdown'], warnings });
-        assert.equal(res.headers.connection, 'close');
-        assertProbe(await livez(closing), 200, { status: 'alive' });
-      } finally {
-        await closing.close();
-      }
-    });
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(target, { HEALTH_CHECK_TIMEOUT_MS: '300' });
   });
-}
+  after(async () => t?.close());
+
+  it('answers /livez and /readyz without a key, every time, and never logs them at info', async () => {
+    for (let i = 0; i < 30; i++) {
+      assertProbe(await livez(t), 200, { status: 'alive' });
+      assertProbe(await readyz(t), 200, {
+        status: 'ready',
+        checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
+        failing: [],
+        warnings,
+      });
+    }
+    assert.deepEqual(t.logs.filter((line) => /livez|readyz/.test(line)), []);
+    // Other requests still are logged at info.
+    await t.request({ method: 'GET', url: '/v1/me' });
+    assert.ok(t.logs.some((line) => line.includes('/v1/me')));
+  });
+
+  it('names the media store when it cannot be written, while /livez stays 200', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blogapi-health-'));
+    // The media folder's parent is a file, so the folder can never be made.
+    writeFileSync(join(dir, 'not-a-dir'), 'x');
+    const broken = await startTestApp(target, { MEDIA_DIR: join(dir, 'not-a-dir', 'media'), HEALTH_CHECK_TIMEOUT_MS: '300' });
+    try {
+      assertProbe(await readyz(broken), 503, {
+        status: 'not_ready',
+        checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'failed', reason: 'unavailable' } },
+        failing: ['media'],
+        warnings,
+      });
+      assertProbe(await livez(broken), 200, { status: 'alive' });
+      // The reason goes to the log (once), not to the unauthenticated caller.
+      assert.equal(broken.logs.filter((line) => line.includes('readiness check failing')).length, 1);
+      await readyz(broken);
+      assert.equal(broken.logs.filter((line) => line.includes('readiness check failing')).length, 1, 'logged when it starts failing, not on every probe');
+      assert.match(broken.logs.find((line) => line.includes('readiness check failing'))!, /"level":40.*"check":"media"/);
+    } finally {
+      await broken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names Redis when it refuses connections', async () => {
+    const broken = await startTestApp(target, { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
+    try {
+      const res = await readyz(broken);
+      assertProbe(res, 503, {
+        status: 'not_ready',
+        checks: { database: { status: 'ok' }, redis: { status: 'failed', reason: res.json().checks.redis.reason }, media: { status: 'ok' } },
+        failing: ['redis'],
+        warnings: [],
+      });
+      // A refused connection fails at once or, while the first attempt is still settling, by the time bound.
+      assert.match(res.json().checks.redis.reason, /^(unavailable|timed_out)$/);
+      assertProbe(await livez(broken), 200, { status: 'alive' });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('answers in bounded time when Redis hangs, and is ready again when it answers', { skip: !redisUp && `Redis not reachable at ${TEST_REDIS_URL}` }, async () => {
+    const redis = new URL(TEST_REDIS_URL);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const proxied = new URL(TEST_REDIS_URL);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const app = await startTestApp(target, { REDIS_URL: proxied.toString(), HEALTH_CHECK_TIMEOUT_MS: '300' });
+    try {
+      const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'ok' }, media: { status: 'ok' } }, failing: [], warnings: [] };
+      // The Redis connection is opened by the first use: the first probe starts it.
+      assertProbe(await readyAgain(app), 200, ok);
+      proxy.setHung(true);
+      const started = Date.now();
+      assertProbe(await readyz(app), 503, {
+        status: 'not_ready',
+        checks: { database: { status: 'ok' }, redis: { status: 'failed', reason: 'timed_out' }, media: { status: 'ok' } },
+        failing: ['redis'],
+        warnings: [],
+      });
+      assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
+      proxy.setHung(false);
+      assertProbe(await readyAgain(app), 200, ok);
+      assert.ok(app.logs.some((line) => /"check":"redis".*"msg":"readiness check recovered"/.test(line)));
+    } finally {
+      // The proxy goes first: a command lost in the hang is then failed, not waited for.
+      await proxy.close();
+      await app.close();
+    }
+  });
+
+  it('answers 503 as soon as shutdown begins, and its answers then close their connection', async () => {
+    const closing = await startTestApp(target);
+    try {
+      closing.app.shutdownFlag.begin();
+      const res = await readyz(closing);
+      assertProbe(res, 503, { status: 'not_ready', checks: { shutdown: { status: 'failed', reason: 'shutting_down' } }, failing: ['shutdown'], warnings });
+      assert.equal(res.headers.connection, 'close');
+      assertProbe(await livez(closing), 200, { status: 'alive' });
+    } finally {
+      await closing.close();
+    }
+  });
+});
 
 /** The same engine with every connection going through a proxy that can be told to hang. */
 function throughProxy(target: EngineTarget, proxy: () => TcpProxy): EngineTarget {
@@ -179,38 +166,35 @@ function throughProxy(target: EngineTarget, proxy: () => TcpProxy): EngineTarget
   };
 }
 
-for (const target of await engineTargets()) {
-  // SQLite is a file in this process: there is no connection that could hang.
-  if (target.name !== 'postgres') continue;
-  describe('readiness when PostgreSQL hangs', { skip: target.skip }, () => {
-    let proxy: TcpProxy;
-    let t: TestApp;
-    before(async () => {
-      const admin = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-      proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
-      t = await startTestApp(throughProxy(target, () => proxy), { HEALTH_CHECK_TIMEOUT_MS: '300' });
-    });
-    after(async () => {
-      // The proxy goes first: a query lost in the hang then fails instead of holding the pool open.
-      await proxy?.close();
-      await t?.close();
-    });
-
-    it('names the database within the time bound while /livez stays 200, and recovers', async () => {
-      const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } }, failing: [], warnings: [PER_PROCESS] };
-      assertProbe(await readyz(t), 200, ok);
-      proxy.setHung(true);
-      const started = Date.now();
-      assertProbe(await readyz(t), 503, {
-        status: 'not_ready',
-        checks: { database: { status: 'failed', reason: 'timed_out' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
-        failing: ['database'],
-        warnings: [PER_PROCESS],
-      });
-      assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
-      assertProbe(await livez(t), 200, { status: 'alive' });
-      proxy.setHung(false);
-      assertProbe(await readyAgain(t), 200, ok);
-    });
+// SQLite is a file in this process: there is no connection that could hang.
+describeOnPostgres('readiness when PostgreSQL hangs', (target) => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  before(async () => {
+    const admin = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
+    t = await startTestApp(throughProxy(target, () => proxy), { HEALTH_CHECK_TIMEOUT_MS: '300' });
   });
-}
+  after(async () => {
+    // The proxy goes first: a query lost in the hang then fails instead of holding the pool open.
+    await proxy?.close();
+    await t?.close();
+  });
+
+  it('names the database within the time bound while /livez stays 200, and recovers', async () => {
+    const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } }, failing: [], warnings: [PER_PROCESS] };
+    assertProbe(await readyz(t), 200, ok);
+    proxy.setHung(true);
+    const started = Date.now();
+    assertProbe(await readyz(t), 503, {
+      status: 'not_ready',
+      checks: { database: { status: 'failed', reason: 'timed_out' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
+      failing: ['database'],
+      warnings: [PER_PROCESS],
+    });
+    assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
+    assertProbe(await livez(t), 200, { status: 'alive' });
+    proxy.setHung(false);
+    assertProbe(await readyAgain(t), 200, ok);
+  });
+});

@@ -2,10 +2,10 @@
 // limit refusals, image-processing and HTML-filter durations, the PostgreSQL pool, the default
 // process metrics; no label carries an id, a handle or a key; METRICS=off and METRICS_TOKEN;
 // one registry per app.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { engineTargets } from '../helpers/engines.js';
+import { describeEachEngine } from '../helpers/engines.js';
 import { assertError } from '../helpers/assertions.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { watchSlots } from '../helpers/slot-watch.js';
@@ -44,159 +44,157 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found[0]?.value ?? 0;
 }
 
-for (const target of await engineTargets()) {
-  describe(`metrics (${target.name})`, { skip: target.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(target);
-    });
-    after(async () => t?.close());
+describeEachEngine('metrics', (target) => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(target);
+  });
+  after(async () => t?.close());
 
-    it('counts requests and their durations by method, route template and status, never by path', async () => {
-      const { store, key } = await t.tenant();
-      const before = await scrape(t);
-      const labels = { method: 'GET', route: '/v1/blog/posts/:id', status: '404' };
-      for (const id of ['987654321', '987654322']) {
-        assertError(await t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key }), 'not_found');
-      }
-      assertError(await t.request({ method: 'GET', url: '/no/such/path/5551234' }), 'not_found');
-      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts/1' }), 'unauthorized');
-      const after = await scrape(t);
+  it('counts requests and their durations by method, route template and status, never by path', async () => {
+    const { store, key } = await t.tenant();
+    const before = await scrape(t);
+    const labels = { method: 'GET', route: '/v1/blog/posts/:id', status: '404' };
+    for (const id of ['987654321', '987654322']) {
+      assertError(await t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key }), 'not_found');
+    }
+    assertError(await t.request({ method: 'GET', url: '/no/such/path/5551234' }), 'not_found');
+    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts/1' }), 'unauthorized');
+    const after = await scrape(t);
 
-      assert.equal(valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels), 2);
-      assert.equal(valueOf(after, 'http_request_duration_seconds_count', labels) - valueOf(before, 'http_request_duration_seconds_count', labels), 2);
-      assert.ok(valueOf(after, 'http_request_duration_seconds_sum', labels) > 0);
-      assert.equal(valueOf(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }), valueOf(after, 'http_request_duration_seconds_count', labels));
-      const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
-      assert.equal(valueOf(after, 'http_requests_total', unmatched) - valueOf(before, 'http_requests_total', unmatched), 1);
-      const refused = { method: 'GET', route: '/v1/blog/posts/:id', status: '401' };
-      assert.equal(valueOf(after, 'http_requests_total', refused) - valueOf(before, 'http_requests_total', refused), 1);
+    assert.equal(valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels), 2);
+    assert.equal(valueOf(after, 'http_request_duration_seconds_count', labels) - valueOf(before, 'http_request_duration_seconds_count', labels), 2);
+    assert.ok(valueOf(after, 'http_request_duration_seconds_sum', labels) > 0);
+    assert.equal(valueOf(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }), valueOf(after, 'http_request_duration_seconds_count', labels));
+    const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
+    assert.equal(valueOf(after, 'http_requests_total', unmatched) - valueOf(before, 'http_requests_total', unmatched), 1);
+    const refused = { method: 'GET', route: '/v1/blog/posts/:id', status: '401' };
+    assert.equal(valueOf(after, 'http_requests_total', refused) - valueOf(before, 'http_requests_total', refused), 1);
 
-      // No label value anywhere is an id, a path, the store's handle or the key.
-      const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
-      for (const secret of ['987654321', '5551234', store.handle, key.slice(0, 17), 'no/such']) assert.ok(!text.includes(secret), `metrics mention ${secret}`);
-      const routes = new Set(after.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
-      for (const route of routes) assert.ok(route === 'unmatched' || /^\/[\w/:.-]*$/.test(route!), `route label ${route}`);
-    });
-
-    it('counts error answers by code and limit refusals by limit: rate, concurrency, quota', async () => {
-      const store = await t.createStore({ changes: { posts_per_day: 1 } });
-      const key = await t.issueKey(store, undefined, { readPerMinute: 1, writePerMinute: 100, concurrency: 1 });
-      const before = await scrape(t);
-
-      // Rate: the second read within the minute.
-      assert.equal((await t.request({ method: 'GET', url: '/v1/blog/posts', key })).statusCode, 200);
-      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'rate_limited');
-
-      // Quota: the second post of the day.
-      const create = (n: number) =>
-        t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': `m-${n}` }, body: { title: `Metric ${n}`, body_html: `<p>${n}</p>` } });
-      assert.equal((await create(1)).statusCode, 201);
-      assertError(await create(2), 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 1 reached' }]);
-
-      // Concurrency: a request held in flight (its body never ends) takes the only slot of a second key.
-      const holder = await t.issueKey(await t.createStore(), undefined, { concurrency: 1, readPerMinute: 10_000 });
-      const slots = watchSlots(t.ctx);
-      const acquired = slots.acquired(holder);
-      const body = new PassThrough();
-      const held = t.app.inject({
-        method: 'POST',
-        url: '/v1/blog/posts',
-        headers: { authorization: `Bearer ${holder}`, 'content-type': 'application/json', 'idempotency-key': 'm-held' },
-        payload: body,
-      });
-      body.write('{"title":');
-      await acquired;
-      slots.restore();
-      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key: holder }), 'concurrency_limited');
-      body.end('"Held","body_html":"<p>held</p>"}');
-      assert.equal((await held).statusCode, 201);
-
-      const after = await scrape(t);
-      const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
-      assert.equal(delta('blog_api_limit_refusals_total', { limit: 'rate' }), 1);
-      assert.equal(delta('blog_api_limit_refusals_total', { limit: 'quota' }), 1);
-      assert.equal(delta('blog_api_limit_refusals_total', { limit: 'concurrency' }), 1);
-      assert.equal(delta('blog_api_errors_total', { code: 'rate_limited' }), 1);
-      assert.equal(delta('blog_api_errors_total', { code: 'quota_exceeded' }), 1);
-      assert.equal(delta('blog_api_errors_total', { code: 'concurrency_limited' }), 1);
-    });
-
-    it('times image processing and the HTML filter, by outcome', async () => {
-      const { key } = await t.tenant();
-      const before = await scrape(t);
-      assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
-      assertError(await upload(t, key, Buffer.from('not an image at all')), 'unsupported_media_type', [{ field: 'file', issue: /./ }]);
-      const created = await t.request({
-        method: 'POST',
-        url: '/v1/blog/posts',
-        key,
-        headers: { 'idempotency-key': 'filtered' },
-        body: { title: 'Filtered', body_html: `<p>${'long text '.repeat(200)}</p><script>x()</script>` },
-      });
-      assert.equal(created.statusCode, 201, created.body);
-      const after = await scrape(t);
-      const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
-      assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'ok' }), 1);
-      assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'rejected' }), 1);
-      assert.ok(valueOf(after, 'blog_api_image_processing_seconds_sum', { outcome: 'ok' }) > 0);
-      assert.ok(delta('blog_api_html_filter_seconds_count', { outcome: 'ok' }) >= 1);
-      assert.ok(valueOf(after, 'blog_api_html_filter_seconds_sum', { outcome: 'ok' }) > 0);
-    });
-
-    it('reports the database pool on PostgreSQL only, and the default process metrics with event-loop lag', async () => {
-      const samples = await scrape(t);
-      const names = new Set(samples.map((s) => s.name));
-      for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
-        assert.ok(names.has(name), `has ${name}`);
-      }
-      const pool = ['blog_api_db_pool_connections_in_use', 'blog_api_db_pool_waiting', 'blog_api_db_pool_connections_open', 'blog_api_db_pool_max'];
-      if (target.name === 'postgres') {
-        assert.equal(valueOf(samples, 'blog_api_db_pool_max'), 10);
-        assert.ok(valueOf(samples, 'blog_api_db_pool_connections_open') >= 1);
-        assert.equal(valueOf(samples, 'blog_api_db_pool_waiting'), 0);
-        assert.ok(valueOf(samples, 'blog_api_db_pool_connections_in_use') >= 0);
-      } else {
-        for (const name of pool) assert.ok(!names.has(name), `no ${name} on SQLite`);
-      }
-      assert.ok(names.has('blog_api_connections_pending'));
-    });
-
-    it('keeps one registry per app: a second app counts only its own requests', async () => {
-      const other = await startTestApp(target);
-      try {
-        await other.request({ method: 'GET', url: '/livez' });
-        const mine = valueOf(await scrape(t), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
-        const theirs = valueOf(await scrape(other), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
-        assert.equal(theirs, 1);
-        assert.equal(mine, 0);
-      } finally {
-        await other.close();
-      }
-    });
+    // No label value anywhere is an id, a path, the store's handle or the key.
+    const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
+    for (const secret of ['987654321', '5551234', store.handle, key.slice(0, 17), 'no/such']) assert.ok(!text.includes(secret), `metrics mention ${secret}`);
+    const routes = new Set(after.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
+    for (const route of routes) assert.ok(route === 'unmatched' || /^\/[\w/:.-]*$/.test(route!), `route label ${route}`);
   });
 
-  describe(`metrics settings (${target.name})`, { skip: target.skip }, () => {
-    it('METRICS=off: there is no /metrics', async () => {
-      const t = await startTestApp(target, { METRICS: 'off' });
-      try {
-        assertError(await t.request({ method: 'GET', url: '/metrics' }), 'not_found');
-      } finally {
-        await t.close();
-      }
-    });
+  it('counts error answers by code and limit refusals by limit: rate, concurrency, quota', async () => {
+    const store = await t.createStore({ changes: { posts_per_day: 1 } });
+    const key = await t.issueKey(store, undefined, { readPerMinute: 1, writePerMinute: 100, concurrency: 1 });
+    const before = await scrape(t);
 
-    it('METRICS_TOKEN: /metrics asks for it as a bearer token', async () => {
-      const token = 'metrics-token-0123456789';
-      const t = await startTestApp(target, { METRICS_TOKEN: token });
-      try {
-        assertError(await t.request({ method: 'GET', url: '/metrics' }), 'unauthorized');
-        assertError(await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}x` } }), 'unauthorized');
-        assert.ok((await scrape(t, { authorization: `Bearer ${token}` })).length > 0);
-        assert.ok(!t.logs.join('').includes(token), 'the token is never logged');
-      } finally {
-        await t.close();
-      }
+    // Rate: the second read within the minute.
+    assert.equal((await t.request({ method: 'GET', url: '/v1/blog/posts', key })).statusCode, 200);
+    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'rate_limited');
+
+    // Quota: the second post of the day.
+    const create = (n: number) =>
+      t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': `m-${n}` }, body: { title: `Metric ${n}`, body_html: `<p>${n}</p>` } });
+    assert.equal((await create(1)).statusCode, 201);
+    assertError(await create(2), 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 1 reached' }]);
+
+    // Concurrency: a request held in flight (its body never ends) takes the only slot of a second key.
+    const holder = await t.issueKey(await t.createStore(), undefined, { concurrency: 1, readPerMinute: 10_000 });
+    const slots = watchSlots(t.ctx);
+    const acquired = slots.acquired(holder);
+    const body = new PassThrough();
+    const held = t.app.inject({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      headers: { authorization: `Bearer ${holder}`, 'content-type': 'application/json', 'idempotency-key': 'm-held' },
+      payload: body,
     });
+    body.write('{"title":');
+    await acquired;
+    slots.restore();
+    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key: holder }), 'concurrency_limited');
+    body.end('"Held","body_html":"<p>held</p>"}');
+    assert.equal((await held).statusCode, 201);
+
+    const after = await scrape(t);
+    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    assert.equal(delta('blog_api_limit_refusals_total', { limit: 'rate' }), 1);
+    assert.equal(delta('blog_api_limit_refusals_total', { limit: 'quota' }), 1);
+    assert.equal(delta('blog_api_limit_refusals_total', { limit: 'concurrency' }), 1);
+    assert.equal(delta('blog_api_errors_total', { code: 'rate_limited' }), 1);
+    assert.equal(delta('blog_api_errors_total', { code: 'quota_exceeded' }), 1);
+    assert.equal(delta('blog_api_errors_total', { code: 'concurrency_limited' }), 1);
   });
-}
+
+  it('times image processing and the HTML filter, by outcome', async () => {
+    const { key } = await t.tenant();
+    const before = await scrape(t);
+    assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
+    assertError(await upload(t, key, Buffer.from('not an image at all')), 'unsupported_media_type', [{ field: 'file', issue: /./ }]);
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key,
+      headers: { 'idempotency-key': 'filtered' },
+      body: { title: 'Filtered', body_html: `<p>${'long text '.repeat(200)}</p><script>x()</script>` },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const after = await scrape(t);
+    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'ok' }), 1);
+    assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'rejected' }), 1);
+    assert.ok(valueOf(after, 'blog_api_image_processing_seconds_sum', { outcome: 'ok' }) > 0);
+    assert.ok(delta('blog_api_html_filter_seconds_count', { outcome: 'ok' }) >= 1);
+    assert.ok(valueOf(after, 'blog_api_html_filter_seconds_sum', { outcome: 'ok' }) > 0);
+  });
+
+  it('reports the database pool on PostgreSQL only, and the default process metrics with event-loop lag', async () => {
+    const samples = await scrape(t);
+    const names = new Set(samples.map((s) => s.name));
+    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
+      assert.ok(names.has(name), `has ${name}`);
+    }
+    const pool = ['blog_api_db_pool_connections_in_use', 'blog_api_db_pool_waiting', 'blog_api_db_pool_connections_open', 'blog_api_db_pool_max'];
+    if (target.name === 'postgres') {
+      assert.equal(valueOf(samples, 'blog_api_db_pool_max'), 10);
+      assert.ok(valueOf(samples, 'blog_api_db_pool_connections_open') >= 1);
+      assert.equal(valueOf(samples, 'blog_api_db_pool_waiting'), 0);
+      assert.ok(valueOf(samples, 'blog_api_db_pool_connections_in_use') >= 0);
+    } else {
+      for (const name of pool) assert.ok(!names.has(name), `no ${name} on SQLite`);
+    }
+    assert.ok(names.has('blog_api_connections_pending'));
+  });
+
+  it('keeps one registry per app: a second app counts only its own requests', async () => {
+    const other = await startTestApp(target);
+    try {
+      await other.request({ method: 'GET', url: '/livez' });
+      const mine = valueOf(await scrape(t), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
+      const theirs = valueOf(await scrape(other), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
+      assert.equal(theirs, 1);
+      assert.equal(mine, 0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describeEachEngine('metrics settings', (target) => {
+  it('METRICS=off: there is no /metrics', async () => {
+    const t = await startTestApp(target, { METRICS: 'off' });
+    try {
+      assertError(await t.request({ method: 'GET', url: '/metrics' }), 'not_found');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('METRICS_TOKEN: /metrics asks for it as a bearer token', async () => {
+    const token = 'metrics-token-0123456789';
+    const t = await startTestApp(target, { METRICS_TOKEN: token });
+    try {
+      assertError(await t.request({ method: 'GET', url: '/metrics' }), 'unauthorized');
+      assertError(await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}x` } }), 'unauthorized');
+      assert.ok((await scrape(t, { authorization: `Bearer ${token}` })).length > 0);
+      assert.ok(!t.logs.join('').includes(token), 'the token is never logged');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,14 +1,12 @@
 // Races across real server processes sharing one PostgreSQL database, as behind a load balancer:
 // identical creates with one Idempotency-Key, duplicates with different keys, and the quota.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineTargets } from '../helpers/engines.js';
+import { describeOnPostgres } from '../helpers/engines.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
-
-describe('races across three server processes on one PostgreSQL [postgres]', { skip: postgres.skip }, () => {
+describeOnPostgres('races across three server processes on one PostgreSQL', (postgres) => {
   let t: TestApp;
   const servers: ServerProcess[] = [];
   before(async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { engineTargets } from '../helpers/engines.js';
+import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -25,8 +25,6 @@ const CONTRACT_OPERATIONS = [
   'get /v1/openapi.json',
 ];
 const MEDIA_OPERATIONS = ['post /v1/media/images', 'delete /v1/media/images/{id}'];
-
-const [sqlite] = await engineTargets();
 
 const SCHEMA_REF = '#/components/schemas/';
 

@@ -1,9 +1,9 @@
 // One security matrix over every /v1 route: no key, malformed headers, wrong secret, expired,
 // revoked, missing scope, and another store's resource.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { engineTargets } from '../helpers/engines.js';
-import { startTestApp, type TestApp, type RequestOptions } from '../helpers/test-app.js';
+import { describeEachEngine } from '../helpers/engines.js';
+import { ALL_SCOPES, startTestApp, type TestApp, type RequestOptions } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
 import type { Scope } from '../../src/modules/keys/index.js';
@@ -52,80 +52,77 @@ const ROUTES: RouteCase[] = [
 
 /** Scopes that do NOT satisfy `scope` (write_blog satisfies read_blog). */
 function insufficientScopes(scope: Scope): Scope[] {
-  const all: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
-  return all.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
+  return ALL_SCOPES.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
 }
 
-for (const target of await engineTargets()) {
-  describe(`security matrix over every /v1 route [${target.name}]`, { skip: target.skip }, () => {
-    let t: TestApp;
-    let key: string;
-    let postId: number;
-    let expired: string;
-    let revoked: string;
-    let otherStoreKey: string;
-    before(async () => {
-      t = await startTestApp(target);
-      const tenant = await t.tenant();
-      key = tenant.key;
-      postId = (await createPost(t, key)).id;
-      expired = await t.issueKey(tenant.store, undefined, { expiresInDays: 1 });
-      revoked = await t.issueKey(tenant.store);
-      await t.ctx.keys.revoke(revoked.slice(9, 17));
-      otherStoreKey = (await t.tenant()).key;
-      t.clock.advance(86_400_000);
-    });
-    after(() => t?.close());
+describeEachEngine('security matrix over every /v1 route', (target) => {
+  let t: TestApp;
+  let key: string;
+  let postId: number;
+  let expired: string;
+  let revoked: string;
+  let otherStoreKey: string;
+  before(async () => {
+    t = await startTestApp(target);
+    const tenant = await t.tenant();
+    key = tenant.key;
+    postId = (await createPost(t, key)).id;
+    expired = await t.issueKey(tenant.store, undefined, { expiresInDays: 1 });
+    revoked = await t.issueKey(tenant.store);
+    await t.ctx.keys.revoke(revoked.slice(9, 17));
+    otherStoreKey = (await t.tenant()).key;
+    t.clock.advance(86_400_000);
+  });
+  after(() => t?.close());
 
-    it('every /v1 route of the app is in the matrix', () => {
-      for (const r of ROUTES) {
-        const [method, path] = r.name.split(' ');
-        assert.ok(t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id') }), `${r.name} is registered`);
-      }
-      // Every /v1 route is described in the OpenAPI document (policy routes only live under /v1).
-      const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
-      for (const [path, item] of Object.entries(paths)) {
-        for (const method of Object.keys(item)) {
-          assert.ok(ROUTES.some((r) => r.name === `${method.toUpperCase()} ${path}`), `${method.toUpperCase()} ${path} has a row in the matrix`);
-        }
-      }
-    });
-
-    for (const route of ROUTES) {
-      it(`${route.name}: 401 for no key, malformed headers, wrong secret, expired and revoked keys`, async () => {
-        const secret = key.slice(-32);
-        const headers = [
-          undefined,
-          `Bearer  ${key}`,
-          `Token ${key}`,
-          `Bearer ${key},${key}`,
-          `Bearer ${key.slice(0, 17)}_${secret.split('').reverse().join('')}`,
-          `Bearer ${expired}`,
-          `Bearer ${revoked}`,
-        ];
-        for (const authorization of headers) {
-          const req = route.request(postId);
-          const res = await t.request({ ...req, headers: { ...(req.headers ?? {}), ...(authorization ? { authorization } : {}) } });
-          assertError(res, 'unauthorized');
-        }
-      });
-
-      if (route.scope !== 'any') {
-        const scope = route.scope;
-        it(`${route.name}: 403 naming ${scope} for keys without it`, async () => {
-          const store = await t.createStore();
-          for (const other of insufficientScopes(scope)) {
-            const k = await t.issueKey(store, [other]);
-            assertError(await t.request({ ...route.request(postId), key: k }), 'insufficient_scope', [{ field: 'scope', issue: `required: ${scope}` }]);
-          }
-        });
-      }
-
-      if (route.ownsResource) {
-        it(`${route.name}: another store's post is 404 not_found`, async () => {
-          assertError(await t.request({ ...route.request(postId), key: otherStoreKey }), 'not_found');
-        });
+  it('every /v1 route of the app is in the matrix', () => {
+    for (const r of ROUTES) {
+      const [method, path] = r.name.split(' ');
+      assert.ok(t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id') }), `${r.name} is registered`);
+    }
+    // Every /v1 route is described in the OpenAPI document (policy routes only live under /v1).
+    const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const method of Object.keys(item)) {
+        assert.ok(ROUTES.some((r) => r.name === `${method.toUpperCase()} ${path}`), `${method.toUpperCase()} ${path} has a row in the matrix`);
       }
     }
   });
-}
+
+  for (const route of ROUTES) {
+    it(`${route.name}: 401 for no key, malformed headers, wrong secret, expired and revoked keys`, async () => {
+      const secret = key.slice(-32);
+      const headers = [
+        undefined,
+        `Bearer  ${key}`,
+        `Token ${key}`,
+        `Bearer ${key},${key}`,
+        `Bearer ${key.slice(0, 17)}_${secret.split('').reverse().join('')}`,
+        `Bearer ${expired}`,
+        `Bearer ${revoked}`,
+      ];
+      for (const authorization of headers) {
+        const req = route.request(postId);
+        const res = await t.request({ ...req, headers: { ...(req.headers ?? {}), ...(authorization ? { authorization } : {}) } });
+        assertError(res, 'unauthorized');
+      }
+    });
+
+    if (route.scope !== 'any') {
+      const scope = route.scope;
+      it(`${route.name}: 403 naming ${scope} for keys without it`, async () => {
+        const store = await t.createStore();
+        for (const other of insufficientScopes(scope)) {
+          const k = await t.issueKey(store, [other]);
+          assertError(await t.request({ ...route.request(postId), key: k }), 'insufficient_scope', [{ field: 'scope', issue: `required: ${scope}` }]);
+        }
+      });
+    }
+
+    if (route.ownsResource) {
+      it(`${route.name}: another store's post is 404 not_found`, async () => {
+        assertError(await t.request({ ...route.request(postId), key: otherStoreKey }), 'not_found');
+      });
+    }
+  }
+});

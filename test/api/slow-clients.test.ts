@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/config.js';
-import { engineTargets } from '../helpers/engines.js';
+import { describeEachEngine } from '../helpers/engines.js';
 import { assertError } from '../helpers/assertions.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { watchSlots } from '../helpers/slot-watch.js';
@@ -99,142 +99,140 @@ describe('default slow-client limits', () => {
   });
 });
 
-for (const target of await engineTargets()) {
-  describe(`slow clients on a listening server (${target.name})`, { skip: target.skip }, () => {
-    let t: TestApp;
-    let port: number;
+describeEachEngine('slow clients on a listening server', (target) => {
+  let t: TestApp;
+  let port: number;
 
-    before(async () => {
-      t = await startTestApp(target, LIMITS);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      port = (t.app.server.address() as AddressInfo).port;
-    });
-    after(async () => t?.close());
-
-    it('cuts a JSON body trickled a byte at a time and gives its in-flight slot back', async () => {
-      const store = await t.createStore();
-      const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
-      const body = Buffer.from(JSON.stringify({ title: 'Trickled', body_html: '<p>slow</p>' }));
-      const slots = watchSlots(t.ctx);
-      const acquired = slots.acquired(key);
-      const client = rawClient(port);
-      client.socket.write(
-        `POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-      );
-      trickle(client.socket, body, 100);
-
-      // The trickling request holds the key's only slot...
-      await acquired;
-      slots.restore();
-      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
-      // ...until the server closes its connection, without an answer.
-      const closedAfter = await client.closed;
-      assert.ok(closedAfter >= 800 && closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 5 s)`);
-      assert.equal(client.received(), '');
-
-      await slotGivenBack(t, key);
-      const created = await t.request({
-        method: 'POST',
-        url: '/v1/blog/posts',
-        key,
-        headers: { 'idempotency-key': 'after-the-cut' },
-        body: { title: 'After the cut', body_html: '<p>ok</p>' },
-      });
-      assert.equal(created.statusCode, 201, created.body);
-    });
-
-    it('closes the connection of a refusal sent before its body arrived, instead of waiting for the rest', async () => {
-      for (const [path, type] of [
-        ['/v1/blog/posts', 'application/json'],
-        ['/v1/media/images', 'multipart/form-data; boundary=x'],
-      ]) {
-        const client = rawClient(port);
-        client.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\n\r\n`);
-        trickle(client.socket, Buffer.alloc(1000, 0x20), 100);
-        const closedAfter = await client.closed;
-        assert.match(client.received(), /^HTTP\/1\.1 401 /);
-        assert.match(client.received(), /\r\nConnection: close\r\n/i);
-        assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 100 s)`);
-      }
-    });
-
-    it('cuts a client whose headers do not arrive in time', async () => {
-      const client = rawClient(port);
-      client.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n');
-      const stop = trickle(client.socket, Buffer.from('X-Slow: 1111111111111111111111111111111111111111'), 50);
-      const closedAfter = await client.closed;
-      stop();
-      assert.ok(closedAfter >= 400 && closedAfter < 2500, `closed after ${closedAfter} ms (the headers would take 2.5 s)`);
-      // Cut in the contract's terms: incomplete input, named, then the connection closes.
-      assert.match(client.received(), /^HTTP\/1\.1 422 /);
-      assert.match(client.received(), /"field":"request","issue":"was not received completely in time"/);
-    });
-
-    it('cuts an upload that falls below the minimum pace and gives its slot back', async () => {
-      const store = await t.createStore({ media: true });
-      const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
-      const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
-      const slots = watchSlots(t.ctx);
-      const acquired = slots.acquired(key);
-      const client = rawClient(port);
-      client.socket.write(
-        `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
-      );
-      // About 50 bytes/s against a minimum of 100 bytes in every 600 ms.
-      trickle(client.socket, payload, 20);
-      await acquired;
-      slots.restore();
-      assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
-      const closedAfter = await client.closed;
-      assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the upload would take 10 s)`);
-      assert.equal(client.received(), '');
-      await slotGivenBack(t, key);
-    });
-
-    it('lets an upload take longer than the JSON body time while it keeps the pace', async () => {
-      const store = await t.createStore({ media: true });
-      const key = await t.issueKey(store);
-      const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
-      const client = rawClient(port);
-      const started = Date.now();
-      client.socket.write(
-        `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\nConnection: close\r\n\r\n`,
-      );
-      // 25 bytes every 50 ms (about 500 bytes/s, five times the minimum pace), for over a second.
-      for (let i = 0; i < payload.length; i += 25) {
-        client.socket.write(payload.subarray(i, i + 25));
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await client.closed;
-      assert.ok(Date.now() - started > 800, 'the upload outlasted the JSON body time');
-      assert.match(client.received(), /^HTTP\/1\.1 201 /);
-    });
-
-    it('refuses connections beyond the cap on those without a complete request, and serves again once they go', async () => {
-      // Six silent connections fill the cap (no request sent, so none of them is served yet).
-      const silent = Array.from({ length: 6 }, () => rawClient(port));
-      await Promise.all(silent.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
-      await waitFor('six connections are pending', () => t.app.connectionGuard.pendingConnections === 6);
-      const refused = rawClient(port);
-      refused.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
-      await refused.closed;
-      assert.equal(refused.received(), '');
-
-      for (const c of silent) c.socket.destroy();
-      await Promise.all(silent.map((c) => c.closed));
-      await waitFor('the silent connections are gone', () => t.app.connectionGuard.pendingConnections === 0);
-      assert.equal(await statusOf(port, 'GET /livez HTTP/1.1\r\nHost: x\r\n\r\n'), 200);
-    });
-
-    it('keeps an idle keep-alive connection open past the header time, then closes it', async () => {
-      const client = rawClient(port);
-      client.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
-      await waitFor('the answer', () => /\r\n\r\n\{"status":"alive"\}/.test(client.received()));
-      const answeredAt = Date.now();
-      const closedAfter = await client.closed;
-      // Node closes an idle connection after keepAliveTimeout (plus its own one-second margin).
-      assert.ok(Date.now() - answeredAt >= 1200, `idle connection closed after ${Date.now() - answeredAt} ms (header time is 400 ms)`);
-      assert.ok(closedAfter > 0);
-    });
+  before(async () => {
+    t = await startTestApp(target, LIMITS);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
   });
-}
+  after(async () => t?.close());
+
+  it('cuts a JSON body trickled a byte at a time and gives its in-flight slot back', async () => {
+    const store = await t.createStore();
+    const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const body = Buffer.from(JSON.stringify({ title: 'Trickled', body_html: '<p>slow</p>' }));
+    const slots = watchSlots(t.ctx);
+    const acquired = slots.acquired(key);
+    const client = rawClient(port);
+    client.socket.write(
+      `POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    trickle(client.socket, body, 100);
+
+    // The trickling request holds the key's only slot...
+    await acquired;
+    slots.restore();
+    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
+    // ...until the server closes its connection, without an answer.
+    const closedAfter = await client.closed;
+    assert.ok(closedAfter >= 800 && closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 5 s)`);
+    assert.equal(client.received(), '');
+
+    await slotGivenBack(t, key);
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key,
+      headers: { 'idempotency-key': 'after-the-cut' },
+      body: { title: 'After the cut', body_html: '<p>ok</p>' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+  });
+
+  it('closes the connection of a refusal sent before its body arrived, instead of waiting for the rest', async () => {
+    for (const [path, type] of [
+      ['/v1/blog/posts', 'application/json'],
+      ['/v1/media/images', 'multipart/form-data; boundary=x'],
+    ]) {
+      const client = rawClient(port);
+      client.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\n\r\n`);
+      trickle(client.socket, Buffer.alloc(1000, 0x20), 100);
+      const closedAfter = await client.closed;
+      assert.match(client.received(), /^HTTP\/1\.1 401 /);
+      assert.match(client.received(), /\r\nConnection: close\r\n/i);
+      assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 100 s)`);
+    }
+  });
+
+  it('cuts a client whose headers do not arrive in time', async () => {
+    const client = rawClient(port);
+    client.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n');
+    const stop = trickle(client.socket, Buffer.from('X-Slow: 1111111111111111111111111111111111111111'), 50);
+    const closedAfter = await client.closed;
+    stop();
+    assert.ok(closedAfter >= 400 && closedAfter < 2500, `closed after ${closedAfter} ms (the headers would take 2.5 s)`);
+    // Cut in the contract's terms: incomplete input, named, then the connection closes.
+    assert.match(client.received(), /^HTTP\/1\.1 422 /);
+    assert.match(client.received(), /"field":"request","issue":"was not received completely in time"/);
+  });
+
+  it('cuts an upload that falls below the minimum pace and gives its slot back', async () => {
+    const store = await t.createStore({ media: true });
+    const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
+    const slots = watchSlots(t.ctx);
+    const acquired = slots.acquired(key);
+    const client = rawClient(port);
+    client.socket.write(
+      `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\n\r\n`,
+    );
+    // About 50 bytes/s against a minimum of 100 bytes in every 600 ms.
+    trickle(client.socket, payload, 20);
+    await acquired;
+    slots.restore();
+    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
+    const closedAfter = await client.closed;
+    assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the upload would take 10 s)`);
+    assert.equal(client.received(), '');
+    await slotGivenBack(t, key);
+  });
+
+  it('lets an upload take longer than the JSON body time while it keeps the pace', async () => {
+    const store = await t.createStore({ media: true });
+    const key = await t.issueKey(store);
+    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
+    const client = rawClient(port);
+    const started = Date.now();
+    client.socket.write(
+      `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${payload.length}\r\nConnection: close\r\n\r\n`,
+    );
+    // 25 bytes every 50 ms (about 500 bytes/s, five times the minimum pace), for over a second.
+    for (let i = 0; i < payload.length; i += 25) {
+      client.socket.write(payload.subarray(i, i + 25));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.closed;
+    assert.ok(Date.now() - started > 800, 'the upload outlasted the JSON body time');
+    assert.match(client.received(), /^HTTP\/1\.1 201 /);
+  });
+
+  it('refuses connections beyond the cap on those without a complete request, and serves again once they go', async () => {
+    // Six silent connections fill the cap (no request sent, so none of them is served yet).
+    const silent = Array.from({ length: 6 }, () => rawClient(port));
+    await Promise.all(silent.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
+    await waitFor('six connections are pending', () => t.app.connectionGuard.pendingConnections === 6);
+    const refused = rawClient(port);
+    refused.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
+    await refused.closed;
+    assert.equal(refused.received(), '');
+
+    for (const c of silent) c.socket.destroy();
+    await Promise.all(silent.map((c) => c.closed));
+    await waitFor('the silent connections are gone', () => t.app.connectionGuard.pendingConnections === 0);
+    assert.equal(await statusOf(port, 'GET /livez HTTP/1.1\r\nHost: x\r\n\r\n'), 200);
+  });
+
+  it('keeps an idle keep-alive connection open past the header time, then closes it', async () => {
+    const client = rawClient(port);
+    client.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor('the answer', () => /\r\n\r\n\{"status":"alive"\}/.test(client.received()));
+    const answeredAt = Date.now();
+    const closedAfter = await client.closed;
+    // Node closes an idle connection after keepAliveTimeout (plus its own one-second margin).
+    assert.ok(Date.now() - answeredAt >= 1200, `idle connection closed after ${Date.now() - answeredAt} ms (header time is 400 ms)`);
+    assert.ok(closedAfter > 0);
+  });
+});

@@ -2,10 +2,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { engineTargets } from '../helpers/engines.js';
+import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-
-const [sqlite] = await engineTargets();
 
 describe('/docs reference for integrators', () => {
   let t: TestApp;

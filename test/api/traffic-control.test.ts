@@ -5,29 +5,22 @@
 // No test sleeps: the memory backend runs on the injected clock (t.clock), and requests are held
 // in flight on purpose by sending headers whose body never arrives; the tests then wait on the
 // traffic state itself (a deterministic signal), never on elapsed time.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { runCli } from '../../src/cli/main.js';
 import { createContext, type AppContext } from '../../src/context.js';
-import type { TrafficControl } from '../../src/traffic/index.js';
-import { engineTargets } from '../helpers/engines.js';
+import { describeEachEngine } from '../helpers/engines.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertCommonHeaders, assertError } from '../helpers/assertions.js';
+import { secondInstance } from '../helpers/second-instance.js';
+import { keyIdOf, watchSlots } from '../helpers/slot-watch.js';
 
-const keyIdOf = (key: string): string => key.slice('svc_live_'.length, 'svc_live_'.length + 8);
-const silentLog = () =>
-  new Writable({
-    write(_chunk, _enc, cb) {
-      cb();
-    },
-  });
 
 // ---------------------------------------------------------------------------------------------
 // Rate headers
@@ -76,72 +69,6 @@ function callWrite(app: FastifyInstance, key: string): Promise<LightMyRequestRes
 
 // ---------------------------------------------------------------------------------------------
 // In-flight helpers
-
-/** Polls a condition; the deadline only turns a hang into a clear failure, it is not a wait. */
-async function waitFor(what: string, condition: () => Promise<boolean> | boolean, deadlineMs = 5000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > until) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-/**
- * True when at least `n` slots of this key are held. Probing takes a slot when fewer are held
- * (and gives it back at once), so use it only while no request of that key is arriving.
- */
-async function inFlightAtLeast(traffic: TrafficControl, keyId: string, n: number): Promise<boolean> {
-  const probe = await traffic.acquireSlot(keyId, n);
-  if (probe === null) return true;
-  await probe();
-  return false;
-}
-
-const waitInFlightBelow = (traffic: TrafficControl, keyId: string, n: number) =>
-  waitFor(`fewer than ${n} request(s) of ${keyId} are in flight`, async () => !(await inFlightAtLeast(traffic, keyId, n)));
-
-/**
- * Observes, without changing anything, the slots the pipeline takes and gives back through a
- * context: `ctx.traffic` is read on every request, so wrapping it sees each acquisition as it
- * happens. This is the deterministic signal that a held request has passed the concurrency step.
- */
-function observeSlots(ctx: AppContext) {
-  const inner = ctx.traffic;
-  const held = new Map<string, number>();
-  const add = (keyId: string, delta: number) => held.set(keyId, (held.get(keyId) ?? 0) + delta);
-  const counted = (keyId: string, release: (() => Promise<void>) | null) => {
-    if (release === null) return null;
-    add(keyId, 1);
-    let released = false;
-    return async () => {
-      await release();
-      if (!released) add(keyId, -1);
-      released = true;
-    };
-  };
-  ctx.traffic = {
-    backend: inner.backend,
-    check: () => inner.check(),
-    consumeRate: (keyId, rateClass, limit) => inner.consumeRate(keyId, rateClass, limit),
-    async acquireSlot(keyId, max) {
-      return counted(keyId, await inner.acquireSlot(keyId, max));
-    },
-    async admit(request) {
-      const admission = await inner.admit(request);
-      return { ...admission, release: counted(request.keyId, admission.release) };
-    },
-    commandCount: () => inner.commandCount(),
-    redis: inner.redis,
-    close: () => inner.close(),
-  };
-  return {
-    held: (keyId: string) => held.get(keyId) ?? 0,
-    until: (what: string, condition: () => boolean) => waitFor(what, condition),
-    restore: () => {
-      ctx.traffic = inner;
-    },
-  };
-}
 
 interface HeldRequest {
   req: ClientRequest;
@@ -243,181 +170,182 @@ async function deleteRedisKeys(keyIds: string[]): Promise<void> {
 
 // =============================================================================================
 
-for (const target of await engineTargets()) {
-  describe(`traffic control over HTTP, memory backend [${target.name}]`, { skip: target.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(target);
-    });
-    after(() => t?.close());
+describeEachEngine('traffic control over HTTP, memory backend', (target) => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(target);
+  });
+  after(() => t?.close());
 
-    const me = (key: string) => t.request({ method: 'GET', url: '/v1/me', key });
+  const me = (key: string) => t.request({ method: 'GET', url: '/v1/me', key });
 
-    it('puts the three rate headers on every authenticated response, whatever its status, and none on 401', async () => {
-      t.clock.advance(1_250); // off a second boundary, to check that the reset time is rounded up
-      const windowStart = t.clock.now().getTime();
-      const reset = resetFor(windowStart);
-      const store = await t.createStore();
-      const key = await t.issueKey(store, ['read_blog'], { readPerMinute: 50 });
-      let remaining = 50;
+  it('puts the three rate headers on every authenticated response, whatever its status, and none on 401', async () => {
+    t.clock.advance(1_250); // off a second boundary, to check that the reset time is rounded up
+    const windowStart = t.clock.now().getTime();
+    const reset = resetFor(windowStart);
+    const store = await t.createStore();
+    const key = await t.issueKey(store, ['read_blog'], { readPerMinute: 50 });
+    let remaining = 50;
 
-      const ok = await me(key);
-      assert.equal(ok.statusCode, 200);
-      assertRate(ok, 50, --remaining, reset, '200');
+    const ok = await me(key);
+    assert.equal(ok.statusCode, 200);
+    assertRate(ok, 50, --remaining, reset, '200');
 
-      const forbidden = await t.request({ method: 'GET', url: '/v1/audit/events', key });
-      assertError(forbidden, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
-      assertRate(forbidden, 50, --remaining, reset, '403');
+    const forbidden = await t.request({ method: 'GET', url: '/v1/audit/events', key });
+    assertError(forbidden, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
+    assertRate(forbidden, 50, --remaining, reset, '403');
 
-      const auditor = await t.issueKey(store, ['read_audit'], { readPerMinute: 50 });
-      const invalid = await t.request({ method: 'GET', url: '/v1/audit/events?limit=999', key: auditor });
-      assertError(invalid, 'validation_failed', [{ field: 'limit', issue: /.+/ }]);
-      assertRate(invalid, 50, 49, reset, '422');
+    const auditor = await t.issueKey(store, ['read_audit'], { readPerMinute: 50 });
+    const invalid = await t.request({ method: 'GET', url: '/v1/audit/events?limit=999', key: auditor });
+    assertError(invalid, 'validation_failed', [{ field: 'limit', issue: /.+/ }]);
+    assertRate(invalid, 50, 49, reset, '422');
 
-      const missing = await t.request({ method: 'GET', url: '/v1/blog/posts/999999', key });
-      assertError(missing, 'not_found');
-      assertRate(missing, 50, --remaining, reset, '404 not_found');
+    const missing = await t.request({ method: 'GET', url: '/v1/blog/posts/999999', key });
+    assertError(missing, 'not_found');
+    assertRate(missing, 50, --remaining, reset, '404 not_found');
 
-      const noCategories = await t.createStore({ categories: false });
-      const featureless = await t.issueKey(noCategories, ['read_blog'], { readPerMinute: 50 });
-      const unavailable = await t.request({ method: 'GET', url: '/v1/blog/categories', key: featureless });
-      assertError(unavailable, 'feature_unavailable');
-      assertRate(unavailable, 50, 49, reset, '404 feature_unavailable');
+    const noCategories = await t.createStore({ categories: false });
+    const featureless = await t.issueKey(noCategories, ['read_blog'], { readPerMinute: 50 });
+    const unavailable = await t.request({ method: 'GET', url: '/v1/blog/categories', key: featureless });
+    assertError(unavailable, 'feature_unavailable');
+    assertRate(unavailable, 50, 49, reset, '404 feature_unavailable');
 
-      const uncertified = await t.createStore({ certified: false });
-      const gated = await t.issueKey(uncertified, ['read_blog', 'read_audit'], { readPerMinute: 50 });
-      const blocked = await t.request({ method: 'GET', url: '/v1/audit/events', key: gated });
-      assertError(blocked, 'tenant_not_certified');
-      assertRate(blocked, 50, 49, reset, '503');
+    const uncertified = await t.createStore({ certified: false });
+    const gated = await t.issueKey(uncertified, ['read_blog', 'read_audit'], { readPerMinute: 50 });
+    const blocked = await t.request({ method: 'GET', url: '/v1/audit/events', key: gated });
+    assertError(blocked, 'tenant_not_certified');
+    assertRate(blocked, 50, 49, reset, '503');
 
-      // Later requests in the same window keep the same reset time.
-      t.clock.advance(30_000);
-      assertRate(await me(key), 50, --remaining, reset, 'later in the window');
+    // Later requests in the same window keep the same reset time.
+    t.clock.advance(30_000);
+    assertRate(await me(key), 50, --remaining, reset, 'later in the window');
 
-      const writer = await t.issueKey(store, ['write_blog'], { writePerMinute: 9, readPerMinute: 50 });
-      const written = await callWrite(t.app, writer);
-      assert.equal(written.statusCode, 422, written.body);
-      assert.equal(written.json().error.code, 'validation_failed');
-      assertRate(written, 9, 8, resetFor(t.clock.now().getTime()), 'write class, 422');
+    const writer = await t.issueKey(store, ['write_blog'], { writePerMinute: 9, readPerMinute: 50 });
+    const written = await callWrite(t.app, writer);
+    assert.equal(written.statusCode, 422, written.body);
+    assert.equal(written.json().error.code, 'validation_failed');
+    assertRate(written, 9, 8, resetFor(t.clock.now().getTime()), 'write class, 422');
 
-      const wrongSecret = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
-      for (const authorization of [undefined, 'Bearer nope', `Bearer  ${key}`, `Bearer ${wrongSecret}`]) {
-        const denied = await t.request({ method: 'GET', url: '/v1/me', headers: authorization === undefined ? {} : { authorization } });
-        assertError(denied, 'unauthorized');
-        assertNoRateHeaders(denied, `on 401 (${authorization ?? 'no header'})`);
-      }
-      // 401s were not counted against the key whose id they carried.
-      assertRate(await me(key), 50, --remaining, reset, 'after the 401s');
-    });
+    const wrongSecret = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
+    for (const authorization of [undefined, 'Bearer nope', `Bearer  ${key}`, `Bearer ${wrongSecret}`]) {
+      const denied = await t.request({ method: 'GET', url: '/v1/me', headers: authorization === undefined ? {} : { authorization } });
+      assertError(denied, 'unauthorized');
+      assertNoRateHeaders(denied, `on 401 (${authorization ?? 'no header'})`);
+    }
+    // 401s were not counted against the key whose id they carried.
+    assertRate(await me(key), 50, --remaining, reset, 'after the 401s');
+  });
 
-    it('allows exactly readPerMinute reads, then answers 429 rate_limited with Retry-After and the headers', async () => {
-      const windowStart = t.clock.now().getTime();
-      const reset = resetFor(windowStart);
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 3 });
-      for (const remaining of [2, 1, 0]) {
-        const res = await me(key);
-        assert.equal(res.statusCode, 200, `remaining ${remaining}: ${res.body}`);
-        assertRate(res, 3, remaining, reset);
-        assert.equal(res.headers['retry-after'], undefined, 'no Retry-After on an allowed request');
-      }
-      const limited = await me(key);
-      const err = assertError(limited, 'rate_limited');
-      assert.equal(err.retryable, true);
-      assert.deepEqual(err.details, []);
-      assertRate(limited, 3, 0, reset, '429');
-      const retryAfter = Number(limited.headers['retry-after']);
-      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']}`);
-      assert.equal(retryAfter, 60, 'the whole minute is left');
+  it('allows exactly readPerMinute reads, then answers 429 rate_limited with Retry-After and the headers', async () => {
+    const windowStart = t.clock.now().getTime();
+    const reset = resetFor(windowStart);
+    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 3 });
+    for (const remaining of [2, 1, 0]) {
+      const res = await me(key);
+      assert.equal(res.statusCode, 200, `remaining ${remaining}: ${res.body}`);
+      assertRate(res, 3, remaining, reset);
+      assert.equal(res.headers['retry-after'], undefined, 'no Retry-After on an allowed request');
+    }
+    const limited = await me(key);
+    const err = assertError(limited, 'rate_limited');
+    assert.equal(err.retryable, true);
+    assert.deepEqual(err.details, []);
+    assertRate(limited, 3, 0, reset, '429');
+    const retryAfter = Number(limited.headers['retry-after']);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']}`);
+    assert.equal(retryAfter, 60, 'the whole minute is left');
 
-      // Later in the window the suggested wait shrinks with the clock.
-      t.clock.advance(20_500);
-      const later = await me(key);
-      assertError(later, 'rate_limited');
-      assert.equal(later.headers['retry-after'], '40', 'whole seconds until the window ends (39.5 s), rounded up');
-      assertRate(later, 3, 0, reset);
-    });
+    // Later in the window the suggested wait shrinks with the clock.
+    t.clock.advance(20_500);
+    const later = await me(key);
+    assertError(later, 'rate_limited');
+    assert.equal(later.headers['retry-after'], '40', 'whole seconds until the window ends (39.5 s), rounded up');
+    assertRate(later, 3, 0, reset);
+  });
 
-    it('keeps read and write allowances independent', async () => {
-      const start = t.clock.now().getTime();
-      const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 2 });
-      for (let i = 0; i < 2; i++) assert.equal((await me(key)).statusCode, 200);
-      assertError(await me(key), 'rate_limited');
+  it('keeps read and write allowances independent', async () => {
+    const start = t.clock.now().getTime();
+    const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 2 });
+    for (let i = 0; i < 2; i++) assert.equal((await me(key)).statusCode, 200);
+    assertError(await me(key), 'rate_limited');
 
-      const firstWrite = await callWrite(t.app, key);
-      assert.notEqual(firstWrite.statusCode, 429, `a write while reads are exhausted: ${firstWrite.body}`);
-      assertRate(firstWrite, 2, 1, resetFor(start), `write ${firstWrite.statusCode}`);
-      assert.notEqual((await callWrite(t.app, key)).statusCode, 429);
-      const writeLimited = await callWrite(t.app, key);
-      assertError(writeLimited, 'rate_limited');
-      assertRate(writeLimited, 2, 0, resetFor(start), 'write 429');
+    const firstWrite = await callWrite(t.app, key);
+    assert.notEqual(firstWrite.statusCode, 429, `a write while reads are exhausted: ${firstWrite.body}`);
+    assertRate(firstWrite, 2, 1, resetFor(start), `write ${firstWrite.statusCode}`);
+    assert.notEqual((await callWrite(t.app, key)).statusCode, 429);
+    const writeLimited = await callWrite(t.app, key);
+    assertError(writeLimited, 'rate_limited');
+    assertRate(writeLimited, 2, 0, resetFor(start), 'write 429');
 
-      // And the other way round: a fresh read allowance is not spent by writes.
-      const other = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 1 });
-      assert.notEqual((await callWrite(t.app, other)).statusCode, 429);
-      assertError(await callWrite(t.app, other), 'rate_limited');
-      const read = await me(other);
-      assert.equal(read.statusCode, 200);
-      assertRate(read, 2, 1, resetFor(start));
-    });
+    // And the other way round: a fresh read allowance is not spent by writes.
+    const other = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 1 });
+    assert.notEqual((await callWrite(t.app, other)).statusCode, 429);
+    assertError(await callWrite(t.app, other), 'rate_limited');
+    const read = await me(other);
+    assert.equal(read.statusCode, 200);
+    assertRate(read, 2, 1, resetFor(start));
+  });
 
-    it('counts requests refused with 403 (and 403 wins over 429 rate_limited)', async () => {
-      const reset = resetFor(t.clock.now().getTime());
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2 });
-      for (const remaining of [1, 0, 0]) {
-        const res = await t.request({ method: 'GET', url: '/v1/audit/events', key });
-        assertError(res, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
-        assertRate(res, 2, remaining, reset);
-        assert.equal(res.headers['retry-after'], undefined);
-      }
-      const limited = await me(key);
-      assertError(limited, 'rate_limited');
-      assertRate(limited, 2, 0, reset);
-    });
+  it('counts requests refused with 403 (and 403 wins over 429 rate_limited)', async () => {
+    const reset = resetFor(t.clock.now().getTime());
+    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2 });
+    for (const remaining of [1, 0, 0]) {
+      const res = await t.request({ method: 'GET', url: '/v1/audit/events', key });
+      assertError(res, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
+      assertRate(res, 2, remaining, reset);
+      assert.equal(res.headers['retry-after'], undefined);
+    }
+    const limited = await me(key);
+    assertError(limited, 'rate_limited');
+    assertRate(limited, 2, 0, reset);
+  });
 
-    it('refills the allowance when the minute has passed (memory backend, moved clock)', async () => {
-      const start = t.clock.now().getTime();
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2 });
-      await me(key);
-      await me(key);
-      assertError(await me(key), 'rate_limited');
+  it('refills the allowance when the minute has passed (memory backend, moved clock)', async () => {
+    const start = t.clock.now().getTime();
+    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2 });
+    await me(key);
+    await me(key);
+    assertError(await me(key), 'rate_limited');
 
-      t.clock.set(start + 59_999);
-      const stillLimited = await me(key);
-      assertError(stillLimited, 'rate_limited');
-      assert.equal(stillLimited.headers['retry-after'], '1', 'never 0 while blocked');
+    t.clock.set(start + 59_999);
+    const stillLimited = await me(key);
+    assertError(stillLimited, 'rate_limited');
+    assert.equal(stillLimited.headers['retry-after'], '1', 'never 0 while blocked');
 
-      t.clock.set(start + 60_000);
-      const refilled = await me(key);
-      assert.equal(refilled.statusCode, 200, refilled.body);
-      assertRate(refilled, 2, 1, resetFor(start + 60_000), 'new window');
-    });
+    t.clock.set(start + 60_000);
+    const refilled = await me(key);
+    assert.equal(refilled.statusCode, 200, refilled.body);
+    assertRate(refilled, 2, 1, resetFor(start + 60_000), 'new window');
+  });
 
-    it('applies a limit changed with the CLI (key update) on the very next request', async () => {
-      const reset = resetFor(t.clock.now().getTime());
-      const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 3 });
-      for (let i = 0; i < 3; i++) assert.equal((await me(key)).statusCode, 200);
-      assertError(await me(key), 'rate_limited'); // the 4th request, counted as well
+  it('applies a limit changed with the CLI (key update) on the very next request', async () => {
+    const reset = resetFor(t.clock.now().getTime());
+    const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 3 });
+    for (let i = 0; i < 3; i++) assert.equal((await me(key)).statusCode, 200);
+    assertError(await me(key), 'rate_limited'); // the 4th request, counted as well
 
-      const updated = await cli(t, ['key', 'update', keyIdOf(key), '--read-per-minute', '5']);
-      assert.equal(updated.rate_limits.read_per_minute, 5);
-      const fifth = await me(key);
-      assert.equal(fifth.statusCode, 200, 'the raised limit applies at once, to the count already made');
-      assertRate(fifth, 5, 0, reset);
-      assert.equal(fifth.json().rate_limits.read_per_minute, 5);
-      assertError(await me(key), 'rate_limited');
+    const updated = await cli(t, ['key', 'update', keyIdOf(key), '--read-per-minute', '5']);
+    assert.equal(updated.rate_limits.read_per_minute, 5);
+    const fifth = await me(key);
+    assert.equal(fifth.statusCode, 200, 'the raised limit applies at once, to the count already made');
+    assertRate(fifth, 5, 0, reset);
+    assert.equal(fifth.json().rate_limits.read_per_minute, 5);
+    assertError(await me(key), 'rate_limited');
 
-      await cli(t, ['key', 'update', keyIdOf(key), '--read-per-minute', '50', '--write-per-minute', '1']);
-      assertRate(await me(key), 50, 43, reset);
-      assert.notEqual((await callWrite(t.app, key)).statusCode, 429);
-      const writeLimited = await callWrite(t.app, key);
-      assertError(writeLimited, 'rate_limited');
-      assertRate(writeLimited, 1, 0, reset);
-    });
+    await cli(t, ['key', 'update', keyIdOf(key), '--read-per-minute', '50', '--write-per-minute', '1']);
+    assertRate(await me(key), 50, 43, reset);
+    assert.notEqual((await callWrite(t.app, key)).statusCode, 429);
+    const writeLimited = await callWrite(t.app, key);
+    assertError(writeLimited, 'rate_limited');
+    assertRate(writeLimited, 1, 0, reset);
+  });
 
-    it('answers 429 concurrency_limited with Retry-After: 1 while the key’s slots are taken elsewhere', async () => {
-      const reset = resetFor(t.clock.now().getTime());
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { concurrency: 2, readPerMinute: 10 });
-      const keyId = keyIdOf(key);
+  it('answers 429 concurrency_limited with Retry-After: 1 while the key’s slots are taken elsewhere', async () => {
+    const reset = resetFor(t.clock.now().getTime());
+    const key = await t.issueKey(await t.createStore(), ['read_blog'], { concurrency: 2, readPerMinute: 10 });
+    const keyId = keyIdOf(key);
+    const slots = watchSlots(t.ctx);
+    try {
       // Two requests of this key in flight, e.g. on another instance sharing the counters.
       const first = await t.ctx.traffic.acquireSlot(keyId, 2);
       const second = await t.ctx.traffic.acquireSlot(keyId, 2);
@@ -434,274 +362,278 @@ for (const target of await engineTargets()) {
       assert.equal(ok.statusCode, 200, ok.body);
       assertRate(ok, 10, 8, reset);
       // The request gave its slot back when it finished: one held by the test, one free.
-      await waitInFlightBelow(t.ctx.traffic, keyId, 2);
+      await slots.until('the answered request released its slot', () => slots.held(keyId) === 1);
       await second();
-      await waitInFlightBelow(t.ctx.traffic, keyId, 1);
-    });
+      assert.equal(slots.held(keyId), 0);
+    } finally {
+      slots.restore();
+    }
+  });
 
-    it('orders 429 rate_limited before 429 concurrency_limited before 503', async () => {
-      const reset = resetFor(t.clock.now().getTime());
-      const uncertified = await t.createStore({ certified: false });
-      const key = await t.issueKey(uncertified, ['read_audit'], { concurrency: 1, readPerMinute: 2 });
-      const keyId = keyIdOf(key);
-      const held = await t.ctx.traffic.acquireSlot(keyId, 1);
-      assert.ok(held);
-      try {
-        assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'concurrency_limited');
-        await held();
-        assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
-        await waitInFlightBelow(t.ctx.traffic, keyId, 1); // the 503 gave its slot back
-        const again = await t.ctx.traffic.acquireSlot(keyId, 1);
-        assert.ok(again);
-        const rate = await t.request({ method: 'GET', url: '/v1/audit/events', key });
-        assertError(rate, 'rate_limited');
-        assertRate(rate, 2, 0, reset);
-        await again();
-      } finally {
-        await held();
-      }
-    });
+  it('orders 429 rate_limited before 429 concurrency_limited before 503', async () => {
+    const reset = resetFor(t.clock.now().getTime());
+    const uncertified = await t.createStore({ certified: false });
+    const key = await t.issueKey(uncertified, ['read_audit'], { concurrency: 1, readPerMinute: 2 });
+    const keyId = keyIdOf(key);
+    const slots = watchSlots(t.ctx);
+    const held = await t.ctx.traffic.acquireSlot(keyId, 1);
+    assert.ok(held);
+    try {
+      assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'concurrency_limited');
+      await held();
+      assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
+      await slots.until('the 503 gave its slot back', () => slots.held(keyId) === 0);
+      const again = await t.ctx.traffic.acquireSlot(keyId, 1);
+      assert.ok(again);
+      const rate = await t.request({ method: 'GET', url: '/v1/audit/events', key });
+      assertError(rate, 'rate_limited');
+      assertRate(rate, 2, 0, reset);
+      await again();
+    } finally {
+      await held();
+      slots.restore();
+    }
+  });
 
-    it('refuses request concurrency+1 while requests are really in flight, and frees a slot when one ends or aborts', async () => {
-      const port = await listen(t.app);
-      const reset = resetFor(t.clock.now().getTime());
-      const store = await t.createStore();
-      const key = await t.issueKey(store, ['read_blog', 'write_blog'], { concurrency: 3 });
-      const keyId = keyIdOf(key);
-      const slots = observeSlots(t.ctx);
-      const held: HeldRequest[] = [];
-      try {
-        for (let i = 0; i < 3; i++) held.push(holdRequest(port, key));
-        await slots.until('3 requests are in flight', () => slots.held(keyId) === 3);
+  it('refuses request concurrency+1 while requests are really in flight, and frees a slot when one ends or aborts', async () => {
+    const port = await listen(t.app);
+    const reset = resetFor(t.clock.now().getTime());
+    const store = await t.createStore();
+    const key = await t.issueKey(store, ['read_blog', 'write_blog'], { concurrency: 3 });
+    const keyId = keyIdOf(key);
+    const slots = watchSlots(t.ctx);
+    const held: HeldRequest[] = [];
+    try {
+      for (let i = 0; i < 3; i++) held.push(holdRequest(port, key));
+      await slots.until('3 requests are in flight', () => slots.held(keyId) === 3);
 
-        const limited = await me(key);
-        assertError(limited, 'concurrency_limited');
-        assert.equal(limited.headers['retry-after'], '1');
-        assertRate(limited, 600, 599, reset);
-        const writeLimited = await callWrite(t.app, key);
-        assertError(writeLimited, 'concurrency_limited');
-        assert.equal(writeLimited.headers['retry-after'], '1');
-        assert.equal(slots.held(keyId), 3, 'refused requests take no slot');
+      const limited = await me(key);
+      assertError(limited, 'concurrency_limited');
+      assert.equal(limited.headers['retry-after'], '1');
+      assertRate(limited, 600, 599, reset);
+      const writeLimited = await callWrite(t.app, key);
+      assertError(writeLimited, 'concurrency_limited');
+      assert.equal(writeLimited.headers['retry-after'], '1');
+      assert.equal(slots.held(keyId), 3, 'refused requests take no slot');
 
-        // A client giving up on a request gives its slot back.
-        held[0].abort();
-        assert.ok((await held[0].outcome) instanceof Error);
-        await slots.until('the aborted request released its slot', () => slots.held(keyId) === 2);
-        const afterAbort = await me(key);
-        assert.equal(afterAbort.statusCode, 200, afterAbort.body);
-        await slots.until('the answered request released its slot', () => slots.held(keyId) === 2);
+      // A client giving up on a request gives its slot back.
+      held[0].abort();
+      assert.ok((await held[0].outcome) instanceof Error);
+      await slots.until('the aborted request released its slot', () => slots.held(keyId) === 2);
+      const afterAbort = await me(key);
+      assert.equal(afterAbort.statusCode, 200, afterAbort.body);
+      await slots.until('the answered request released its slot', () => slots.held(keyId) === 2);
 
-        // So does a request that completes: send the rest of its body and read its answer.
-        held[1].finish();
-        const done = await held[1].outcome;
-        assert.ok(!(done instanceof Error), String(done));
-        assert.notEqual(done.status, 429, done.body);
-        assert.equal(done.headers['x-ratelimit-limit'], '120');
-        await slots.until('the finished request released its slot', () => slots.held(keyId) === 1);
-        assertRate(await me(key), 600, 597, reset);
-      } finally {
-        for (const h of held) h.abort();
-        await slots.until('every held request released its slot', () => slots.held(keyId) === 0).finally(slots.restore);
-      }
-    });
+      // So does a request that completes: send the rest of its body and read its answer.
+      held[1].finish();
+      const done = await held[1].outcome;
+      assert.ok(!(done instanceof Error), String(done));
+      assert.notEqual(done.status, 429, done.body);
+      assert.equal(done.headers['x-ratelimit-limit'], '120');
+      await slots.until('the finished request released its slot', () => slots.held(keyId) === 1);
+      assertRate(await me(key), 600, 597, reset);
+    } finally {
+      for (const h of held) h.abort();
+      await slots.until('every held request released its slot', () => slots.held(keyId) === 0).finally(slots.restore);
+    }
+  });
 
-    it('reports the limits set with the CLI (key issue, store update) in GET /v1/me', async () => {
-      const store = await t.createStore();
-      const issued = await cli(t, [
-        'key', 'issue', '--store', store.handle, '--app', 'cli-app', '--scopes', 'read_blog',
-        '--no-expiry', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2',
-      ]);
-      assert.equal(issued.key_id, keyIdOf(issued.key));
-      const res = await me(issued.key);
+  it('reports the limits set with the CLI (key issue, store update) in GET /v1/me', async () => {
+    const store = await t.createStore();
+    const issued = await cli(t, [
+      'key', 'issue', '--store', store.handle, '--app', 'cli-app', '--scopes', 'read_blog',
+      '--no-expiry', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2',
+    ]);
+    assert.equal(issued.key_id, keyIdOf(issued.key));
+    const res = await me(issued.key);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().rate_limits, { read_per_minute: 7, write_per_minute: 3, concurrency: 2 });
+    assert.equal(res.headers['x-ratelimit-limit'], '7');
+    assert.equal(res.headers['x-ratelimit-remaining'], '6');
+
+    const before = res.json().quotas;
+    assert.equal(before.posts_per_day.limit, 200);
+    const updated = await cli(t, ['store', 'update', store.handle, '--posts-per-day', '3', '--images-per-day', '4']);
+    assert.deepEqual(updated.quotas, { posts_per_day: 3, images_per_day: 4 });
+    const quotas = (await me(issued.key)).json().quotas;
+    assert.deepEqual(
+      { posts: [quotas.posts_per_day.limit, quotas.posts_per_day.used, quotas.posts_per_day.remaining], images: [quotas.images_per_day.limit, quotas.images_per_day.used, quotas.images_per_day.remaining] },
+      { posts: [3, 0, 3], images: [4, 0, 4] },
+    );
+    assert.equal(quotas.posts_per_day.resets_at, before.posts_per_day.resets_at);
+  });
+});
+
+describeEachEngine('traffic control shared through Redis by two app instances', (target) => {
+  let t: TestApp; // instance A (with its own context)
+  let instanceB: Awaited<ReturnType<typeof secondInstance>>; // another context and app on the same database and Redis
+  let ctxB: AppContext;
+  let appB: FastifyInstance;
+  const keyIds: string[] = [];
+  before(async () => {
+    t = await startTestApp(target, { REDIS_URL });
+    instanceB = await secondInstance(t);
+    ({ ctx: ctxB, app: appB } = instanceB);
+  });
+  after(async () => {
+    await instanceB?.close();
+    await t?.close();
+    await deleteRedisKeys(keyIds);
+  });
+
+  const meOn = (app: FastifyInstance, key: string) => app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+  const issue = async (opts: { readPerMinute?: number; writePerMinute?: number; concurrency?: number }) => {
+    const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], opts);
+    keyIds.push(keyIdOf(key));
+    return key;
+  };
+  /** Redis owns the window (real time), t.clock only anchors the reset time: within the next minute. */
+  const resetRange = (): [number, number] => {
+    const nowS = t.clock.now().getTime() / 1000;
+    return [Math.floor(nowS), Math.ceil(nowS + 60)];
+  };
+
+  it('shares one per-minute allowance: 3 reads on A and 2 on B use up a limit of 5, then both refuse', async () => {
+    const key = await issue({ readPerMinute: 5 });
+    for (const remaining of [4, 3, 2]) {
+      const res = await meOn(t.app, key);
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().rate_limits, { read_per_minute: 7, write_per_minute: 3, concurrency: 2 });
-      assert.equal(res.headers['x-ratelimit-limit'], '7');
-      assert.equal(res.headers['x-ratelimit-remaining'], '6');
-
-      const before = res.json().quotas;
-      assert.equal(before.posts_per_day.limit, 200);
-      const updated = await cli(t, ['store', 'update', store.handle, '--posts-per-day', '3', '--images-per-day', '4']);
-      assert.deepEqual(updated.quotas, { posts_per_day: 3, images_per_day: 4 });
-      const quotas = (await me(issued.key)).json().quotas;
-      assert.deepEqual(
-        { posts: [quotas.posts_per_day.limit, quotas.posts_per_day.used, quotas.posts_per_day.remaining], images: [quotas.images_per_day.limit, quotas.images_per_day.used, quotas.images_per_day.remaining] },
-        { posts: [3, 0, 3], images: [4, 0, 4] },
-      );
-      assert.equal(quotas.posts_per_day.resets_at, before.posts_per_day.resets_at);
-    });
+      assertRate(res, 5, remaining, resetRange(), 'on A');
+    }
+    for (const remaining of [1, 0]) {
+      const res = await meOn(appB, key);
+      assert.equal(res.statusCode, 200, res.body);
+      assertRate(res, 5, remaining, resetRange(), 'on B');
+    }
+    for (const [name, app] of [['A', t.app], ['B', appB]] as const) {
+      const limited = await meOn(app, key);
+      const err = assertError(limited, 'rate_limited');
+      assert.equal(err.retryable, true);
+      assertRate(limited, 5, 0, resetRange(), `429 on ${name}`);
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']} on ${name}`);
+    }
   });
 
-  describe(`traffic control shared through Redis by two app instances [${target.name}]`, { skip: target.skip ?? redisSkip }, () => {
-    let t: TestApp; // instance A (with its own context)
-    let ctxB: AppContext; // instance B: another context and app on the same database and Redis
-    let appB: FastifyInstance;
-    const keyIds: string[] = [];
-    before(async () => {
-      t = await startTestApp(target, { REDIS_URL });
-      ctxB = await createContext(t.config, { clock: t.clock });
-      appB = await buildApp(ctxB, { logStream: silentLog(), logLevel: 'silent' });
-      await appB.ready();
-    });
-    after(async () => {
-      await appB?.close();
-      await ctxB?.close();
-      await t?.close();
-      await deleteRedisKeys(keyIds);
-    });
+  it('counts the first requests after a busy start-up instead of failing open while Redis connects', async () => {
+    const errors: unknown[] = [];
+    const ctx = await createContext(t.config, { clock: t.clock, onTrafficBackendError: (err) => errors.push(err) });
+    // Start-up work that keeps the event loop busy right after the Redis client was created.
+    const busyUntil = Date.now() + 300;
+    while (Date.now() < busyUntil);
+    const app = await buildApp(ctx, { logLevel: 'silent' });
+    try {
+      const key = await issue({ readPerMinute: 2 });
+      const first = await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+      assert.equal(first.statusCode, 200, first.body);
+      assertRate(first, 2, 1, resetRange(), 'the first request is counted in Redis');
+      assert.deepEqual(errors.map(String), []);
+    } finally {
+      await app.close();
+      await ctx.close();
+    }
+  });
 
-    const meOn = (app: FastifyInstance, key: string) => app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
-    const issue = async (opts: { readPerMinute?: number; writePerMinute?: number; concurrency?: number }) => {
-      const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], opts);
-      keyIds.push(keyIdOf(key));
-      return key;
-    };
-    /** Redis owns the window (real time), t.clock only anchors the reset time: within the next minute. */
-    const resetRange = (): [number, number] => {
+  it('keeps the read and write allowances independent across instances', async () => {
+    const key = await issue({ readPerMinute: 1, writePerMinute: 1 });
+    assert.equal((await meOn(t.app, key)).statusCode, 200);
+    assertError(await meOn(appB, key), 'rate_limited');
+    const written = await callWrite(t.app, key);
+    assert.notEqual(written.statusCode, 429, written.body);
+    assertRate(written, 1, 0, resetRange(), 'write on A');
+    const limited = await callWrite(appB, key);
+    assertError(limited, 'rate_limited');
+    assertRate(limited, 1, 0, resetRange(), 'write on B');
+  });
+
+  it('shares the in-flight count: slots taken through A make B answer 429 concurrency_limited', async () => {
+    const key = await issue({ concurrency: 2 });
+    const keyId = keyIdOf(key);
+    const slotsB = watchSlots(ctxB);
+    const first = await t.ctx.traffic.acquireSlot(keyId, 2);
+    const second = await t.ctx.traffic.acquireSlot(keyId, 2);
+    assert.ok(first && second);
+    try {
+      const limited = await meOn(appB, key);
+      const err = assertError(limited, 'concurrency_limited');
+      assert.equal(err.retryable, true);
+      assert.equal(limited.headers['retry-after'], '1');
+      assertRate(limited, 600, 599, resetRange());
+      await first();
+      const ok = await meOn(appB, key);
+      assert.equal(ok.statusCode, 200, ok.body);
+      await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0);
+    } finally {
+      await first();
+      await second();
+      slotsB.restore();
+    }
+  });
+
+  it('counts requests really in flight on A against the limit on B, and frees the slot when one aborts', async () => {
+    const port = await listen(t.app);
+    const key = await issue({ concurrency: 2 });
+    const keyId = keyIdOf(key);
+    const slotsA = watchSlots(t.ctx);
+    const slotsB = watchSlots(ctxB);
+    const held: HeldRequest[] = [];
+    try {
+      for (let i = 0; i < 2; i++) held.push(holdRequest(port, key));
+      await slotsA.until('2 requests are in flight on A', () => slotsA.held(keyId) === 2);
+      const limited = await meOn(appB, key);
+      assertError(limited, 'concurrency_limited');
+      assert.equal(limited.headers['retry-after'], '1');
+
+      held[0].abort();
+      await slotsA.until('the aborted request released its slot on A', () => slotsA.held(keyId) === 1);
+      const ok = await meOn(appB, key);
+      assert.equal(ok.statusCode, 200, ok.body);
+    } finally {
+      for (const h of held) h.abort();
+      await slotsA.until('every held request released its slot', () => slotsA.held(keyId) === 0).finally(slotsA.restore);
+    }
+    await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0).finally(slotsB.restore);
+  });
+}, { skip: redisSkip });
+
+describeEachEngine('traffic control when Redis is down', (target) => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(target, { REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  after(() => t?.close());
+
+  it('fails open: requests are served with full-allowance headers, beyond the rate and concurrency limits', async () => {
+    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1, concurrency: 1 });
+    const keyId = keyIdOf(key);
+    const held = await t.ctx.traffic.acquireSlot(keyId, 1); // not recorded anywhere: Redis is away
+    assert.ok(held);
+    try {
       const nowS = t.clock.now().getTime() / 1000;
-      return [Math.floor(nowS), Math.ceil(nowS + 60)];
-    };
-
-    it('shares one per-minute allowance: 3 reads on A and 2 on B use up a limit of 5, then both refuse', async () => {
-      const key = await issue({ readPerMinute: 5 });
-      for (const remaining of [4, 3, 2]) {
-        const res = await meOn(t.app, key);
+      for (let i = 0; i < 3; i++) {
+        const res = await t.request({ method: 'GET', url: '/v1/me', key });
         assert.equal(res.statusCode, 200, res.body);
-        assertRate(res, 5, remaining, resetRange(), 'on A');
+        assertCommonHeaders(res);
+        assertRate(res, 1, 1, Math.ceil(nowS + 60), `request ${i + 1}`);
       }
-      for (const remaining of [1, 0]) {
-        const res = await meOn(appB, key);
-        assert.equal(res.statusCode, 200, res.body);
-        assertRate(res, 5, remaining, resetRange(), 'on B');
-      }
-      for (const [name, app] of [['A', t.app], ['B', appB]] as const) {
-        const limited = await meOn(app, key);
-        const err = assertError(limited, 'rate_limited');
-        assert.equal(err.retryable, true);
-        assertRate(limited, 5, 0, resetRange(), `429 on ${name}`);
-        const retryAfter = Number(limited.headers['retry-after']);
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']} on ${name}`);
-      }
-    });
-
-    it('counts the first requests after a busy start-up instead of failing open while Redis connects', async () => {
-      const errors: unknown[] = [];
-      const ctx = await createContext(t.config, { clock: t.clock, onTrafficBackendError: (err) => errors.push(err) });
-      // Start-up work that keeps the event loop busy right after the Redis client was created.
-      const busyUntil = Date.now() + 300;
-      while (Date.now() < busyUntil);
-      const app = await buildApp(ctx, { logStream: silentLog(), logLevel: 'silent' });
-      try {
-        const key = await issue({ readPerMinute: 2 });
-        const first = await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
-        assert.equal(first.statusCode, 200, first.body);
-        assertRate(first, 2, 1, resetRange(), 'the first request is counted in Redis');
-        assert.deepEqual(errors.map(String), []);
-      } finally {
-        await app.close();
-        await ctx.close();
-      }
-    });
-
-    it('keeps the read and write allowances independent across instances', async () => {
-      const key = await issue({ readPerMinute: 1, writePerMinute: 1 });
-      assert.equal((await meOn(t.app, key)).statusCode, 200);
-      assertError(await meOn(appB, key), 'rate_limited');
-      const written = await callWrite(t.app, key);
-      assert.notEqual(written.statusCode, 429, written.body);
-      assertRate(written, 1, 0, resetRange(), 'write on A');
-      const limited = await callWrite(appB, key);
-      assertError(limited, 'rate_limited');
-      assertRate(limited, 1, 0, resetRange(), 'write on B');
-    });
-
-    it('shares the in-flight count: slots taken through A make B answer 429 concurrency_limited', async () => {
-      const key = await issue({ concurrency: 2 });
-      const keyId = keyIdOf(key);
-      const first = await t.ctx.traffic.acquireSlot(keyId, 2);
-      const second = await t.ctx.traffic.acquireSlot(keyId, 2);
-      assert.ok(first && second);
-      try {
-        const limited = await meOn(appB, key);
-        const err = assertError(limited, 'concurrency_limited');
-        assert.equal(err.retryable, true);
-        assert.equal(limited.headers['retry-after'], '1');
-        assertRate(limited, 600, 599, resetRange());
-        await first();
-        const ok = await meOn(appB, key);
-        assert.equal(ok.statusCode, 200, ok.body);
-        await waitInFlightBelow(ctxB.traffic, keyId, 2); // B gave its slot back when it answered
-      } finally {
-        await first();
-        await second();
-      }
-    });
-
-    it('counts requests really in flight on A against the limit on B, and frees the slot when one aborts', async () => {
-      const port = await listen(t.app);
-      const key = await issue({ concurrency: 2 });
-      const keyId = keyIdOf(key);
-      const slotsA = observeSlots(t.ctx);
-      const held: HeldRequest[] = [];
-      try {
-        for (let i = 0; i < 2; i++) held.push(holdRequest(port, key));
-        await slotsA.until('2 requests are in flight on A', () => slotsA.held(keyId) === 2);
-        const limited = await meOn(appB, key);
-        assertError(limited, 'concurrency_limited');
-        assert.equal(limited.headers['retry-after'], '1');
-
-        held[0].abort();
-        await slotsA.until('the aborted request released its slot on A', () => slotsA.held(keyId) === 1);
-        const ok = await meOn(appB, key);
-        assert.equal(ok.statusCode, 200, ok.body);
-      } finally {
-        for (const h of held) h.abort();
-        await slotsA.until('every held request released its slot', () => slotsA.held(keyId) === 0).finally(slotsA.restore);
-      }
-      await waitInFlightBelow(ctxB.traffic, keyId, 1);
-    });
+    } finally {
+      await held();
+    }
   });
 
-  describe(`traffic control when Redis is down [${target.name}]`, { skip: target.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(target, { REDIS_URL: 'redis://127.0.0.1:1' });
-    });
-    after(() => t?.close());
-
-    it('fails open: requests are served with full-allowance headers, beyond the rate and concurrency limits', async () => {
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1, concurrency: 1 });
-      const keyId = keyIdOf(key);
-      const held = await t.ctx.traffic.acquireSlot(keyId, 1); // not recorded anywhere: Redis is away
-      assert.ok(held);
-      try {
-        const nowS = t.clock.now().getTime() / 1000;
-        for (let i = 0; i < 3; i++) {
-          const res = await t.request({ method: 'GET', url: '/v1/me', key });
-          assert.equal(res.statusCode, 200, res.body);
-          assertCommonHeaders(res);
-          assertRate(res, 1, 1, Math.ceil(nowS + 60), `request ${i + 1}`);
-        }
-      } finally {
-        await held();
-      }
-    });
-
-    it('reports each failure to the context’s backend-error callback', async () => {
-      const errors: Array<{ operation?: string }> = [];
-      const ctx = await createContext(t.config, { clock: t.clock, onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
-      const app = await buildApp(ctx, { logStream: silentLog(), logLevel: 'silent' });
-      try {
-        const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1 });
-        assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
-        assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
-        const operations = new Set(errors.map((e) => e.operation));
-        // The count and the slot are one script, so one failure each request.
-        assert.ok(operations.has('admit'), `reported: ${[...operations].join(', ')}`);
-        assert.equal(errors.filter((e) => e.operation === 'admit').length, 2);
-      } finally {
-        await app.close();
-        await ctx.close();
-      }
-    });
+  it('reports each failure to the context’s backend-error callback', async () => {
+    const errors: Array<{ operation?: string }> = [];
+    const { app, close } = await secondInstance(t, { onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
+    try {
+      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1 });
+      assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
+      assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
+      const operations = new Set(errors.map((e) => e.operation));
+      // The count and the slot are one script, so one failure each request.
+      assert.ok(operations.has('admit'), `reported: ${[...operations].join(', ')}`);
+      assert.equal(errors.filter((e) => e.operation === 'admit').length, 2);
+    } finally {
+      await close();
+    }
   });
-}
+});

@@ -6,11 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { engineTargets } from '../helpers/engines.js';
+import { sqliteEngine as sqlite } from '../helpers/engines.js';
+import { unusedPort } from '../helpers/ports.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
 
@@ -27,18 +27,6 @@ function skipReason(): string | undefined {
   if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
   console.log(`# skipping browser tests: ${reason}`);
   return reason;
-}
-
-/** A port nobody listens on right now (the app needs it before it starts, for PUBLIC_BASE_URL). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function uploadImage(t: TestApp, key: string): Promise<{ url: string }> {
@@ -69,15 +57,14 @@ function watch(page: Page, origin: string) {
 }
 
 const skip = skipReason();
-const [sqlite] = await engineTargets();
-
 describe('store front and /docs in a real browser', { skip }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
 
   before(async () => {
-    const port = await freePort();
+    // The app needs its own address before it starts, for PUBLIC_BASE_URL.
+    const port = await unusedPort();
     origin = `http://127.0.0.1:${port}`;
     t = await startTestApp(sqlite, { PUBLIC_BASE_URL: origin });
     await t.app.listen({ port, host: '127.0.0.1' });

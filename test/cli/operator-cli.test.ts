@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { engineTargets } from '../helpers/engines.js';
+import { describeEachEngine } from '../helpers/engines.js';
+import { unusedPort } from '../helpers/ports.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
@@ -16,108 +16,106 @@ import { runCli } from '../helpers/cli.js';
 
 const cli = (databaseUrl: string, ...args: string[]) => runCli({ DATABASE_URL: databaseUrl }, ...args);
 
-for (const target of await engineTargets()) {
-  describe(`operator CLI [${target.name}]`, { skip: target.skip }, () => {
-    let t: TestApp;
-    let db: string;
-    before(async () => {
-      t = await startTestApp(target);
-      db = t.config.database.url;
-    });
-    after(() => t?.close());
-
-    it('creates and updates stores, printing one JSON object', async () => {
-      const created = await cli(db, 'store', 'create', '--handle', 'acme', '--name', 'Acme Shop', '--no-media', '--no-emoji');
-      assert.equal(created.code, 0, created.stderr);
-      assert.equal(created.stdout.trim().split('\n').length, 1);
-      assert.equal(created.json.handle, 'acme');
-      assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false, webhooks: true });
-      assert.equal(created.json.certified, true);
-      assert.equal(created.json.limits.title_allows_emoji, false);
-      const updated = await cli(db, 'store', 'update', 'acme', '--media', 'on', '--writes-paused', 'on', '--posts-per-day', '7', '--image-max-width', '800', '--certified', 'off');
-      assert.equal(updated.code, 0, updated.stderr);
-      assert.deepEqual([updated.json.features.media_upload, updated.json.writes_paused, updated.json.quotas.posts_per_day, updated.json.limits.image_max_width, updated.json.certified], [true, true, 7, 800, false]);
-    });
-
-    it('reports usage errors (exit 2) and impossible commands (exit 1) on stderr', async () => {
-      const dup = await cli(db, 'store', 'create', '--handle', 'acme', '--name', 'Again');
-      assert.equal(dup.code, 1);
-      assert.equal(dup.stdout, '');
-      assert.match(dup.stderr, /already exists/);
-      const badFlag = await cli(db, 'store', 'update', 'acme', '--media', 'maybe');
-      assert.equal(badFlag.code, 2);
-      assert.match(badFlag.stderr, /--media takes on or off/);
-      const badScope = await cli(db, 'key', 'issue', '--store', 'acme', '--app', 'x', '--scopes', 'read_blog,admin');
-      assert.equal(badScope.code, 2);
-      assert.match(badScope.stderr, /unknown: admin/);
-      const noStore = await cli(db, 'key', 'issue', '--store', 'nope', '--app', 'x', '--scopes', 'read_blog');
-      assert.equal(noStore.code, 1);
-      assert.match(noStore.stderr, /no store with handle "nope"/);
-    });
-
-    it('issues a key shown once (only its hash is stored), lists keys without secrets, revokes at once', async () => {
-      await cli(db, 'store', 'create', '--handle', 'keys-shop', '--name', 'Keys');
-      const issued = await cli(db, 'key', 'issue', '--store', 'keys-shop', '--app', 'sync-bot', '--scopes', 'write_blog,read_audit', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2');
-      assert.equal(issued.code, 0, issued.stderr);
-      assert.match(issued.json.key, /^svc_live_[a-z0-9]{8}_[A-Za-z0-9]{32}$/);
-      assert.equal(issued.json.key_id, issued.json.key.slice(9, 17));
-      assert.deepEqual(issued.json.scopes, ['read_blog', 'write_blog', 'read_audit']);
-      assert.match(issued.json.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/);
-      const lifetime = Date.parse(issued.json.expires_at) - Date.now();
-      assert.ok(Math.abs(lifetime - 365 * 86_400_000) < 120_000, `expires in 365 days (got ${lifetime} ms)`);
-      const secret = issued.json.key.slice(-32);
-      const row = await t.ctx.db.selectFrom('api_keys').selectAll().where('key_id', '=', issued.json.key_id).executeTakeFirstOrThrow();
-      assert.ok(!JSON.stringify(row).includes(secret), 'the secret is not stored');
-      assert.equal(row.secret_hash.length, 64);
-
-      const me = await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key });
-      assert.equal(me.statusCode, 200);
-      assert.deepEqual(me.json().rate_limits, { read_per_minute: 7, write_per_minute: 3, concurrency: 2 });
-
-      const listed = await cli(db, 'key', 'list', '--store', 'keys-shop');
-      assert.equal(listed.code, 0);
-      assert.ok(!listed.stdout.includes(secret));
-      assert.equal(listed.json.keys[0].key_id, issued.json.key_id);
-
-      const revoked = await cli(db, 'key', 'revoke', issued.json.key_id);
-      assert.deepEqual(revoked.json, { key_id: issued.json.key_id, revoked: true });
-      assertError(await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
-    });
-
-    it('moves a key’s expiry (past = expired now, never = no expiry)', async () => {
-      const issued = await cli(db, 'key', 'issue', '--store', 'keys-shop', '--app', 'rotating', '--scopes', 'read_blog', '--no-expiry');
-      assert.equal(issued.json.expires_at, null);
-      const past = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2020-01-01T00:00:00+08:00');
-      assert.equal(past.code, 0, past.stderr);
-      assertError(await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
-      const never = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', 'never');
-      assert.equal(never.json.expires_at, null);
-      assert.equal((await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key })).statusCode, 200);
-      const bad = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2027-01-01');
-      assert.equal(bad.code, 2);
-    });
-
-    it('links and unlinks products in the back office, which the delete honours', async () => {
-      const { store, key } = await t.tenant();
-      const post = await createPost(t, key);
-      const linked = await cli(db, 'post', 'link-product', store.handle, String(post.id), 'sku-42');
-      assert.deepEqual(linked.json, { store: store.handle, post_id: post.id, product_ids: ['sku-42'] });
-      assertError(await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }), 'post_has_product_links', [{ field: 'post_id', issue: String(post.id) }]);
-      const unlinked = await cli(db, 'post', 'unlink-product', store.handle, String(post.id), 'sku-42');
-      assert.deepEqual(unlinked.json.product_ids, []);
-      assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key })).json().error.code, 'confirmation_required');
-      const other = await cli(db, 'post', 'link-product', store.handle, '99999999', 'sku-1');
-      assert.equal(other.code, 1);
-      assert.match(other.stderr, /not_found/);
-    });
-
-    it('runs migrations on demand (idempotent)', async () => {
-      const res = await cli(db, 'migrate');
-      assert.equal(res.code, 0, res.stderr);
-      assert.deepEqual(res.json, { migrated: true, applied: [] });
-    });
+describeEachEngine('operator CLI', (target) => {
+  let t: TestApp;
+  let db: string;
+  before(async () => {
+    t = await startTestApp(target);
+    db = t.config.database.url;
   });
-}
+  after(() => t?.close());
+
+  it('creates and updates stores, printing one JSON object', async () => {
+    const created = await cli(db, 'store', 'create', '--handle', 'acme', '--name', 'Acme Shop', '--no-media', '--no-emoji');
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stdout.trim().split('\n').length, 1);
+    assert.equal(created.json.handle, 'acme');
+    assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false, webhooks: true });
+    assert.equal(created.json.certified, true);
+    assert.equal(created.json.limits.title_allows_emoji, false);
+    const updated = await cli(db, 'store', 'update', 'acme', '--media', 'on', '--writes-paused', 'on', '--posts-per-day', '7', '--image-max-width', '800', '--certified', 'off');
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.deepEqual([updated.json.features.media_upload, updated.json.writes_paused, updated.json.quotas.posts_per_day, updated.json.limits.image_max_width, updated.json.certified], [true, true, 7, 800, false]);
+  });
+
+  it('reports usage errors (exit 2) and impossible commands (exit 1) on stderr', async () => {
+    const dup = await cli(db, 'store', 'create', '--handle', 'acme', '--name', 'Again');
+    assert.equal(dup.code, 1);
+    assert.equal(dup.stdout, '');
+    assert.match(dup.stderr, /already exists/);
+    const badFlag = await cli(db, 'store', 'update', 'acme', '--media', 'maybe');
+    assert.equal(badFlag.code, 2);
+    assert.match(badFlag.stderr, /--media takes on or off/);
+    const badScope = await cli(db, 'key', 'issue', '--store', 'acme', '--app', 'x', '--scopes', 'read_blog,admin');
+    assert.equal(badScope.code, 2);
+    assert.match(badScope.stderr, /unknown: admin/);
+    const noStore = await cli(db, 'key', 'issue', '--store', 'nope', '--app', 'x', '--scopes', 'read_blog');
+    assert.equal(noStore.code, 1);
+    assert.match(noStore.stderr, /no store with handle "nope"/);
+  });
+
+  it('issues a key shown once (only its hash is stored), lists keys without secrets, revokes at once', async () => {
+    await cli(db, 'store', 'create', '--handle', 'keys-shop', '--name', 'Keys');
+    const issued = await cli(db, 'key', 'issue', '--store', 'keys-shop', '--app', 'sync-bot', '--scopes', 'write_blog,read_audit', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2');
+    assert.equal(issued.code, 0, issued.stderr);
+    assert.match(issued.json.key, /^svc_live_[a-z0-9]{8}_[A-Za-z0-9]{32}$/);
+    assert.equal(issued.json.key_id, issued.json.key.slice(9, 17));
+    assert.deepEqual(issued.json.scopes, ['read_blog', 'write_blog', 'read_audit']);
+    assert.match(issued.json.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/);
+    const lifetime = Date.parse(issued.json.expires_at) - Date.now();
+    assert.ok(Math.abs(lifetime - 365 * 86_400_000) < 120_000, `expires in 365 days (got ${lifetime} ms)`);
+    const secret = issued.json.key.slice(-32);
+    const row = await t.ctx.db.selectFrom('api_keys').selectAll().where('key_id', '=', issued.json.key_id).executeTakeFirstOrThrow();
+    assert.ok(!JSON.stringify(row).includes(secret), 'the secret is not stored');
+    assert.equal(row.secret_hash.length, 64);
+
+    const me = await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key });
+    assert.equal(me.statusCode, 200);
+    assert.deepEqual(me.json().rate_limits, { read_per_minute: 7, write_per_minute: 3, concurrency: 2 });
+
+    const listed = await cli(db, 'key', 'list', '--store', 'keys-shop');
+    assert.equal(listed.code, 0);
+    assert.ok(!listed.stdout.includes(secret));
+    assert.equal(listed.json.keys[0].key_id, issued.json.key_id);
+
+    const revoked = await cli(db, 'key', 'revoke', issued.json.key_id);
+    assert.deepEqual(revoked.json, { key_id: issued.json.key_id, revoked: true });
+    assertError(await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
+  });
+
+  it('moves a key’s expiry (past = expired now, never = no expiry)', async () => {
+    const issued = await cli(db, 'key', 'issue', '--store', 'keys-shop', '--app', 'rotating', '--scopes', 'read_blog', '--no-expiry');
+    assert.equal(issued.json.expires_at, null);
+    const past = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2020-01-01T00:00:00+08:00');
+    assert.equal(past.code, 0, past.stderr);
+    assertError(await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
+    const never = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', 'never');
+    assert.equal(never.json.expires_at, null);
+    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key })).statusCode, 200);
+    const bad = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2027-01-01');
+    assert.equal(bad.code, 2);
+  });
+
+  it('links and unlinks products in the back office, which the delete honours', async () => {
+    const { store, key } = await t.tenant();
+    const post = await createPost(t, key);
+    const linked = await cli(db, 'post', 'link-product', store.handle, String(post.id), 'sku-42');
+    assert.deepEqual(linked.json, { store: store.handle, post_id: post.id, product_ids: ['sku-42'] });
+    assertError(await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }), 'post_has_product_links', [{ field: 'post_id', issue: String(post.id) }]);
+    const unlinked = await cli(db, 'post', 'unlink-product', store.handle, String(post.id), 'sku-42');
+    assert.deepEqual(unlinked.json.product_ids, []);
+    assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key })).json().error.code, 'confirmation_required');
+    const other = await cli(db, 'post', 'link-product', store.handle, '99999999', 'sku-1');
+    assert.equal(other.code, 1);
+    assert.match(other.stderr, /not_found/);
+  });
+
+  it('runs migrations on demand (idempotent)', async () => {
+    const res = await cli(db, 'migrate');
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(res.json, { migrated: true, applied: [] });
+  });
+});
 
 describe('configuration errors', () => {
   it('stop the CLI with every problem listed', async () => {
@@ -192,17 +190,8 @@ describe('help and usage, per command', () => {
 });
 
 describe('an unreachable database', () => {
-  /** A loopback port with nothing listening on it. */
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
-
   it('names the host, the port and DATABASE_URL, without the password', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     for (const host of ['127.0.0.1', 'localhost']) {
       const res = await cli(`postgres://blog:s3cret-pw@${host}:${port}/blog`, 'store', 'show', 'acme');
       assert.equal(res.code, 1);

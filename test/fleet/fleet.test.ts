@@ -3,11 +3,11 @@
 // balancer would. Upload through one and serve from the others, delete through a third, limits
 // and quotas shared by all three, readiness of a process that loses Redis or its database, and
 // SIGTERM with an upload in flight.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { assertError } from '../helpers/assertions.js';
-import { engineTargets } from '../helpers/engines.js';
+import { describeOnPostgres, postgresEngine } from '../helpers/engines.js';
 import { send, type FetchedResponse } from '../helpers/fetch-response.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startS3, type TestS3 } from '../helpers/s3-server.js';
@@ -17,10 +17,10 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { uniqueJpeg } from '../api/media-support.js';
 
-const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
 const redisUp = await redisReachable();
 if (!redisUp && process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but Redis is not reachable at ${TEST_REDIS_URL}`);
-const skip = postgres.skip ?? (redisUp ? undefined : `Redis not reachable at ${TEST_REDIS_URL}`);
+const redisSkip = redisUp ? undefined : `Redis not reachable at ${TEST_REDIS_URL}`;
+const skip = postgresEngine.skip ?? redisSkip;
 if (skip) console.log(`# skipping the fleet suite: ${skip}`);
 
 function imageForm(data: Buffer): FormData {
@@ -29,7 +29,7 @@ function imageForm(data: Buffer): FormData {
   return form;
 }
 
-describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { skip }, () => {
+describeOnPostgres('a fleet of three processes on PostgreSQL, Redis and S3', (postgres) => {
   let t: TestApp;
   let s3: TestS3;
   let env: Record<string, string>;
@@ -192,4 +192,4 @@ describe('a fleet of three processes on PostgreSQL, Redis and S3 [postgres]', { 
     assert.equal(served.statusCode, 200);
     assert.ok(served.rawPayload.equals((await s3.object(objectKey(image)))!));
   });
-});
+}, { skip: redisSkip });

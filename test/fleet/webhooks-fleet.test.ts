@@ -2,19 +2,17 @@
 // balancer: every event reaches the receiver exactly once (claims are leased with
 // FOR UPDATE SKIP LOCKED), a scheduled post's post.published is sent by exactly one process,
 // and a process killed with SIGKILL between claim and answer does not lose its delivery.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { engineTargets } from '../helpers/engines.js';
+import { describeOnPostgres } from '../helpers/engines.js';
 import { send } from '../helpers/fetch-response.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { LEASE_MS } from '../../src/modules/webhooks/index.js';
-
-const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
 
 /** Waits for a condition that other processes bring about (not a time rule: the processes run on the real clock). */
 async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -25,7 +23,7 @@ async function eventually(what: string, check: () => Promise<boolean>, timeoutMs
   }
 }
 
-describe('webhooks across server processes on one PostgreSQL [postgres]', { skip: postgres.skip }, () => {
+describeOnPostgres('webhooks across server processes on one PostgreSQL', (postgres) => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp(postgres, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });

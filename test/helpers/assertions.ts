@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.js';
+import { API_VERSION_DATE } from '../../src/version.js';
 
 /**
  * Asserts the whole error envelope: status, code, message (the catalogue's zh-TW text),
@@ -25,7 +26,7 @@ export function assertError(
   assert.equal(err.retryable, spec.retryable);
   assert.equal(typeof err.request_id, 'string');
   assert.equal(err.request_id, res.headers['x-request-id']);
-  assert.equal(res.headers['x-svc-api-version'], '2026-09-14');
+  assert.equal(res.headers['x-svc-api-version'], API_VERSION_DATE);
   assert.equal(res.headers['cache-control'], 'no-store');
   assert.match(String(res.headers['content-type']), /^application\/json/);
   assert.equal(err.details.length, details.length, `details: ${JSON.stringify(err.details)}`);
@@ -39,6 +40,6 @@ export function assertError(
 
 export function assertCommonHeaders(res: AnyResponse): void {
   assert.equal(typeof res.headers['x-request-id'], 'string');
-  assert.equal(res.headers['x-svc-api-version'], '2026-09-14');
+  assert.equal(res.headers['x-svc-api-version'], API_VERSION_DATE);
   assert.equal(res.headers['cache-control'], 'no-store');
 }

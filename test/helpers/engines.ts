@@ -1,25 +1,32 @@
 // Each API/database test file runs once per engine: SQLite always; PostgreSQL when reachable.
 // Without PostgreSQL the suite is skipped with a clear message, unless REQUIRE_POSTGRES=1 (CI),
 // where an unreachable server fails the run instead of hiding behind a skip.
-import { mkdtempSync, rmSync } from 'node:fs';
+//
+// Every database a test gets is already migrated: it is a copy of a template migrated once per
+// set of migrations (see database-template.ts), so the app's start-up migration finds nothing to do.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe } from 'node:test';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/config/config.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
+import { POSTGRES_ADMIN_URL, postgresTemplate, sqliteTemplate } from './database-template.js';
+
+export { POSTGRES_ADMIN_URL } from './database-template.js';
 
 export interface EngineTarget {
   name: 'sqlite' | 'postgres';
   /** Why this engine is skipped here, or undefined when it runs. */
   skip?: string;
-  /** A brand-new, empty database for one test file (or one test). */
+  /** A brand-new database for one test file (or one test), with every migration already run. */
   create(): Promise<{ database: DatabaseConfig; drop(): Promise<void> }>;
 }
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
 async function postgresReachable(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  // A refused connection fails at once; the time limit is for a host that never answers, and is
+  // generous because a busy two-core machine can take seconds to accept a connection.
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
     await client.query('select 1');
@@ -34,8 +41,10 @@ async function postgresReachable(): Promise<string | undefined> {
 const sqliteTarget: EngineTarget = {
   name: 'sqlite',
   async create() {
+    const template = await sqliteTemplate();
     const dir = mkdtempSync(join(tmpdir(), 'blogapi-test-'));
     const file = join(dir, 'blog.db');
+    copyFileSync(template, file);
     return { database: { engine: 'sqlite', url: `sqlite:${file}`, file }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   },
 };
@@ -45,11 +54,15 @@ function postgresTarget(skip: string | undefined): EngineTarget {
     name: 'postgres',
     skip,
     async create() {
+      const template = await postgresTemplate();
       const name = `blogapi_test_${randomLowerAlnum(10)}`;
       const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      } finally {
+        await admin.end();
+      }
       const url = new URL(POSTGRES_ADMIN_URL);
       url.pathname = `/${name}`;
       return {
@@ -69,9 +82,35 @@ let cached: EngineTarget[] | undefined;
 
 export async function engineTargets(): Promise<EngineTarget[]> {
   if (cached) return cached;
-  let skip = await postgresReachable();
+  const skip = await postgresReachable();
   if (skip && process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${skip}`);
   if (skip) console.log(`# skipping PostgreSQL suites: ${skip}`);
   cached = [sqliteTarget, postgresTarget(skip)];
   return cached;
+}
+
+const targets = await engineTargets();
+
+/** The engines in the order their suites run: SQLite, then PostgreSQL. */
+export const sqliteEngine: EngineTarget = targets[0];
+export const postgresEngine: EngineTarget = targets[1];
+
+export interface EachEngineOptions {
+  /** Another reason to skip (a service the suite needs), used when the engine itself runs. */
+  skip?: string;
+}
+
+/**
+ * One suite per engine, named `<name> [sqlite]` and `<name> [postgres]`; the PostgreSQL one is
+ * skipped (with the reason) when PostgreSQL is not reachable.
+ */
+export function describeEachEngine(name: string, fn: (target: EngineTarget) => void, options: EachEngineOptions = {}): void {
+  for (const target of targets) {
+    describe(`${name} [${target.name}]`, { skip: target.skip ?? options.skip }, () => fn(target));
+  }
+}
+
+/** A suite that only makes sense on PostgreSQL (connections, settings, several processes on one database): `<name> [postgres]`. */
+export function describeOnPostgres(name: string, fn: (target: EngineTarget) => void, options: EachEngineOptions = {}): void {
+  describe(`${name} [postgres]`, { skip: postgresEngine.skip ?? options.skip }, () => fn(postgresEngine));
 }

@@ -2,13 +2,13 @@
 // state, as a second server behind a load balancer would have.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { createContext, type AppContext, type ContextOptions } from '../../src/context.js';
 import { after, before } from 'node:test';
 import type { EngineTarget } from './engines.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
-export async function secondInstance(t: TestApp): Promise<{ app: FastifyInstance; ctx: AppContext; close(): Promise<void> }> {
-  const ctx = await createContext(t.config, { clock: t.clock });
+export async function secondInstance(t: TestApp, options: Omit<ContextOptions, 'clock'> = {}): Promise<{ app: FastifyInstance; ctx: AppContext; close(): Promise<void> }> {
+  const ctx = await createContext(t.config, { ...options, clock: t.clock });
   const app = await buildApp(ctx, { logLevel: 'silent' });
   await app.ready();
   return {

@@ -9,12 +9,13 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/config/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import type { Scope } from '../../src/modules/keys/index.js';
+import { SCOPES, type Scope } from '../../src/modules/keys/index.js';
 import type { StoreChanges, Store } from '../../src/modules/stores/index.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import type { EngineTarget } from './engines.js';
 
-export const ALL_SCOPES: Scope[] = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
+/** Every scope a key can hold, as the keys module defines them. */
+export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 export interface TestApp {
   app: FastifyInstance;

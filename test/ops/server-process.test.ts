@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { engineTargets } from '../helpers/engines.js';
+import { postgresEngine } from '../helpers/engines.js';
 import { startServerProcess, spawnMain, waitUntilRefused, type ServerProcess } from '../helpers/server-process.js';
 import { requestInFlight, startSlowUpload } from '../helpers/slow-upload.js';
 
-const targets = await engineTargets();
 const started: ServerProcess[] = [];
 const dirs: string[] = [];
 after(() => {
@@ -123,27 +122,24 @@ describe('start-up settings of a server process', () => {
     assert.match(stderr, /MIGRATE_ON_START must be true or false \(got "yes"\)/);
   });
 
-  for (const target of targets) {
-    if (target.name !== 'postgres') continue;
-    it('on PostgreSQL without REDIS_URL warns loudly that limits are per process, and /readyz says so (still ready)', { skip: target.skip }, async () => {
-      const { database, drop } = await target.create();
-      try {
-        const server = await startServerProcess({ DATABASE_URL: database.url, MEDIA_DIR: join(freshDir(), 'media') });
-        started.push(server);
-        assert.match(server.stderr(), /WARNING: REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process/);
-        assert.match(server.stdout(), /"level":40[^\n]*REDIS_URL is not set/);
-        const ready = await json(server, '/readyz');
-        assert.equal(ready.status, 200);
-        assert.equal(ready.body.status, 'ready');
-        assert.deepEqual(ready.body.checks.redis, { status: 'not_configured' });
-        assert.deepEqual(ready.body.warnings, [
-          'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits',
-        ]);
-        server.child.kill('SIGTERM');
-        assert.equal(await server.exited, 0, server.stderr());
-      } finally {
-        await drop();
-      }
-    });
-  }
+  it('on PostgreSQL without REDIS_URL warns loudly that limits are per process, and /readyz says so (still ready)', { skip: postgresEngine.skip }, async () => {
+    const { database, drop } = await postgresEngine.create();
+    try {
+      const server = await startServerProcess({ DATABASE_URL: database.url, MEDIA_DIR: join(freshDir(), 'media') });
+      started.push(server);
+      assert.match(server.stderr(), /WARNING: REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process/);
+      assert.match(server.stdout(), /"level":40[^\n]*REDIS_URL is not set/);
+      const ready = await json(server, '/readyz');
+      assert.equal(ready.status, 200);
+      assert.equal(ready.body.status, 'ready');
+      assert.deepEqual(ready.body.checks.redis, { status: 'not_configured' });
+      assert.deepEqual(ready.body.warnings, [
+        'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits',
+      ]);
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0, server.stderr());
+    } finally {
+      await drop();
+    }
+  });
 });

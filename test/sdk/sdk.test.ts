@@ -4,12 +4,12 @@
 // network failures, paging over several pages, and verifyWebhook on a real signed delivery
 // received by a real HTTP receiver. Waits between retries go through an injected sleep that
 // moves the server's injected clock instead of waiting.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { BlogApiError, BlogClient, etagOf, verifyWebhook, WebhookVerificationError, type BlogClientOptions, type PostListItem } from 'store-blog-sdk';
-import { engineTargets } from '../helpers/engines.js';
+import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -53,254 +53,252 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-for (const target of await engineTargets()) {
-  describe(`store-blog-sdk against a real server [${target.name}]`, { skip: target.skip }, () => {
-    let t: TestApp;
-    let baseUrl: string;
-    let rx: Receiver;
-    /** Sleeps asked for by clients; each moves the server's clock as far instead of waiting. */
-    let sleeps: number[];
+describeEachEngine('store-blog-sdk against a real server', (target) => {
+  let t: TestApp;
+  let baseUrl: string;
+  let rx: Receiver;
+  /** Sleeps asked for by clients; each moves the server's clock as far instead of waiting. */
+  let sleeps: number[];
 
-    before(async () => {
-      t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      rx = await startReceiver();
-    });
-    after(async () => {
-      await rx?.close();
-      await t?.close();
-    });
-
-    const client = (apiKey: string, options: Partial<BlogClientOptions> = {}) => {
-      sleeps = [];
-      return new BlogClient({
-        baseUrl,
-        apiKey,
-        ...options,
-        retry: {
-          sleep: async (ms) => {
-            sleeps.push(ms);
-            t.clock.advance(ms);
-          },
-          ...options.retry,
-        },
-      });
-    };
-
-    it('a full scenario through every method', async () => {
-      const { store, key } = await t.tenant({ categories: true, media: true });
-      const sdk = client(key);
-
-      const me = await sdk.me();
-      assert.equal(me.store.handle, store.handle);
-      assert.equal(me.features.blog_categories, true);
-
-      const guides = await sdk.categories.create({ name: 'Brewing guides', parent_id: null });
-      const pourOver = await sdk.categories.create({ name: 'Pour-over', parent_id: guides.id });
-      assert.equal(pourOver.depth, 2);
-      const conflict = await sdk.categories.create({ name: 'Brewing guides' }).catch((e: unknown) => e);
-      assert.ok(conflict instanceof BlogApiError);
-      assert.deepEqual([conflict.status, conflict.code, conflict.retryable, conflict.detail('category_id')], [409, 'category_name_conflict', false, String(guides.id)]);
-      assert.equal(typeof conflict.requestId, 'string');
-      assert.deepEqual(await sdk.categories.create({ name: 'Brewing guides' }, { reuseExisting: true }), guides);
-      assert.deepEqual((await sdk.categories.list()).map((c) => c.id), [guides.id, pourOver.id]);
-
-      const image = await sdk.images.upload(await png(64, 48), { filename: 'cover.png' });
-      assert.match(image.id, /^img_/);
-      assert.equal(image.content_type, 'image/png');
-      const again = await sdk.images.upload(new Blob([await png(64, 48)]), { filename: 'same.png' });
-      assert.equal(again.id, image.id, 'the same content is the same image');
-
-      const post = await sdk.posts.create({
-        title: 'Autumn pour-over guide',
-        body_html: '<p>Grind <strong>medium-fine</strong>.</p>',
-        category_ids: [guides.id, pourOver.id],
-        default_category_id: guides.id,
-        cover_image_url: image.url,
-      });
-      assert.equal(post.status, 'draft');
-      assert.equal(post.cover_image?.url, image.url);
-      assert.match(etagOf(post) ?? '', /^"[A-Za-z0-9_-]+"$/);
-      const read = await sdk.posts.get(post.id);
-      assert.deepEqual(read, post);
-      assert.equal(etagOf(read), etagOf(post));
-
-      const edited = await sdk.posts.update(post.id, { summary: 'Medium-fine, 92 °C' }, { ifMatch: read });
-      assert.equal(edited.summary, 'Medium-fine, 92 °C');
-      const stale = await sdk.posts.update(post.id, { title: 'Lost update' }, { ifMatch: read }).catch((e: unknown) => e);
-      assert.ok(stale instanceof BlogApiError);
-      assert.deepEqual([stale.status, stale.code, stale.retryable, stale.details.map((d) => d.field)], [412, 'precondition_failed', false, ['If-Match']]);
-      assert.equal((await sdk.posts.get(post.id)).title, 'Autumn pour-over guide');
-
-      const published = await sdk.posts.publish(post.id, { ifMatch: edited });
-      assert.equal(published.status, 'published');
-      const scheduled = await sdk.posts.publish(post.id, { published_at: '2026-12-01T09:00:00+08:00' });
-      assert.equal(scheduled.status, 'scheduled');
-      const draft = await sdk.posts.unpublish(post.id, { ifMatch: etagOf(scheduled) });
-      assert.equal(draft.status, 'draft');
-
-      const page = await sdk.posts.listPage({ limit: 10 });
-      assert.deepEqual(page.data.map((p) => p.id), [post.id]);
-      assert.equal(page.meta.next_cursor, null);
-      assert.deepEqual((await collect(sdk.posts.list({ category_id: pourOver.id }))).map((p) => p.id), [post.id]);
-
-      const actions = (await collect(sdk.audit.list({ resource_type: 'post' }))).map((e) => e.action);
-      assert.deepEqual(actions, ['post.unpublished', 'post.scheduled', 'post.published', 'post.updated', 'post.created']);
-
-      const inUse = await sdk.images.delete(image.id).catch((e: unknown) => e);
-      assert.ok(inUse instanceof BlogApiError && inUse.code === 'image_in_use');
-      await sdk.posts.delete(post.id, { ifMatch: draft });
-      const gone = await sdk.posts.get(post.id).catch((e: unknown) => e);
-      assert.ok(gone instanceof BlogApiError);
-      assert.deepEqual([gone.status, gone.code], [404, 'not_found']);
-      await sdk.images.delete(image.id);
-      assert.deepEqual(sleeps, [], 'nothing was retried');
-    });
-
-    it('webhooks: every method, and verifyWebhook accepts a real delivery and refuses a forged one', async () => {
-      const { key } = await t.tenant();
-      const sdk = client(key);
-      rx.clear();
-      const endpoint = await sdk.webhooks.create({ url: rx.url, events: ['post.published'], description: 'Rebuild the shop pages' });
-      assert.match(endpoint.secret, /^whsec_/);
-      assert.deepEqual((await sdk.webhooks.list()).map((e) => e.id), [endpoint.id]);
-      assert.equal((await sdk.webhooks.get(endpoint.id)).description, 'Rebuild the shop pages');
-      assert.equal((await sdk.webhooks.update(endpoint.id, { description: 'Static pages' })).description, 'Static pages');
-
-      const post = await sdk.posts.create({ title: 'Webhook news', body_html: '<p>Signed.</p>' });
-      await sdk.posts.publish(post.id);
-      await t.ctx.webhookWorker.runOnce();
-      const [delivery] = rx.ofType('post.published');
-      assert.ok(delivery, 'the receiver got the event');
-      const now = t.clock.now();
-      const event = verifyWebhook(delivery.body, delivery.headers as Record<string, string>, endpoint.secret, { now });
-      assert.equal(event.type, 'post.published');
-      assert.equal(event.type === 'post.published' && event.data.id, post.id);
-      assert.throws(() => verifyWebhook(delivery.body.replace('Webhook news', 'Forged news'), delivery.headers as Record<string, string>, endpoint.secret, { now }), WebhookVerificationError);
-      assert.throws(() => verifyWebhook(delivery.body, delivery.headers as Record<string, string>, `whsec_${Buffer.alloc(32, 7).toString('base64')}`, { now }), WebhookVerificationError);
-      assert.throws(() => verifyWebhook(delivery.body, delivery.headers as Record<string, string>, endpoint.secret, { now: now.getTime() + 3_600_000 }), WebhookVerificationError, 'too old');
-
-      t.clock.advance(1000); // deliveries list newest first: the test event is a second newer
-      const rotated = await sdk.webhooks.rotateSecret(endpoint.id);
-      assert.notEqual(rotated.secret, endpoint.secret);
-      const test = await sdk.webhooks.test(endpoint.id);
-      assert.equal(test.event_type, 'webhook.test');
-      await t.ctx.webhookWorker.runOnce();
-      const [testDelivery] = rx.ofType('webhook.test');
-      for (const secret of [rotated.secret, endpoint.secret, [endpoint.secret, rotated.secret]]) {
-        assert.equal(verifyWebhook(testDelivery.body, new Headers(testDelivery.headers as Record<string, string>), secret, { now: t.clock.now() }).type, 'webhook.test');
-      }
-      const deliveries = await collect(sdk.webhooks.deliveries(endpoint.id, { limit: 1 }));
-      assert.deepEqual(deliveries.map((d) => d.event_type), ['webhook.test', 'post.published']);
-      await sdk.webhooks.delete(endpoint.id);
-      assert.deepEqual(await sdk.webhooks.list(), []);
-    });
-
-    it('paging: list and audit.list walk every page, one request per page', async () => {
-      const { key } = await t.tenant();
-      const { sent, impl } = recordingFetch();
-      const sdk = client(key, { fetch: impl });
-      const created: number[] = [];
-      for (let i = 1; i <= 5; i++) created.push((await sdk.posts.create({ title: `Paged post ${i}`, body_html: `<p>Page body ${i}</p>` })).id);
-      sent.length = 0;
-      const listed: PostListItem[] = await collect(sdk.posts.list({ limit: 2 }));
-      assert.deepEqual(listed.map((p) => p.id), [...created].reverse());
-      assert.deepEqual(sent.map((s) => s.path.split('?')[0]), ['/v1/blog/posts', '/v1/blog/posts', '/v1/blog/posts']);
-      assert.ok(sent[1].path.includes('cursor='));
-      sent.length = 0;
-      const events = await collect(sdk.audit.list({ action: 'post.created', limit: 2 }));
-      assert.equal(events.length, 5);
-      assert.equal(sent.length, 3);
-    });
-
-    it('retries a real 429 rate_limited after its Retry-After, then succeeds', async () => {
-      const store = await t.createStore();
-      const { sent, impl } = recordingFetch();
-      const sdk = client(await t.issueKey(store, undefined, { readPerMinute: 2 }), { fetch: impl, retry: { random: () => 0 } });
-      await sdk.me();
-      await sdk.me();
-      const me = await sdk.me();
-      assert.equal(me.store.handle, store.handle);
-      assert.deepEqual(sent.map((s) => s.status), [200, 200, 429, 200]);
-      const retryAfter = Number(sent[2].retryAfter);
-      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${sent[2].retryAfter}`);
-      assert.deepEqual(sleeps, [retryAfter * 1000], 'waited exactly Retry-After (the jitter drew 0)');
-    });
-
-    it('retries a create refused by a real 429 after Retry-After, with the same idempotency key', async () => {
-      const store = await t.createStore();
-      const { sent, impl } = recordingFetch();
-      const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, retry: { random: () => 0 } });
-      await sdk.posts.create({ title: 'First of the minute', body_html: '<p>1</p>' });
-      const second = await sdk.posts.create({ title: 'Second of the minute', body_html: '<p>2</p>' });
-      assert.equal(second.title, 'Second of the minute');
-      assert.deepEqual(sent.map((s) => s.status), [201, 429, 201]);
-      assert.equal(sent[1].idempotencyKey, sent[2].idempotencyKey);
-      assert.deepEqual(sleeps, [Number(sent[1].retryAfter) * 1000]);
-    });
-
-    it('never retries a POST without an idempotency key, even a retryable 429', async () => {
-      const store = await t.createStore();
-      const { sent, impl } = recordingFetch();
-      const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 2 }), { fetch: impl });
-      const post = await sdk.posts.create({ title: 'Rate-limited publish', body_html: '<p>x</p>' });
-      await sdk.posts.publish(post.id);
-      const err = await sdk.posts.publish(post.id).catch((e: unknown) => e);
-      assert.ok(err instanceof BlogApiError);
-      assert.deepEqual([err.status, err.code, err.retryable, err.attempts], [429, 'rate_limited', true, 1]);
-      assert.ok((err.retryAfterSeconds ?? 0) >= 1);
-      assert.equal(sent.length, 3);
-      assert.deepEqual(sleeps, []);
-    });
-
-    it('never retries quota_exceeded or another non-retryable error', async () => {
-      const store = await t.createStore({ changes: { posts_per_day: 1 } });
-      const { sent, impl } = recordingFetch();
-      const sdk = client(await t.issueKey(store), { fetch: impl });
-      await sdk.posts.create({ title: 'The one post today', body_html: '<p>1</p>' });
-      const quota = await sdk.posts.create({ title: 'One too many', body_html: '<p>2</p>' }).catch((e: unknown) => e);
-      assert.ok(quota instanceof BlogApiError);
-      assert.deepEqual([quota.status, quota.code, quota.retryable, quota.attempts], [429, 'quota_exceeded', false, 1]);
-      const invalid = await sdk.posts.update(999_999, { title: '' }).catch((e: unknown) => e);
-      assert.ok(invalid instanceof BlogApiError);
-      assert.equal(invalid.retryable, false);
-      assert.equal(sent.length, 3, 'each refused call was sent once');
-      assert.deepEqual(sleeps, []);
-    });
-
-    it('retries a network failure; a create whose answer was lost is retried with the same key and creates one post', async () => {
-      const { key } = await t.tenant();
-      // The first GET fails before reaching the server; the first create reaches it and its answer is lost.
-      const { sent, impl } = recordingFetch((call) => (call === 1 ? 'before' : call === 3 ? 'after' : null));
-      const sdk = client(key, { fetch: impl });
-      assert.equal((await sdk.me()).key_id.length > 0, true);
-      const post = await sdk.posts.create({ title: 'Lost answer', body_html: '<p>Only once</p>' });
-      assert.deepEqual(sent.map((s) => s.status), ['network error', 200, 'network error', 201]);
-      assert.ok(sent[2].idempotencyKey && sent[2].idempotencyKey === sent[3].idempotencyKey, 'the generated key is reused on the retry');
-      assert.equal(sleeps.length, 2);
-      const all = await collect(sdk.posts.list());
-      assert.deepEqual(all.filter((p) => p.title === 'Lost answer').map((p) => p.id), [post.id], 'one post');
-      // A second create without a key gets a new one.
-      await sdk.posts.create({ title: 'Another post', body_html: '<p>new</p>' });
-      assert.notEqual(sent.at(-1)?.idempotencyKey, sent[3].idempotencyKey);
-    });
-
-    it('a network failure on a POST without a key is not retried; retries stop at maxRetries with capped full jitter', async () => {
-      const { key } = await t.tenant();
-      const sdk = client(key);
-      const post = await sdk.posts.create({ title: 'Publish once', body_html: '<p>x</p>' });
-      const flaky = recordingFetch((call) => (call === 1 ? 'after' : null));
-      const once = client(key, { fetch: flaky.impl });
-      await assert.rejects(once.posts.publish(post.id), TypeError);
-      assert.equal(flaky.sent.length, 1);
-      assert.deepEqual(sleeps, []);
-
-      const down = recordingFetch(() => 'before');
-      const capped = client(key, { fetch: down.impl, maxRetries: 4, retry: { random: () => 0.5, baseDelayMs: 400, maxDelayMs: 1000 } });
-      await assert.rejects(capped.posts.get(post.id), TypeError);
-      assert.equal(down.sent.length, 5, 'the first attempt and 4 retries');
-      assert.deepEqual(sleeps, [200, 400, 500, 500], 'half of min(1000, 400 × 2^n)');
-    });
+  before(async () => {
+    t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    rx = await startReceiver();
   });
-}
+  after(async () => {
+    await rx?.close();
+    await t?.close();
+  });
+
+  const client = (apiKey: string, options: Partial<BlogClientOptions> = {}) => {
+    sleeps = [];
+    return new BlogClient({
+      baseUrl,
+      apiKey,
+      ...options,
+      retry: {
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          t.clock.advance(ms);
+        },
+        ...options.retry,
+      },
+    });
+  };
+
+  it('a full scenario through every method', async () => {
+    const { store, key } = await t.tenant({ categories: true, media: true });
+    const sdk = client(key);
+
+    const me = await sdk.me();
+    assert.equal(me.store.handle, store.handle);
+    assert.equal(me.features.blog_categories, true);
+
+    const guides = await sdk.categories.create({ name: 'Brewing guides', parent_id: null });
+    const pourOver = await sdk.categories.create({ name: 'Pour-over', parent_id: guides.id });
+    assert.equal(pourOver.depth, 2);
+    const conflict = await sdk.categories.create({ name: 'Brewing guides' }).catch((e: unknown) => e);
+    assert.ok(conflict instanceof BlogApiError);
+    assert.deepEqual([conflict.status, conflict.code, conflict.retryable, conflict.detail('category_id')], [409, 'category_name_conflict', false, String(guides.id)]);
+    assert.equal(typeof conflict.requestId, 'string');
+    assert.deepEqual(await sdk.categories.create({ name: 'Brewing guides' }, { reuseExisting: true }), guides);
+    assert.deepEqual((await sdk.categories.list()).map((c) => c.id), [guides.id, pourOver.id]);
+
+    const image = await sdk.images.upload(await png(64, 48), { filename: 'cover.png' });
+    assert.match(image.id, /^img_/);
+    assert.equal(image.content_type, 'image/png');
+    const again = await sdk.images.upload(new Blob([await png(64, 48)]), { filename: 'same.png' });
+    assert.equal(again.id, image.id, 'the same content is the same image');
+
+    const post = await sdk.posts.create({
+      title: 'Autumn pour-over guide',
+      body_html: '<p>Grind <strong>medium-fine</strong>.</p>',
+      category_ids: [guides.id, pourOver.id],
+      default_category_id: guides.id,
+      cover_image_url: image.url,
+    });
+    assert.equal(post.status, 'draft');
+    assert.equal(post.cover_image?.url, image.url);
+    assert.match(etagOf(post) ?? '', /^"[A-Za-z0-9_-]+"$/);
+    const read = await sdk.posts.get(post.id);
+    assert.deepEqual(read, post);
+    assert.equal(etagOf(read), etagOf(post));
+
+    const edited = await sdk.posts.update(post.id, { summary: 'Medium-fine, 92 °C' }, { ifMatch: read });
+    assert.equal(edited.summary, 'Medium-fine, 92 °C');
+    const stale = await sdk.posts.update(post.id, { title: 'Lost update' }, { ifMatch: read }).catch((e: unknown) => e);
+    assert.ok(stale instanceof BlogApiError);
+    assert.deepEqual([stale.status, stale.code, stale.retryable, stale.details.map((d) => d.field)], [412, 'precondition_failed', false, ['If-Match']]);
+    assert.equal((await sdk.posts.get(post.id)).title, 'Autumn pour-over guide');
+
+    const published = await sdk.posts.publish(post.id, { ifMatch: edited });
+    assert.equal(published.status, 'published');
+    const scheduled = await sdk.posts.publish(post.id, { published_at: '2026-12-01T09:00:00+08:00' });
+    assert.equal(scheduled.status, 'scheduled');
+    const draft = await sdk.posts.unpublish(post.id, { ifMatch: etagOf(scheduled) });
+    assert.equal(draft.status, 'draft');
+
+    const page = await sdk.posts.listPage({ limit: 10 });
+    assert.deepEqual(page.data.map((p) => p.id), [post.id]);
+    assert.equal(page.meta.next_cursor, null);
+    assert.deepEqual((await collect(sdk.posts.list({ category_id: pourOver.id }))).map((p) => p.id), [post.id]);
+
+    const actions = (await collect(sdk.audit.list({ resource_type: 'post' }))).map((e) => e.action);
+    assert.deepEqual(actions, ['post.unpublished', 'post.scheduled', 'post.published', 'post.updated', 'post.created']);
+
+    const inUse = await sdk.images.delete(image.id).catch((e: unknown) => e);
+    assert.ok(inUse instanceof BlogApiError && inUse.code === 'image_in_use');
+    await sdk.posts.delete(post.id, { ifMatch: draft });
+    const gone = await sdk.posts.get(post.id).catch((e: unknown) => e);
+    assert.ok(gone instanceof BlogApiError);
+    assert.deepEqual([gone.status, gone.code], [404, 'not_found']);
+    await sdk.images.delete(image.id);
+    assert.deepEqual(sleeps, [], 'nothing was retried');
+  });
+
+  it('webhooks: every method, and verifyWebhook accepts a real delivery and refuses a forged one', async () => {
+    const { key } = await t.tenant();
+    const sdk = client(key);
+    rx.clear();
+    const endpoint = await sdk.webhooks.create({ url: rx.url, events: ['post.published'], description: 'Rebuild the shop pages' });
+    assert.match(endpoint.secret, /^whsec_/);
+    assert.deepEqual((await sdk.webhooks.list()).map((e) => e.id), [endpoint.id]);
+    assert.equal((await sdk.webhooks.get(endpoint.id)).description, 'Rebuild the shop pages');
+    assert.equal((await sdk.webhooks.update(endpoint.id, { description: 'Static pages' })).description, 'Static pages');
+
+    const post = await sdk.posts.create({ title: 'Webhook news', body_html: '<p>Signed.</p>' });
+    await sdk.posts.publish(post.id);
+    await t.ctx.webhookWorker.runOnce();
+    const [delivery] = rx.ofType('post.published');
+    assert.ok(delivery, 'the receiver got the event');
+    const now = t.clock.now();
+    const event = verifyWebhook(delivery.body, delivery.headers as Record<string, string>, endpoint.secret, { now });
+    assert.equal(event.type, 'post.published');
+    assert.equal(event.type === 'post.published' && event.data.id, post.id);
+    assert.throws(() => verifyWebhook(delivery.body.replace('Webhook news', 'Forged news'), delivery.headers as Record<string, string>, endpoint.secret, { now }), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(delivery.body, delivery.headers as Record<string, string>, `whsec_${Buffer.alloc(32, 7).toString('base64')}`, { now }), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(delivery.body, delivery.headers as Record<string, string>, endpoint.secret, { now: now.getTime() + 3_600_000 }), WebhookVerificationError, 'too old');
+
+    t.clock.advance(1000); // deliveries list newest first: the test event is a second newer
+    const rotated = await sdk.webhooks.rotateSecret(endpoint.id);
+    assert.notEqual(rotated.secret, endpoint.secret);
+    const test = await sdk.webhooks.test(endpoint.id);
+    assert.equal(test.event_type, 'webhook.test');
+    await t.ctx.webhookWorker.runOnce();
+    const [testDelivery] = rx.ofType('webhook.test');
+    for (const secret of [rotated.secret, endpoint.secret, [endpoint.secret, rotated.secret]]) {
+      assert.equal(verifyWebhook(testDelivery.body, new Headers(testDelivery.headers as Record<string, string>), secret, { now: t.clock.now() }).type, 'webhook.test');
+    }
+    const deliveries = await collect(sdk.webhooks.deliveries(endpoint.id, { limit: 1 }));
+    assert.deepEqual(deliveries.map((d) => d.event_type), ['webhook.test', 'post.published']);
+    await sdk.webhooks.delete(endpoint.id);
+    assert.deepEqual(await sdk.webhooks.list(), []);
+  });
+
+  it('paging: list and audit.list walk every page, one request per page', async () => {
+    const { key } = await t.tenant();
+    const { sent, impl } = recordingFetch();
+    const sdk = client(key, { fetch: impl });
+    const created: number[] = [];
+    for (let i = 1; i <= 5; i++) created.push((await sdk.posts.create({ title: `Paged post ${i}`, body_html: `<p>Page body ${i}</p>` })).id);
+    sent.length = 0;
+    const listed: PostListItem[] = await collect(sdk.posts.list({ limit: 2 }));
+    assert.deepEqual(listed.map((p) => p.id), [...created].reverse());
+    assert.deepEqual(sent.map((s) => s.path.split('?')[0]), ['/v1/blog/posts', '/v1/blog/posts', '/v1/blog/posts']);
+    assert.ok(sent[1].path.includes('cursor='));
+    sent.length = 0;
+    const events = await collect(sdk.audit.list({ action: 'post.created', limit: 2 }));
+    assert.equal(events.length, 5);
+    assert.equal(sent.length, 3);
+  });
+
+  it('retries a real 429 rate_limited after its Retry-After, then succeeds', async () => {
+    const store = await t.createStore();
+    const { sent, impl } = recordingFetch();
+    const sdk = client(await t.issueKey(store, undefined, { readPerMinute: 2 }), { fetch: impl, retry: { random: () => 0 } });
+    await sdk.me();
+    await sdk.me();
+    const me = await sdk.me();
+    assert.equal(me.store.handle, store.handle);
+    assert.deepEqual(sent.map((s) => s.status), [200, 200, 429, 200]);
+    const retryAfter = Number(sent[2].retryAfter);
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${sent[2].retryAfter}`);
+    assert.deepEqual(sleeps, [retryAfter * 1000], 'waited exactly Retry-After (the jitter drew 0)');
+  });
+
+  it('retries a create refused by a real 429 after Retry-After, with the same idempotency key', async () => {
+    const store = await t.createStore();
+    const { sent, impl } = recordingFetch();
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, retry: { random: () => 0 } });
+    await sdk.posts.create({ title: 'First of the minute', body_html: '<p>1</p>' });
+    const second = await sdk.posts.create({ title: 'Second of the minute', body_html: '<p>2</p>' });
+    assert.equal(second.title, 'Second of the minute');
+    assert.deepEqual(sent.map((s) => s.status), [201, 429, 201]);
+    assert.equal(sent[1].idempotencyKey, sent[2].idempotencyKey);
+    assert.deepEqual(sleeps, [Number(sent[1].retryAfter) * 1000]);
+  });
+
+  it('never retries a POST without an idempotency key, even a retryable 429', async () => {
+    const store = await t.createStore();
+    const { sent, impl } = recordingFetch();
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 2 }), { fetch: impl });
+    const post = await sdk.posts.create({ title: 'Rate-limited publish', body_html: '<p>x</p>' });
+    await sdk.posts.publish(post.id);
+    const err = await sdk.posts.publish(post.id).catch((e: unknown) => e);
+    assert.ok(err instanceof BlogApiError);
+    assert.deepEqual([err.status, err.code, err.retryable, err.attempts], [429, 'rate_limited', true, 1]);
+    assert.ok((err.retryAfterSeconds ?? 0) >= 1);
+    assert.equal(sent.length, 3);
+    assert.deepEqual(sleeps, []);
+  });
+
+  it('never retries quota_exceeded or another non-retryable error', async () => {
+    const store = await t.createStore({ changes: { posts_per_day: 1 } });
+    const { sent, impl } = recordingFetch();
+    const sdk = client(await t.issueKey(store), { fetch: impl });
+    await sdk.posts.create({ title: 'The one post today', body_html: '<p>1</p>' });
+    const quota = await sdk.posts.create({ title: 'One too many', body_html: '<p>2</p>' }).catch((e: unknown) => e);
+    assert.ok(quota instanceof BlogApiError);
+    assert.deepEqual([quota.status, quota.code, quota.retryable, quota.attempts], [429, 'quota_exceeded', false, 1]);
+    const invalid = await sdk.posts.update(999_999, { title: '' }).catch((e: unknown) => e);
+    assert.ok(invalid instanceof BlogApiError);
+    assert.equal(invalid.retryable, false);
+    assert.equal(sent.length, 3, 'each refused call was sent once');
+    assert.deepEqual(sleeps, []);
+  });
+
+  it('retries a network failure; a create whose answer was lost is retried with the same key and creates one post', async () => {
+    const { key } = await t.tenant();
+    // The first GET fails before reaching the server; the first create reaches it and its answer is lost.
+    const { sent, impl } = recordingFetch((call) => (call === 1 ? 'before' : call === 3 ? 'after' : null));
+    const sdk = client(key, { fetch: impl });
+    assert.equal((await sdk.me()).key_id.length > 0, true);
+    const post = await sdk.posts.create({ title: 'Lost answer', body_html: '<p>Only once</p>' });
+    assert.deepEqual(sent.map((s) => s.status), ['network error', 200, 'network error', 201]);
+    assert.ok(sent[2].idempotencyKey && sent[2].idempotencyKey === sent[3].idempotencyKey, 'the generated key is reused on the retry');
+    assert.equal(sleeps.length, 2);
+    const all = await collect(sdk.posts.list());
+    assert.deepEqual(all.filter((p) => p.title === 'Lost answer').map((p) => p.id), [post.id], 'one post');
+    // A second create without a key gets a new one.
+    await sdk.posts.create({ title: 'Another post', body_html: '<p>new</p>' });
+    assert.notEqual(sent.at(-1)?.idempotencyKey, sent[3].idempotencyKey);
+  });
+
+  it('a network failure on a POST without a key is not retried; retries stop at maxRetries with capped full jitter', async () => {
+    const { key } = await t.tenant();
+    const sdk = client(key);
+    const post = await sdk.posts.create({ title: 'Publish once', body_html: '<p>x</p>' });
+    const flaky = recordingFetch((call) => (call === 1 ? 'after' : null));
+    const once = client(key, { fetch: flaky.impl });
+    await assert.rejects(once.posts.publish(post.id), TypeError);
+    assert.equal(flaky.sent.length, 1);
+    assert.deepEqual(sleeps, []);
+
+    const down = recordingFetch(() => 'before');
+    const capped = client(key, { fetch: down.impl, maxRetries: 4, retry: { random: () => 0.5, baseDelayMs: 400, maxDelayMs: 1000 } });
+    await assert.rejects(capped.posts.get(post.id), TypeError);
+    assert.equal(down.sent.length, 5, 'the first attempt and 4 retries');
+    assert.deepEqual(sleeps, [200, 400, 500, 500], 'half of min(1000, 400 × 2^n)');
+  });
+});
