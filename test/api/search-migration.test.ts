@@ -22,7 +22,7 @@ describeEachEngine('migration 0009-post-search backfills existing posts', (targe
   let key: string;
   const ids: number[] = [];
   before(async () => {
-    const created = await target.create();
+    const created = await target.create({ empty: true });
     drop = created.drop;
     const handle = openDatabase(created.database);
     const engine = handle.engine;

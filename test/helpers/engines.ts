@@ -20,7 +20,8 @@ export interface EngineTarget {
   /** Why this engine is skipped here, or undefined when it runs. */
   skip?: string;
   /** A brand-new database for one test file (or one test), with every migration already run. */
-  create(): Promise<{ database: DatabaseConfig; drop(): Promise<void> }>;
+  /** `empty`: a database no migration has run on (for tests of the migrations themselves). */
+  create(options?: { empty?: boolean }): Promise<{ database: DatabaseConfig; drop(): Promise<void> }>;
 }
 
 async function postgresReachable(): Promise<string | undefined> {
@@ -40,11 +41,10 @@ async function postgresReachable(): Promise<string | undefined> {
 
 const sqliteTarget: EngineTarget = {
   name: 'sqlite',
-  async create() {
-    const template = await sqliteTemplate();
+  async create(options = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'blogapi-test-'));
     const file = join(dir, 'blog.db');
-    copyFileSync(template, file);
+    if (!options.empty) copyFileSync(await sqliteTemplate(), file);
     return { database: { engine: 'sqlite', url: `sqlite:${file}`, file }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   },
 };
@@ -53,8 +53,8 @@ function postgresTarget(skip: string | undefined): EngineTarget {
   return {
     name: 'postgres',
     skip,
-    async create() {
-      const template = await postgresTemplate();
+    async create(options = {}) {
+      const template = options.empty ? 'template0' : await postgresTemplate();
       const name = `blogapi_test_${randomLowerAlnum(10)}`;
       const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await admin.connect();

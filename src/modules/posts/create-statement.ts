@@ -13,20 +13,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { StoredResponse } from '../idempotency/index.js';
+import type { NewPost } from './post-repository.js';
 
-export interface CreateWrites {
+export interface CreateWrites extends NewPost {
   id: number;
-  storeId: number;
-  title: string;
-  summary: string | null;
-  bodyHtml: string;
-  warnings: string;
-  coverImageId: string | null;
-  defaultCategoryId: number | null;
   categoryIds: number[];
   /** The post's search text (post-search.ts). */
   searchText: string;
-  now: number;
   fingerprint: string;
   /** A fingerprint recorded at or before this time no longer blocks the same content. */
   windowStart: number;

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { imagePublicRef } from '../media/image-refs.js';
 import { storefrontBase } from '../stores/index.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
-import { categoriesOf, findAnyPost, findStoreByHandle, findVisiblePost, listVisiblePosts, type StorefrontStore } from './storefront-repository.js';
+import { categoriesOf, findAnyPost, findStoreByHandle, findVisiblePost, listVisiblePosts, type PreviewPost, type StorefrontStore, type VisiblePost } from './storefront-repository.js';
 import type { PreviewLinks } from './preview-links.js';
 import { ViewCounter } from './view-counter.js';
 
@@ -49,18 +49,8 @@ export class StorefrontService {
     const { store } = found;
     const post = await findVisiblePost(this.db, store.id, Number(idText), this.clock.now().getTime());
     if (!post) return null;
-    const categories = await categoriesOf(this.db, store.id, post.id);
-    // The main category leads; the rest keep id order.
-    categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
-    const html = renderPostPage({
-      store: this.pageStore(found),
-      post,
-      categories,
-      coverUrl: post.cover ? imagePublicRef(store.handle, post.cover.basename, this.publicBaseUrl).url : null,
-      canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
-    });
-    const lastModified = Math.max(post.updatedAt, post.publishedAt, found.updatedAt, ...categories.map((c) => c.updatedAt));
-    return { postId: post.id, html, lastModified };
+    const page = await this.renderPost(found, post);
+    return { ...page, lastModified: Math.max(page.lastModified, post.publishedAt) };
   }
 
   /**
@@ -77,23 +67,24 @@ export class StorefrontService {
     if (postId === null) return null;
     const post = await findAnyPost(this.db, store.id, postId);
     if (!post) return null;
-    const categories = await this.categoriesInOrder(store.id, post);
+    return this.renderPost(found, post, { now: this.clock.now().getTime() });
+  }
+
+  /** A post's page (a preview when `preview` is given); lastModified from the post, the store and its categories. */
+  private async renderPost(found: StorefrontStore, post: VisiblePost | PreviewPost, preview?: { now: number }): Promise<RenderedPostPage> {
+    const { store } = found;
+    const categories = await categoriesOf(this.db, store.id, post.id);
+    // The main category leads; the rest keep id order.
+    categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
     const html = renderPostPage({
       store: this.pageStore(found),
       post,
       categories,
       coverUrl: post.cover ? imagePublicRef(store.handle, post.cover.basename, this.publicBaseUrl).url : null,
       canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
-      preview: { now: this.clock.now().getTime() },
+      ...(preview ? { preview } : {}),
     });
     return { postId: post.id, html, lastModified: Math.max(post.updatedAt, found.updatedAt, ...categories.map((c) => c.updatedAt)) };
-  }
-
-  /** The main category leads; the rest keep id order. */
-  private async categoriesInOrder(storeId: number, post: { id: number; defaultCategoryId: number | null }) {
-    const categories = await categoriesOf(this.db, storeId, post.id);
-    categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
-    return categories;
   }
 
   /** A page of the store's published posts, newest publish time first; null for an unknown store or a malformed position. */
