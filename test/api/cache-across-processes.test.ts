@@ -59,7 +59,8 @@ for (const mode of [
     assert.equal((await send(servers[1].baseUrl, 'GET', '/v1/me', { key: other })).statusCode, 200);
   });
 
-  it('refuses an operator command when the servers keep versions in Redis and the CLI cannot drop them, before changing anything', { skip: !mode.env.REDIS_URL && 'only with Redis' }, async () => {
+  // Only where the servers keep versions in Redis: without Redis there is nothing the CLI could fail to drop.
+  if (mode.env.REDIS_URL) it('refuses an operator command when the servers keep versions in Redis and the CLI cannot drop them, before changing anything', async () => {
     const { store, key } = await t.tenant();
     await warm(key, '/v1/me');
     const keyId = key.slice(9, 17);
