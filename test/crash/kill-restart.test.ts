@@ -124,7 +124,8 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
   const call = (path: string, init: RequestInit = {}) =>
     fetch(`${server!.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) } });
 
-  it('the database is intact', { skip: target.name !== 'sqlite' && 'PRAGMA integrity_check is SQLite’s' }, () => {
+  // PRAGMA integrity_check is SQLite's; PostgreSQL's own crash recovery is what the other checks rely on there.
+  if (target.name === 'sqlite') it('the database is intact', () => {
     const db = new BetterSqlite3(env.DATABASE_URL.slice('sqlite:'.length), { readonly: true });
     try {
       assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
