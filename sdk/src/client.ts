@@ -23,6 +23,8 @@ export type WebhookEndpointChanges = Schemas['WebhookEndpointChanges'];
 export type Delivery = Schemas['Delivery'];
 export type DeliveryPage = Schemas['DeliveryPage'];
 export type PostListQuery = NonNullable<operations['listPosts']['parameters']['query']>;
+export type CategoryChanges = operations['updateCategory']['requestBody']['content']['application/json'];
+export type PreviewLink = operations['createPreviewLink']['responses'][201]['content']['application/json'];
 export type AuditEventQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
 export type DeliveryQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
 
@@ -221,6 +223,15 @@ class PostsApi {
   }
 
   /**
+   * A signed link that shows the post, whatever its status, as readers will see it (marked as
+   * a preview, never indexed or counted); it works for `expires_in_seconds` (60 to 604,800,
+   * default one day). Not retried: it is a POST without an Idempotency-Key.
+   */
+  async createPreviewLink(postId: number, options: { expires_in_seconds?: number } = {}): Promise<PreviewLink> {
+    return (await this.send({ method: 'POST', path: `/v1/blog/posts/${id(postId)}/preview-links`, json: options })).body as PreviewLink;
+  }
+
+  /**
    * Deletes a draft: both calls of the two-step delete. A second call retried after a network
    * failure that finds the post gone counts as done (the first attempt deleted it).
    */
@@ -251,6 +262,24 @@ class CategoriesApi {
   /** The whole tree, ordered by id. */
   async list(): Promise<Category[]> {
     return ((await this.send({ method: 'GET', path: '/v1/blog/categories' })).body as Schemas['CategoryList']).data;
+  }
+
+  /** Renames (`name`) and/or moves (`parent_id`, null: to the root) a category with its subtree. */
+  async update(categoryId: number, changes: CategoryChanges): Promise<Category> {
+    return (await this.send({ method: 'PATCH', path: `/v1/blog/categories/${id(categoryId)}`, json: changes })).body as Category;
+  }
+
+  /**
+   * Deletes a category without children (else `category_has_children`); posts lose it. A call
+   * retried after a network failure that finds the category gone counts as done.
+   */
+  async delete(categoryId: number): Promise<void> {
+    try {
+      await this.send({ method: 'DELETE', path: `/v1/blog/categories/${id(categoryId)}` });
+    } catch (err) {
+      if (err instanceof BlogApiError && err.code === 'not_found' && err.attempts > 1) return;
+      throw err;
+    }
   }
 
   /** With `reuseExisting`, a name already used under that parent returns that category instead of failing. */

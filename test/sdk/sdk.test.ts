@@ -157,6 +157,38 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.deepEqual(sleeps, [], 'nothing was retried');
   });
 
+  it('finds and sorts with the list parameters, manages categories, and opens a preview link', async () => {
+    const { key } = await t.tenant({ categories: true });
+    const sdk = client(key);
+    const beans = await sdk.categories.create({ name: 'Beans', parent_id: null });
+    const origins = await sdk.categories.create({ name: 'Origins', parent_id: null });
+    const ethiopia = await sdk.categories.create({ name: 'Ethiopia', parent_id: beans.id });
+    const post = await sdk.posts.create({ title: 'Yirgacheffe 淺焙', body_html: '<p>Jasmine and bergamot.</p>', category_ids: [ethiopia.id], default_category_id: ethiopia.id });
+    await sdk.posts.create({ title: 'Espresso basics', body_html: '<p>Nine bars.</p>' });
+
+    assert.deepEqual((await sdk.posts.listPage({ q: 'BERGAMOT' })).data.map((p) => p.id), [post.id]);
+    assert.deepEqual((await sdk.posts.listPage({ q: '淺焙' })).data.map((p) => p.id), [post.id]);
+    const oldestFirst = await sdk.posts.listPage({ order_by: 'updated_at', direction: 'asc' });
+    assert.equal(oldestFirst.data[0].id, post.id);
+
+    const moved = await sdk.categories.update(ethiopia.id, { name: 'Ethiopian', parent_id: origins.id });
+    assert.deepEqual([moved.name, moved.parent_id, moved.depth], ['Ethiopian', origins.id, 2]);
+    const refused = await sdk.categories.delete(origins.id).catch((e: unknown) => e);
+    assert.ok(refused instanceof BlogApiError);
+    assert.deepEqual([refused.status, refused.code, refused.retryable], [409, 'category_has_children', false]);
+    await sdk.categories.delete(ethiopia.id);
+    assert.deepEqual((await sdk.posts.get(post.id)).category_ids, [], 'the post lost the deleted category');
+    assert.deepEqual((await sdk.categories.list()).map((c) => c.id), [beans.id, origins.id]);
+
+    const link = await sdk.posts.createPreviewLink(post.id, { expires_in_seconds: 3600 });
+    assert.match(link.url, /\/blog\/preview\//);
+    const page = await fetch(link.url.replace(t.config.publicBaseUrl, baseUrl));
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get('x-robots-tag'), 'noindex, nofollow');
+    assert.ok((await page.text()).includes('Yirgacheffe 淺焙'));
+    assert.deepEqual(sleeps, [], 'nothing was retried');
+  });
+
   it('webhooks: every method, and verifyWebhook accepts a real delivery and refuses a forged one', async () => {
     const { key } = await t.tenant();
     const sdk = client(key);
