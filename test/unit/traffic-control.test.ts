@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { settled } from '../helpers/settled.js';
+import { unusedPort } from '../helpers/ports.js';
 import { createTrafficControl, TrafficBackendError, type TrafficControl } from '../../src/traffic/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 
@@ -151,6 +153,30 @@ describe('traffic control, redis backend', () => {
   // so a clock that stands still makes the reset exact up to the real time the test takes.
   const startMs = Date.parse('2030-01-01T00:00:00.250Z');
   const clock = new ManualClock(startMs);
+  /** A redis-server of this test's own on a free port, stopped after it; null (skipped) without the binary. */
+  async function startPrivateRedis(t: TestContext): Promise<string | null> {
+    const port = await unusedPort();
+    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const started = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.once('spawn', () => resolve(true));
+    });
+    if (!started) {
+      if (process.env.REQUIRE_REDIS === '1') throw new Error('REQUIRE_REDIS=1 but redis-server could not be started');
+      t.skip('redis-server is not installed');
+      return null;
+    }
+    t.after(() => void server.kill());
+    // Ready once it answers: ioredis keeps trying to connect until then.
+    const probe = new Redis(port, '127.0.0.1', { retryStrategy: () => 20, maxRetriesPerRequest: null });
+    try {
+      await probe.ping();
+    } finally {
+      probe.disconnect();
+    }
+    return `redis://127.0.0.1:${port}`;
+  }
+
   async function twoInstances(t: TestContext): Promise<[TrafficControl, TrafficControl, string[]]> {
     const keyPrefix = `test:${randomUUID()}:`;
     const errors: string[] = [];
@@ -193,8 +219,12 @@ describe('traffic control, redis backend', () => {
   });
 
   it('loads the admission script again when Redis has lost it (NOSCRIPT)', async (t) => {
-    if (!(await needRedis(t))) return;
-    const [a] = await twoInstances(t);
+    // A Redis of its own: emptying the script cache of the shared one would make every test
+    // process using it at the same time send its scripts again, and miscount its commands.
+    const own = await startPrivateRedis(t);
+    if (!own) return;
+    const a = createTrafficControl({ redisUrl: own, clock, keyPrefix: 'test:', onBackendError: () => undefined });
+    t.after(() => a.close());
     const admit = () => a.admit({ keyId: 'key-n', rateClass: 'read', limitPerMinute: 5, concurrency: 5, takeSlot: false });
     assert.equal((await admit()).consumed, 1);
     // As after a restart of Redis: its script cache is empty.
