@@ -105,20 +105,17 @@ export function clientErrorHandler(this: unknown, error: ConnectionError, socket
   // Only the code is logged: the error object carries the raw bytes read, credentials included.
   app.log.info({ reqId: requestId, parserError: err.code ?? err.name, statusCode: apiError.status }, 'request refused by the HTTP parser');
   const refuse = () => {
-    if (socket.destroyed) return;
-    socket.end(rawAnswer(apiError, requestId, isHeadRequest(err)));
-    socket.resume();
-    socket.setTimeout(CLOSE_GRACE_MS, () => socket.destroy());
+    if (!socket.destroyed) endConnection(socket, rawAnswer(apiError, requestId, isHeadRequest(err)));
   };
   const inFlight = inFlightOf(socket);
   // A request that said `Connection: close` was answered, and bytes still came (the rest of a
   // body its answer did not wait for): nothing more may be answered; they are dropped.
-  if (err.code === 'HPE_CLOSED_CONNECTION' && !inFlight) return dropRest(socket);
+  if (err.code === 'HPE_CLOSED_CONNECTION' && !inFlight) return endConnection(socket);
   if (inFlight && inFlight.req?.complete === false) {
     // The body of the request being answered is at fault: this refusal is its answer, unless
     // its answer has already begun (all that is left is to cut the connection) or been written
     // whole (a 404 given before the body arrived: the connection just closes after it).
-    if (inFlight.writableFinished) return dropRest(socket);
+    if (inFlight.writableFinished) return endConnection(socket);
     if (inFlight.headersSent) return void socket.destroy();
   } else if (inFlight && !inFlight.writableFinished) {
     // A later request on the connection is at fault: the earlier answer goes out first.
@@ -127,9 +124,13 @@ export function clientErrorHandler(this: unknown, error: ConnectionError, socket
   refuse();
 }
 
-/** Ends the connection after what was written, reading and dropping input until it closes. */
-function dropRest(socket: Socket): void {
-  socket.end();
+/**
+ * Ends the connection after what was written and `last`, if given (a FIN, not a reset, so the
+ * client reads it), reading and dropping input until the client closes or a grace period ends.
+ */
+function endConnection(socket: Socket, last?: string): void {
+  if (last === undefined) socket.end();
+  else socket.end(last);
   socket.resume();
   socket.setTimeout(CLOSE_GRACE_MS, () => socket.destroy());
 }

@@ -98,14 +98,6 @@ export class IdempotencyService {
     return { kind: 'in_progress' };
   }
 
-  /**
-   * Stores the first successful response so that replays return it unchanged, in `trx`: the
-   * transaction that wrote the result, so both commit together.
-   */
-  async complete(scope: IdempotencyScope, statusCode: number, body: string, location: string | null, trx: Db): Promise<void> {
-    await storeResponse(trx, { scope, statusCode, body, location });
-  }
-
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
   async release(scope: IdempotencyScope): Promise<void> {
     await this.whereScope(this.db.deleteFrom('idempotency_records'), scope).where('state', '=', 'in_progress').execute();
