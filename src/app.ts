@@ -13,6 +13,7 @@ import { parseQueryString } from './http/query-string.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
+import { registerEventRoutes } from './http/routes/event-routes.js';
 import { registerCategoryRoutes } from './http/routes/category-routes.js';
 import { registerPostRoutes } from './http/routes/post-routes.js';
 import { registerPreviewLinkRoutes } from './http/routes/preview-link-routes.js';
@@ -84,6 +85,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerIdentityRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
   await registerMediaRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);

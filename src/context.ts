@@ -21,6 +21,7 @@ import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { PreviewLinks, StorefrontService } from './modules/storefront/index.js';
 import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
+import { EventFeed } from './modules/events/index.js';
 import { API_VERSION_DATE } from './version.js';
 
 export interface AppContext {
@@ -56,6 +57,8 @@ export interface AppContext {
   /** PostgreSQL pool connections now; null on SQLite. */
   poolUsage(): PoolUsage | null;
   webhooks: WebhookService;
+  /** GET /v1/events. */
+  events: EventFeed;
   /** Sends webhook deliveries; the server starts it, ctx.close() stops it. */
   webhookWorker: WebhookWorker;
   close(): Promise<void>;
@@ -110,7 +113,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl, undefined, previewLinks);
     const media = createMediaService(db, clock, config);
-    const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
+    const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000, config.eventRetentionDays);
     media.observer = observers;
     const allowPrivateTargets = config.webhookAllowPrivateTargets;
     const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets });
@@ -141,6 +144,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       poolUsage: () => handle.poolUsage(),
       webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets }),
       webhookWorker,
+      events: new EventFeed(db, handle.engine, config.eventRetentionDays),
       async close() {
         // A pass under way stops at its next batch, before the database and the store close.
         await housekeeping.stop();

@@ -79,6 +79,7 @@ export const ENV_SCHEMA = Type.Object({
   DATABASE_STATEMENT_TIMEOUT_MS: integer(30_000, 0, HOUR_MS, 'PostgreSQL ends statements running longer (`0`: no limit)'),
   DATABASE_CONNECT_TIMEOUT_MS: integer(5_000, 10, HOUR_MS, 'giving up on opening a PostgreSQL connection after this long'),
   MIGRATE_ON_START: text('true', '`false`: the server does not migrate (run `blog-api migrate` once) and refuses a schema that is behind'),
+  EVENT_RETENTION_DAYS: integer(30, 30, 3650, 'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: text(
     '0',
     '`1` lets webhooks go to `http` and loopback or private addresses: development and tests only (`docs/webhooks.md`)',

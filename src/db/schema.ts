@@ -155,6 +155,17 @@ export interface CacheVersionsTable {
   usage_version: number;
   /** The transaction that last changed the row (xid8 as text; migration 0006). */
   changed_xid: string | null;
+  /** The store's last events-feed sequence (migration 0012). */
+  event_sequence: number;
+  /** The newest sequence retention has dropped from the feed. */
+  events_purged_through: number;
+}
+
+/** SQLite: the store's events-feed counter and retention horizon (PostgreSQL keeps them in cache_versions). */
+export interface EventSequencesTable {
+  store_id: number;
+  last_sequence: number;
+  purged_through: number;
 }
 
 /** One row per lease name; the holder may run the job until expires_at. */
@@ -199,6 +210,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_schedules: WebhookSchedulesTable;
   post_search: PostSearchTable;
+  event_sequences: EventSequencesTable;
 }
 
 export interface WebhookEndpointsTable {
@@ -229,6 +241,8 @@ export interface WebhookEventsTable {
   /** The request body exactly as sent (the same bytes on every attempt). */
   body: string;
   created_at: number;
+  /** Its place in the store's events feed, in commit order (migration 0012); null for `webhook.test`. */
+  sequence: number | null;
 }
 
 export interface WebhookDeliveriesTable {

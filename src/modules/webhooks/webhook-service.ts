@@ -200,7 +200,7 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     const deliveryId = await this.db.transaction().execute(async (trx) => {
       const endpoint = await this.require(trx, store, id);
-      const [delivery] = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
+      const { deliveries: [delivery] } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
       return delivery.id;
     });
     const [view] = await this.deliveryRows(store).where('d.id', '=', deliveryId).execute();
