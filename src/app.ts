@@ -37,6 +37,7 @@ declare module 'fastify' {
   }
 }
 import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
+import { registerWebhookRecoveryRoutes } from './http/routes/webhook-recovery-routes.js';
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -92,6 +93,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerPreviewLinkRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerWebhookRecoveryRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
   registerDocsRoutes(app);

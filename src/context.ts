@@ -20,7 +20,7 @@ import { createMediaService, type MediaService } from './modules/media/index.js'
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { PreviewLinks, StorefrontService } from './modules/storefront/index.js';
-import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
+import { DeliveryRecovery, WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { EventFeed } from './modules/events/index.js';
 import { API_VERSION_DATE } from './version.js';
 
@@ -59,6 +59,8 @@ export interface AppContext {
   webhooks: WebhookService;
   /** GET /v1/events. */
   events: EventFeed;
+  /** A delivery's attempts, retry and replay. */
+  deliveryRecovery: DeliveryRecovery;
   /** Sends webhook deliveries; the server starts it, ctx.close() stops it. */
   webhookWorker: WebhookWorker;
   close(): Promise<void>;
@@ -145,6 +147,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets }),
       webhookWorker,
       events: new EventFeed(db, handle.engine, config.eventRetentionDays),
+      deliveryRecovery: new DeliveryRecovery(db, handle.engine, clock),
       async close() {
         // A pass under way stops at its next batch, before the database and the store close.
         await housekeeping.stop();

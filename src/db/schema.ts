@@ -211,6 +211,23 @@ export interface Database {
   webhook_schedules: WebhookSchedulesTable;
   post_search: PostSearchTable;
   event_sequences: EventSequencesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+/** One attempt to send a delivery: written when it starts, completed with its outcome (migration 0012). */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  store_id: number;
+  /** The claim the attempt ran under: an unfinished attempt whose claim is gone was interrupted. */
+  lease_token: string;
+  started_at: number;
+  duration_ms: number | null;
+  response_status: number | null;
+  error: string | null;
+  /** The first 1 KB of the answer's body, as text. */
+  response_excerpt: string | null;
+  finished: number;
 }
 
 export interface WebhookEndpointsTable {
@@ -260,6 +277,8 @@ export interface WebhookDeliveriesTable {
   lease_token: string | null;
   lease_until: number | null;
   created_at: number;
+  /** The delivery this one retries (POST …/deliveries/{id}/retry; migration 0012). */
+  retry_of?: string | null;
 }
 
 export interface WebhookSchedulesTable {

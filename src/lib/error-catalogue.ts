@@ -134,6 +134,11 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: '此商店的內容結構已變更，寫入暫停（讀取仍可使用）。請聯絡服務營運人員。',
   },
+  delivery_not_retryable: {
+    status: 409,
+    retryable: false,
+    message: '目前無法重送此 webhook。請依 details 處理：等待仍在排程中的投遞完成，或先將端點的 enabled 設為 true。',
+  },
   cursor_expired: {
     status: 410,
     retryable: false,

@@ -18,6 +18,10 @@ import type { Engine } from '../database.js';
  * `events_purged_through` / `purged_through`: the newest sequence housekeeping has dropped
  * from the feed (retention); a cursor below it answers 410. `webhook.test` events are not
  * content and get no sequence. Events recorded before this migration have none either.
+ *
+ * Webhook recovery (docs/webhooks.md): `webhook_attempts` keeps each delivery attempt (written
+ * when it starts, completed with its outcome, so one in progress shows as such), and a delivery
+ * made by a retry names the delivery it retries (`retry_of`).
  */
 export function eventFeedMigration(engine: Engine) {
   return {
@@ -25,6 +29,22 @@ export function eventFeedMigration(engine: Engine) {
       await db.schema.alterTable('webhook_events').addColumn('sequence', 'bigint').execute();
       await sql`CREATE UNIQUE INDEX webhook_events_feed ON webhook_events (store_id, sequence) WHERE sequence IS NOT NULL`.execute(db);
       await db.schema.createIndex('webhook_events_created').on('webhook_events').columns(['created_at']).execute();
+      await db.schema.alterTable('webhook_deliveries').addColumn('retry_of', 'text').execute();
+      await db.schema.createIndex('webhook_deliveries_event_type').on('webhook_deliveries').columns(['endpoint_id', 'status', 'created_at']).execute();
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+        .addColumn('store_id', 'bigint', (c) => c.notNull())
+        .addColumn('lease_token', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('duration_ms', 'integer')
+        .addColumn('response_status', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('response_excerpt', 'text')
+        .addColumn('finished', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'started_at']).execute();
       if (engine === 'postgres') {
         await sql`ALTER TABLE cache_versions ADD COLUMN event_sequence bigint NOT NULL DEFAULT 0, ADD COLUMN events_purged_through bigint NOT NULL DEFAULT 0`.execute(db);
         await sql`

@@ -12,6 +12,7 @@ import { formatNullable, formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { failWaitingDeliveries } from './delivery-worker.js';
+import { filterDeliveries } from './delivery-filters.js';
 import { insertEvent } from './event-outbox.js';
 import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { newSigningSecret } from './signature.js';
@@ -211,10 +212,10 @@ export class WebhookService {
   async deliveries(store: Store, id: string, query: DeliveryListQueryInput, application: string): Promise<{ data: DeliveryView[]; meta: { next_cursor: string | null; limit: number } }> {
     await this.require(this.db, store, id);
     const limit = query.limit ?? 20;
-    const conditions = { endpoint: id };
+    const conditions = { endpoint: id, status: query.status, event_type: query.event_type, since: query.since, until: query.until };
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(DELIVERY_CURSOR_SCOPE, conditions, query.cursor, holder);
-    let q = this.deliveryRows(store).where('d.endpoint_id', '=', id);
+    let q = filterDeliveries(this.deliveryRows(store).where('d.endpoint_id', '=', id), query);
     if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(Number(after[0]), String(after[1]))));
     const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit + 1).execute();
     const { rows: page, nextCursor } = this.cursors.page(DELIVERY_CURSOR_SCOPE, conditions, rows, limit, (r) => [r.created_at, r.id], holder);
@@ -244,7 +245,7 @@ export class WebhookService {
   }
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
   event_id: string;
   event_type: string;
@@ -256,7 +257,7 @@ interface DeliveryRow {
   created_at: number;
 }
 
-function presentDelivery(row: DeliveryRow, offset: string): DeliveryView {
+export function presentDelivery(row: DeliveryRow, offset: string): DeliveryView {
   return {
     id: row.id,
     event_id: row.event_id,
