@@ -62,6 +62,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   MEDIA_PROCESSING_TIMEOUT_SECONDS: integer(DEFAULT_DECODE_BUDGET.timeoutSeconds, 1, 3600, 'time one image may take to decode and re-encode (`413 image_too_large`)'),
   HOUSEKEEPING_INTERVAL_S: text('300', 'seconds between housekeeping passes; see `docs/housekeeping.md`'),
+  EVENT_RETENTION_DAYS: integer(30, 30, 3650, 'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`'),
   METRICS: text('on', '`off` removes `GET /metrics`; see `docs/operations.md`'),
   METRICS_TOKEN: text('unset (open)', 'when set (≥ 16 characters), `GET /metrics` needs `Authorization: Bearer <token>`'),
   HEALTH_CHECK_TIMEOUT_MS: integer(2000, 10, 60_000, 'each `/readyz` check (database, Redis, media store) gives up after this long'),
@@ -79,7 +80,6 @@ export const ENV_SCHEMA = Type.Object({
   DATABASE_STATEMENT_TIMEOUT_MS: integer(30_000, 0, HOUR_MS, 'PostgreSQL ends statements running longer (`0`: no limit)'),
   DATABASE_CONNECT_TIMEOUT_MS: integer(5_000, 10, HOUR_MS, 'giving up on opening a PostgreSQL connection after this long'),
   MIGRATE_ON_START: text('true', '`false`: the server does not migrate (run `blog-api migrate` once) and refuses a schema that is behind'),
-  EVENT_RETENTION_DAYS: integer(30, 30, 3650, 'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: text(
     '0',
     '`1` lets webhooks go to `http` and loopback or private addresses: development and tests only (`docs/webhooks.md`)',

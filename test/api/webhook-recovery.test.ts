@@ -81,9 +81,12 @@ describeEachEngine('webhook recovery', (target) => {
     }
     assert.ok(Date.parse(succeeded.started_at) > Date.parse(failed.started_at));
     assert.equal(rx.received.length, 2);
+    const [event] = (await get(await t.issueKey(store, ['read_blog']), '/v1/events')).data;
     for (const r of rx.received) {
       assert.deepEqual(verify(r, endpoint.secret), r.json);
       assert.equal(r.headers['x-store-handle'], store.handle);
+      assert.equal(r.headers['x-event-sequence'], String(event.sequence));
+      assert.equal(r.headers['webhook-id'], event.id);
       assert.equal(r.json.data.id, post.id);
     }
   });

@@ -13,6 +13,8 @@ export interface StartedAttempt {
   id: string;
   /** The store's handle, sent in the X-Store-Handle header. */
   handle: string;
+  /** The event's place in the events feed (X-Event-Sequence); null for `webhook.test`. */
+  sequence: number | null;
 }
 
 /** Records the start of an attempt at `delivery` under its claim `leaseToken`. */
@@ -20,7 +22,8 @@ export async function startAttempt(db: Db, deliveryId: string, leaseToken: strin
   const row = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('stores as s', 's.id', 'd.store_id')
-    .select(['d.store_id', 's.handle'])
+    .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+    .select(['d.store_id', 's.handle', 'ev.sequence'])
     .where('d.id', '=', deliveryId)
     .executeTakeFirstOrThrow();
   const id = `wha_${randomLowerAlnum(24)}`;
@@ -28,7 +31,7 @@ export async function startAttempt(db: Db, deliveryId: string, leaseToken: strin
     .insertInto('webhook_attempts')
     .values({ id, delivery_id: deliveryId, store_id: row.store_id, lease_token: leaseToken, started_at: startedAt, duration_ms: null, response_status: null, error: null, response_excerpt: null, finished: 0 })
     .execute();
-  return { id, handle: row.handle };
+  return { id, handle: row.handle, sequence: row.sequence === null ? null : Number(row.sequence) };
 }
 
 /** Completes an attempt with its outcome. */

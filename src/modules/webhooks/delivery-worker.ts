@@ -206,6 +206,7 @@ export class WebhookWorker {
             'webhook-timestamp': String(timestamp),
             'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, d.body),
             'x-store-handle': log.handle,
+            ...(log.sequence !== null ? { 'x-event-sequence': String(log.sequence) } : {}),
           },
           d.body,
         );
