@@ -217,7 +217,12 @@ describeEachEngine('events feed', (target) => {
       const other = new Sqlite(config.file);
       try {
         other.exec('BEGIN IMMEDIATE');
-        other.prepare("INSERT INTO webhook_events (id, store_id, type, body, created_at) VALUES ('msg_slow', ?, 'category.created', ?, ?)").run(store.id, '{"type":"category.created","timestamp":"2026-09-15T10:00:00+08:00","data":{"id":999}}', t.clock.now().getTime());
+        // The event's insert as the service writes it (event-outbox.ts).
+        other
+          .prepare(
+            "INSERT INTO webhook_events (id, store_id, type, body, created_at, sequence) VALUES ('msg_slow', ?, 'category.created', ?, ?, COALESCE((SELECT last_sequence FROM event_sequences WHERE store_id = ?), 0) + 1)",
+          )
+          .run(store.id, '{"type":"category.created","timestamp":"2026-09-15T10:00:00+08:00","data":{"id":999}}', t.clock.now().getTime(), store.id);
         assert.deepEqual(await feed(key, '?after=1'), { data: [], meta: { next_cursor: '1', has_more: false, limit: 100 } });
         other.exec('COMMIT');
       } finally {

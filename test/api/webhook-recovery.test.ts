@@ -259,9 +259,12 @@ describeEachEngine('webhook recovery', (target) => {
     // At most 10 000 events per replay.
     const many = 10_001;
     const at = t.clock.now().getTime() + 1000;
+    // Numbered after the store's last event (SQLite takes the number given; PostgreSQL numbers them at commit).
+    const last = Number((await get(await t.issueKey(store, ['read_blog']), '/v1/events?limit=1&after=0')).meta.next_cursor);
+    const newest = Number((await get(await t.issueKey(store, ['read_blog']), `/v1/events?after=${last}`)).meta.next_cursor);
     await t.ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < many; i += 1000) {
-        const rows = Array.from({ length: Math.min(1000, many - i) }, (_, j) => ({ id: `msg_bulk${i + j}`, store_id: store.id, type: 'post.created', body: '{}', created_at: at }));
+        const rows = Array.from({ length: Math.min(1000, many - i) }, (_, j) => ({ id: `msg_bulk${i + j}`, store_id: store.id, type: 'post.created', body: '{}', created_at: at, sequence: newest + i + j + 1 }));
         await trx.insertInto('webhook_events').values(rows).execute();
       }
     });

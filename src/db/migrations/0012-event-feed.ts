@@ -12,8 +12,9 @@ import type { Engine } from '../database.js';
  *   new lock, cannot deadlock against it, and holds the lock only while committing: the next
  *   writer of the store reads the counter after this one's commit is visible, so a visible
  *   sequence N means every sequence below N is visible too.
- * - SQLite: one writer at a time; a trigger numbers the event in the writing statement from
- *   `event_sequences`, and a savepoint rolled back (group commit) takes its number back with it.
+ * - SQLite: one writer at a time; the event's insert takes the next number from
+ *   `event_sequences` and a trigger moves the counter in the same statement; a savepoint rolled
+ *   back (group commit) takes its number back with it.
  *
  * `events_purged_through` / `purged_through`: the newest sequence housekeeping has dropped
  * from the feed (retention); a cursor below it answers 410. `webhook.test` events are not
@@ -70,12 +71,13 @@ export function eventFeedMigration(engine: Engine) {
           .addColumn('last_sequence', 'bigint', (c) => c.notNull())
           .addColumn('purged_through', 'bigint', (c) => c.notNull().defaultTo(0))
           .execute();
+        // The insert itself carries the number (event-outbox.ts), so the row, whose body can be
+        // kilobytes, is written once; the trigger only moves the counter.
         await sql`
-          CREATE TRIGGER webhook_events_sequence AFTER INSERT ON webhook_events WHEN NEW.type <> 'webhook.test'
+          CREATE TRIGGER webhook_events_sequence AFTER INSERT ON webhook_events WHEN NEW.sequence IS NOT NULL
           BEGIN
-            INSERT INTO event_sequences (store_id, last_sequence) VALUES (NEW.store_id, 1)
-            ON CONFLICT (store_id) DO UPDATE SET last_sequence = last_sequence + 1;
-            UPDATE webhook_events SET sequence = (SELECT last_sequence FROM event_sequences WHERE store_id = NEW.store_id) WHERE id = NEW.id;
+            INSERT INTO event_sequences (store_id, last_sequence) VALUES (NEW.store_id, NEW.sequence)
+            ON CONFLICT (store_id) DO UPDATE SET last_sequence = excluded.last_sequence;
           END`.execute(db);
       }
     },

@@ -2,7 +2,9 @@
 // transaction: the event (its body exactly as it will be sent) commits or rolls back with the
 // change, gets its place in the store's feed at commit (migration 0012; GET /v1/events), and one
 // pending delivery per subscribed endpoint is queued beside it for the delivery worker.
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { isPostgres } from '../../db/engine-of.js';
 import { queryTemplate, writeTemplate } from '../../db/query-template.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
 import { formatWithOffset } from '../../lib/time.js';
@@ -18,10 +20,31 @@ const listeningEndpoints = queryTemplate((db, $: { storeId: number }) =>
   db.selectFrom('webhook_endpoints').select(['id', 'events']).where('store_id', '=', $.storeId).where('enabled', '=', 1),
 );
 
-// Every content write records one, so it is compiled once too.
-const insertEventRow = writeTemplate((db, $: { id: string; storeId: number; type: string; body: string; at: number }) =>
+// Every content write records one, so it is compiled once too. The feed's sequence (migration
+// 0012): PostgreSQL numbers the event when it commits (a deferred trigger); SQLite, with one
+// writer at a time, takes the next number in the insert itself.
+interface EventRowArgs {
+  id: string;
+  storeId: number;
+  type: string;
+  body: string;
+  at: number;
+}
+const insertEventRowPostgres = writeTemplate((db, $: EventRowArgs) =>
   db.insertInto('webhook_events').values({ id: $.id, store_id: $.storeId, type: $.type, body: $.body, created_at: $.at }),
 );
+const insertEventRowSqlite = writeTemplate((db, $: EventRowArgs) =>
+  db.insertInto('webhook_events').values({
+    id: $.id,
+    store_id: $.storeId,
+    type: $.type,
+    body: $.body,
+    created_at: $.at,
+    sequence: sql<number | null>`CASE WHEN ${$.type} = 'webhook.test' THEN NULL
+      ELSE COALESCE((SELECT last_sequence FROM event_sequences WHERE store_id = ${$.storeId}), 0) + 1 END`,
+  }),
+);
+const insertEventRow = (db: Db, args: EventRowArgs) => (isPostgres(db) ? insertEventRowPostgres(db, args) : insertEventRowSqlite(db, args));
 
 /** The event's `data`. */
 export type EventData = () => unknown | Promise<unknown>;
