@@ -3,6 +3,8 @@
 import type { components, operations } from './generated/openapi.js';
 import { BlogApiError, type ErrorDetail } from './errors.js';
 import { backoffMs, DEFAULT_RETRY, mayResend, parseRetryAfter, type RetryOptions } from './retry.js';
+import { EventsApi, type EventPage } from './events.js';
+import { deliveryCalls } from './webhook-recovery.js';
 
 type Schemas = components['schemas'];
 export type Post = Schemas['Post'];
@@ -52,7 +54,7 @@ export function etagOf(post: Post): string | undefined {
   return etags.get(post);
 }
 
-interface Call {
+export interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined | null>;
@@ -61,7 +63,7 @@ interface Call {
   headers?: Record<string, string>;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   headers: Headers;
   body: unknown;
@@ -82,6 +84,8 @@ export class BlogClient {
   readonly images: ImagesApi;
   readonly audit: AuditApi;
   readonly webhooks: WebhooksApi;
+  /** The events feed: every change in commit order (src/events.ts). */
+  readonly events: EventsApi;
   private readonly baseUrl: string;
   private readonly apiKey: string;
   private readonly fetchImpl: typeof fetch;
@@ -100,6 +104,7 @@ export class BlogClient {
     this.images = new ImagesApi(send);
     this.audit = new AuditApi(send);
     this.webhooks = new WebhooksApi(send);
+    this.events = new EventsApi(async (query) => (await send({ method: 'GET', path: '/v1/events', query })).body as EventPage);
   }
 
   /** The calling key: store, scopes, features, limits, quotas and rate limits. */
@@ -367,4 +372,10 @@ class WebhooksApi {
   async deliveriesPage(endpointId: string, query: DeliveryQuery = {}): Promise<DeliveryPage> {
     return (await this.send({ method: 'GET', path: `/v1/webhooks/${id(endpointId)}/deliveries`, query })).body as DeliveryPage;
   }
+
+  /** Recovery (src/webhook-recovery.ts): a delivery with its attempts, retry, replay. */
+  readonly recovery = deliveryCalls((call) => this.send(call));
+  readonly getDelivery = this.recovery.getDelivery;
+  readonly retryDelivery = this.recovery.retryDelivery;
+  readonly replay = this.recovery.replay;
 }
