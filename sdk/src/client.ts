@@ -54,7 +54,7 @@ export function etagOf(post: Post): string | undefined {
   return etags.get(post);
 }
 
-export interface Call {
+interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined | null>;
@@ -63,7 +63,7 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   headers: Headers;
   body: unknown;

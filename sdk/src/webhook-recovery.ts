@@ -1,7 +1,6 @@
 // Webhook recovery: a delivery with every attempt, a new attempt of a finished delivery, and a
 // replay of the feed's events of a time range. Not retried on failure: each call queues work.
 import type { components } from './generated/openapi.js';
-import type { Answer, Call } from './client.js';
 
 export type DeliveryDetail = components['schemas']['DeliveryDetail'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
@@ -11,7 +10,10 @@ type Delivery = components['schemas']['Delivery'];
 
 const id = (value: string) => encodeURIComponent(value);
 
-export function deliveryCalls(send: (call: Call) => Promise<Answer>) {
+/** One call through the client (retries and errors as client.ts handles them). */
+type Send = (call: { method: 'GET' | 'POST'; path: string; json?: unknown }) => Promise<{ body: unknown }>;
+
+export function deliveryCalls(send: Send) {
   return {
     /** The delivery and its attempt_history: time, duration, status, error, first 1 KB of each answer. */
     getDelivery: async (endpointId: string, deliveryId: string): Promise<DeliveryDetail> =>
