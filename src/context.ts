@@ -135,7 +135,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       media,
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
-      categories: new CategoryService(db, clock),
+      categories: new CategoryService(db, clock, config.publicBaseUrl),
       storefront,
       previewLinks,
       traffic,

@@ -112,6 +112,22 @@ describeEachEngine('events feed', (target) => {
     assert.deepEqual((await feed(key, '?after=10')).data, []);
   });
 
+  it('a category deletion shows each post that lost the category, as it is now, before the deletion', async () => {
+    const { key } = await tenant();
+    const news = (await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'n' }, body: { name: 'News' } })).json();
+    const tips = (await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 't' }, body: { name: 'Tips' } })).json();
+    const both = await createPost(t, key, { category_ids: [news.id, tips.id], default_category_id: news.id });
+    const other = await createPost(t, key, { category_ids: [tips.id] });
+    t.clock.advance(1000);
+    assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/categories/${news.id}`, key })).statusCode, 204);
+    const page = await feed(key, '?after=4');
+    assert.deepEqual(page.data.map((e) => [e.type, e.data.id]), [['post.updated', both.id], ['category.deleted', news.id]]);
+    const now = (await t.request({ method: 'GET', url: `/v1/blog/posts/${both.id}`, key })).json();
+    assert.deepEqual(page.data[0].data, now);
+    assert.deepEqual([now.category_ids, now.default_category_id], [[tips.id], null]);
+    assert.ok(other.id);
+  });
+
   it('filters by exact types and prefixes; the cursor of a filtered page moves past what it skipped', async () => {
     const { key } = await tenant();
     const category = (await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'c2' }, body: { name: 'Tips' } })).json();
