@@ -544,7 +544,7 @@ export interface webhooks {
         put?: never;
         /**
          * category.deleted
-         * @description A category was deleted; data carries its id only. Posts that lost it send no post.updated: their updated_at changed. Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.
+         * @description A category was deleted; data carries its id only. Each post that lost it sends a post.updated first. Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.
          */
         post: operations["categoryDeletedEvent"];
         delete?: never;
@@ -4446,6 +4446,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4485,6 +4489,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4526,6 +4534,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4565,6 +4577,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4604,6 +4620,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4643,6 +4663,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4682,6 +4706,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4723,6 +4751,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4762,6 +4794,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4801,6 +4837,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4840,6 +4880,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4879,6 +4923,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "x-event-sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "x-store-handle": string;
             };
             path?: never;
             cookie?: never;
