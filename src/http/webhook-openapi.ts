@@ -28,8 +28,8 @@ const HEADERS = [
   header('webhook-id', 'The event id (msg_…): the same on every retry; use it to drop duplicates'),
   header('webhook-timestamp', 'Unix seconds of this attempt'),
   header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while two secrets are live'),
-  header('x-store-handle', 'The handle of the store the event belongs to'),
-  { ...header('x-event-sequence', 'The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test'), required: false },
+  header('X-Store-Handle', 'The handle of the store the event belongs to'),
+  { ...header('X-Event-Sequence', 'The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test'), required: false },
 ];
 
 export function webhookEventDocs(): Record<string, never> {

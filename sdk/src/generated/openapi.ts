@@ -4447,9 +4447,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4490,9 +4490,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4535,9 +4535,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4578,9 +4578,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4621,9 +4621,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4664,9 +4664,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4707,9 +4707,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4752,9 +4752,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4795,9 +4795,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4838,9 +4838,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4881,9 +4881,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4924,9 +4924,9 @@ export interface operations {
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
                 /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
-                "x-event-sequence"?: string;
+                "X-Event-Sequence"?: string;
                 /** @description The handle of the store the event belongs to */
-                "x-store-handle": string;
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
