@@ -6,9 +6,6 @@ import type { Db } from '../../db/database.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
 import type { SendOutcome } from './http-sender.js';
 
-/** The answer's body kept per attempt, at most. */
-export const EXCERPT_BYTES = 1024;
-
 export interface StartedAttempt {
   id: string;
   /** The store's handle, sent in the X-Store-Handle header. */
@@ -41,9 +38,4 @@ export async function finishAttempt(db: Db, attemptId: string, outcome: SendOutc
     .set({ finished: 1, duration_ms: Math.max(0, Math.round(durationMs)), response_status: outcome.status, error: outcome.error ?? null, response_excerpt: outcome.excerpt ?? null })
     .where('id', '=', attemptId)
     .execute();
-}
-
-/** The first EXCERPT_BYTES of a body as text (a character cut in half is dropped). */
-export function excerptOf(body: Buffer): string {
-  return new TextDecoder('utf-8', { fatal: false }).decode(body.subarray(0, EXCERPT_BYTES)).replace(/\uFFFD$/, '');
 }

@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CheckedTarget } from './target-check.js';
 import type { Timers } from '../../lib/timers.js';
-import { EXCERPT_BYTES, excerptOf } from './attempt-log.js';
+import { EXCERPT_BYTES, excerptOf } from './response-excerpt.js';
 
 export const SEND_TIMEOUT_MS = 10_000;
 export const RESPONSE_READ_LIMIT = 64 * 1024;
