@@ -235,6 +235,53 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.deepEqual(await sdk.webhooks.list(), []);
   });
 
+  it('a copied post (spread, structuredClone, JSON) carries its ETag for ifMatch; a stale copy gets 412', async () => {
+    const { key } = await t.tenant();
+    const sdk = client(key);
+    const post = await sdk.posts.create({ title: 'Copied around', body_html: '<p>v1</p>' });
+    assert.match(post.etag ?? '', /^"[A-Za-z0-9_-]+"$/);
+    assert.equal(etagOf(post), post.etag);
+    const spread = { ...post };
+    const cloned = structuredClone(post);
+    const fromJson = JSON.parse(JSON.stringify(post)) as typeof post;
+    const edited = await sdk.posts.update(post.id, { summary: 'from a spread copy' }, { ifMatch: spread });
+    assert.notEqual(edited.etag, post.etag, 'a new version, a new ETag');
+    for (const stale of [cloned, fromJson, post.etag!]) {
+      const err = await sdk.posts.update(post.id, { title: 'Lost update' }, { ifMatch: stale }).catch((e: unknown) => e);
+      assert.ok(err instanceof BlogApiError, String(err));
+      assert.deepEqual([err.status, err.code], [412, 'precondition_failed']);
+    }
+    const published = await sdk.posts.publish(post.id, { ifMatch: structuredClone(edited) });
+    assert.equal(published.status, 'published');
+    assert.equal((await sdk.posts.get(post.id)).etag, published.etag);
+    await assert.rejects(sdk.posts.update(post.id, { title: 'x' }, { ifMatch: { ...published, etag: null } }), /ifMatch: no ETag/);
+  });
+
+  it('hooks see every attempt with its request id; autoPagingToArray fetches only the pages it needs', async () => {
+    const store = await t.createStore();
+    const key = await t.issueKey(store, undefined, { writePerMinute: 3 });
+    const seen: string[] = [];
+    const requestIds: Array<string | null> = [];
+    const sdk = client(key, {
+      maxRetryDelayMs: 60_000,
+      onRequest: (e) => seen.push(`request ${e.method} ${new URL(e.url).pathname} #${e.attempt}${e.idempotencyKey ? ' with key' : ''}`),
+      onResponse: (e) => {
+        seen.push(`response ${e.status} #${e.attempt}${e.willRetry ? ' will retry' : ''}`);
+        requestIds.push(e.requestId);
+        throw new Error('a broken logger changes nothing');
+      },
+    });
+    for (let i = 1; i <= 4; i++) await sdk.posts.create({ title: `Hooked post ${i}`, body_html: `<p>${i}</p>` });
+    assert.deepEqual(seen.slice(-4), ['request POST /v1/blog/posts #1 with key', 'response 429 #1 will retry', 'request POST /v1/blog/posts #2 with key', 'response 201 #2']);
+    assert.ok(requestIds.every((id) => typeof id === 'string' && id.length > 0), 'every answer had a request id');
+    seen.length = 0;
+    const firstThree = await sdk.posts.list({ limit: 2 }).autoPagingToArray({ limit: 3 });
+    assert.deepEqual(firstThree.map((p) => p.title), ['Hooked post 4', 'Hooked post 3', 'Hooked post 2']);
+    assert.equal(seen.filter((line) => line.startsWith('request')).length, 2, 'two pages of two, not the whole list');
+    assert.equal((await sdk.posts.list().autoPagingToArray({ limit: 100 })).length, 4);
+    await assert.rejects(sdk.posts.list().autoPagingToArray({ limit: -1 }), TypeError);
+  });
+
   it('paging: list and audit.list walk every page, one request per page', async () => {
     const { key } = await t.tenant();
     const { sent, impl } = recordingFetch();
@@ -283,12 +330,11 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const { sent, impl } = recordingFetch();
     const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
     const post = await sdk.posts.create({ title: 'Rate-limited publish', body_html: '<p>x</p>' });
-    const published = await sdk.posts.publish(post.id);
-    assert.equal(published.status, 'published');
-    const image = await sdk.images.upload(await png(8, 8), { filename: 'dot.png' });
-    assert.match(image.id, /^img_/);
-    const link = await sdk.posts.createPreviewLink(post.id);
-    assert.match(link.url, /\/blog\/preview\//);
+    // Each call's outcome is kept (not thrown) so that a missing retry shows in the sequence below.
+    const outcome = (e: unknown) => (e instanceof BlogApiError ? `${e.code} after ${e.attempts} attempt(s)` : String(e));
+    const published = await sdk.posts.publish(post.id).catch(outcome);
+    const image = await sdk.images.upload(await png(8, 8), { filename: 'dot.png' }).catch(outcome);
+    const link = await sdk.posts.createPreviewLink(post.id).catch(outcome);
     assert.deepEqual(sent.map((s) => `${s.method} ${s.path} ${s.status}`), [
       `POST /v1/blog/posts 201`,
       `POST /v1/blog/posts/${post.id}/publish 429`,
@@ -299,6 +345,10 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
       `POST /v1/blog/posts/${post.id}/preview-links 201`,
     ]);
     assert.deepEqual(sleeps, [1, 3, 5].map((i) => Number(sent[i]!.retryAfter) * 1000), 'each waited its Retry-After');
+    assert.ok(typeof published !== 'string' && typeof image !== 'string' && typeof link !== 'string', `outcomes: ${String(published)}, ${String(image)}, ${String(link)}`);
+    assert.equal(published.status, 'published');
+    assert.match(image.id, /^img_/);
+    assert.match(link.url, /\/blog\/preview\//);
   });
 
   it('a Retry-After beyond maxRetryDelayMs is not waited for: the 429 is raised at once with the wait it told', async () => {
