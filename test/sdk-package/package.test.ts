@@ -2,8 +2,9 @@
 // `npm install` (its own devDependencies only) and `npm pack` there, the tarball installed into
 // a fresh project, and used from ES modules and from CommonJS, type-checked by tsc --strict with
 // exactOptionalPropertyTypes and without skipLibCheck (against Node's types, and against the DOM
-// library alone for browsers), then run against a real server. Also: a workspace root that
-// prunes its dev dependencies keeps a working SDK. Needs the npm registry; slow tier.
+// library alone for browsers), then run against a real server on this Node, Node 22 and Node 24.
+// Also: a workspace root that prunes its dev dependencies keeps a working SDK. Needs the npm
+// registry; slow tier.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -29,8 +30,8 @@ async function npm(cwd: string, ...args: string[]): Promise<string> {
   }
 }
 
-async function node(cwd: string, file: string, env: Record<string, string>): Promise<string> {
-  return (await run(process.execPath, [file], { cwd, env: { ...process.env, ...env } })).stdout;
+async function node(cwd: string, file: string, env: Record<string, string>, runtime = process.execPath): Promise<string> {
+  return (await run(runtime, [file], { cwd, env: { ...process.env, ...env } })).stdout;
 }
 
 /** sdk/ without what a build makes or an install adds. */
@@ -67,7 +68,7 @@ import { BlogApiError, BlogClient, BlogConnectionError, verifyWebhook, type Page
 const blog = new BlogClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY!, timeoutMs: 10_000, maxRetryDelayMs: 2_000 });
 const me = await blog.me({ timeoutMs: 5_000 });
 const scopes: Scope[] = me.scopes;
-const post: Post = await blog.posts.create({ title: 'From the tarball (ESM)', body_html: '<p>packed</p>' }, { idempotencyKey: 'package-test-esm-1' });
+const post: Post = await blog.posts.create({ title: 'From the tarball (ESM, ' + process.env.RUN + ')', body_html: '<p>packed</p>' }, { idempotencyKey: 'package-test-esm-' + process.env.RUN });
 const copy = structuredClone(post);
 const updated = await blog.posts.update(post.id, { summary: 'via a copy' }, { ifMatch: copy });
 const stale = await blog.posts.update(post.id, { summary: 'stale' }, { ifMatch: copy }).catch((e: unknown) => e);
@@ -98,7 +99,7 @@ import { createHmac } from 'node:crypto';
 
 async function main(): Promise<void> {
   const blog = new sdk.BlogClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });
-  const post = await blog.posts.create({ title: 'From the tarball (CommonJS)', body_html: '<p>packed</p>' });
+  const post = await blog.posts.create({ title: 'From the tarball (CommonJS, ' + process.env.RUN + ')', body_html: '<p>packed</p>' });
   const published = await blog.posts.publish(post.id, { ifMatch: { ...post } });
   const secret = 'whsec_' + Buffer.alloc(32, 1).toString('base64');
   const body = JSON.stringify({ type: 'webhook.test', id: 'evt_1', occurred_at: '2026-11-26T00:00:00Z', data: {} });
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
   const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1790000000', 'webhook-signature': 'v1,' + signature };
   const event = nodeSdk.verifyWebhookSync(body, headers, secret, { now: 1_790_000_000_000 });
   const asyncEvent = await sdk.verifyWebhook(body, headers, secret, { now: 1_790_000_000_000 });
-  console.log(JSON.stringify({ status: published.status, event: event.type, asyncEvent: asyncEvent.type, apiVersion: sdk.API_VERSION }));
+  console.log(JSON.stringify({ status: published.status, event: event.type, asyncEvent: asyncEvent.type, apiVersion: sdk.API_VERSION, node: process.versions.node.split('.')[0] }));
 }
 main().catch((err: unknown) => {
   console.error(err);
@@ -182,11 +183,12 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
     });
   });
 
-  it('a fresh project uses it from ES modules and CommonJS under tsc --strict, and against the DOM library alone', async () => {
+  it('a fresh project uses it from ES modules and CommonJS under tsc --strict, and against the DOM library alone; on Node 22 and 24 too', async () => {
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'commonjs' }));
-    await npm(app, 'install', tarball, 'typescript@5.9', '@types/node@22', ...NPM_FLAGS);
+    // Node 22 and 24 (from the registry's `node` package) run the same build as this Node.
+    await npm(app, 'install', tarball, 'typescript@5.9', '@types/node@22', 'node22@npm:node@22', 'node24@npm:node@24', ...NPM_FLAGS);
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
     writeFileSync(join(app, 'esm.mts'), ESM_SOURCE);
     writeFileSync(join(app, 'cjs.cts'), CJS_SOURCE);
@@ -197,14 +199,20 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
       await run(process.execPath, [tsc, '-p', project], { cwd: app }).catch((err: { stdout?: string }) => assert.fail(`tsc -p ${project}:\n${err.stdout}`));
     }
 
-    const env = { BASE_URL: baseUrl, API_KEY: key };
-    const esm = JSON.parse(await node(app, 'build/esm.mjs', env));
-    assert.equal(esm.etag, true);
-    assert.equal(esm.code, 'precondition_failed');
-    assert.ok(esm.scopes.includes('write_blog'));
-    assert.ok(esm.listed >= 1);
-    const cjs = JSON.parse(await node(app, 'build/cjs.cjs', env));
-    assert.deepEqual(cjs, { status: 'published', event: 'webhook.test', asyncEvent: 'webhook.test', apiVersion: '2026-09-14' });
+    const runtimes = [process.execPath, join(app, 'node_modules/node22/bin/node'), join(app, 'node_modules/node24/bin/node')];
+    const majors: string[] = [];
+    for (const [i, runtime] of runtimes.entries()) {
+      const env = { BASE_URL: baseUrl, API_KEY: key, RUN: String(i) };
+      const esm = JSON.parse(await node(app, 'build/esm.mjs', env, runtime));
+      assert.equal(esm.etag, true);
+      assert.equal(esm.code, 'precondition_failed');
+      assert.ok(esm.scopes.includes('write_blog'));
+      assert.ok(esm.listed >= 1);
+      const cjs = JSON.parse(await node(app, 'build/cjs.cjs', env, runtime));
+      majors.push(cjs.node);
+      assert.deepEqual(cjs, { status: 'published', event: 'webhook.test', asyncEvent: 'webhook.test', apiVersion: '2026-09-14', node: cjs.node });
+    }
+    assert.deepEqual(majors.slice(1), ['22', '24']);
     // The two entry points are the same package: require() finds the CommonJS build.
     const resolved = (await run(process.execPath, ['-p', "require.resolve('store-blog-sdk') + ' ' + require('store-blog-sdk/package.json').version"], { cwd: app })).stdout.trim();
     assert.match(resolved, /dist[\\/]cjs[\\/]index\.js 1\.\d+\.\d+$/);
