@@ -16,18 +16,23 @@ export interface RequestOptions {
 
 /** What a request hook is told, before each attempt. */
 export interface RequestEvent {
+  /** GET, POST, PATCH or DELETE. */
   method: string;
   /** The full address, query included (the API key is never in it). */
   url: string;
   /** 1 for the first attempt. */
   attempt: number;
+  /** The Idempotency-Key sent, if any (the same on every attempt of a call). */
   idempotencyKey: string | null;
 }
 
 /** What a response hook is told, after each attempt: an answer (`status`) or none (`error`). */
 export interface ResponseEvent {
+  /** GET, POST, PATCH or DELETE. */
   method: string;
+  /** The full address, query included. */
   url: string;
+  /** 1 for the first attempt. */
   attempt: number;
   /** The HTTP status, or null when no answer arrived. */
   status: number | null;
@@ -43,7 +48,9 @@ export interface ResponseEvent {
 
 /** Timers the client uses for its timeouts; injectable for tests. */
 export interface Timers {
+  /** Calls `callback` after `ms`; returns a handle for clearTimeout. */
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancels a timer set by setTimeout. */
   clearTimeout(handle: unknown): void;
 }
 
