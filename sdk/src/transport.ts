@@ -88,8 +88,6 @@ export interface Answer {
 /** What one attempt ended with. */
 type Outcome = { kind: 'answer'; answer: Answer } | { kind: 'error'; error: BlogApiError } | { kind: 'lost'; code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null };
 
-const TIMEOUT = Symbol('timeout');
-
 export class Transport {
   constructor(private readonly settings: TransportSettings) {}
 
@@ -150,7 +148,8 @@ export class Transport {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = this.settings.timers.setTimeout(() => controller.abort(TIMEOUT), timeoutMs);
+    const timeout = new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError');
+    const timer = this.settings.timers.setTimeout(() => controller.abort(timeout), timeoutMs);
     let requestId: string | null = null;
     try {
       const res = await this.settings.fetch(url, { ...init, signal: controller.signal });
@@ -159,7 +158,7 @@ export class Transport {
       return { kind: 'error', error: await toError(res) };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      if (controller.signal.aborted && controller.signal.reason === TIMEOUT) return { kind: 'lost', code: 'timeout', cause: err, requestId };
+      if (controller.signal.aborted && controller.signal.reason === timeout) return { kind: 'lost', code: 'timeout', cause: timeout, requestId };
       if (err instanceof BlogApiError) return { kind: 'error', error: err };
       return { kind: 'lost', code: 'network_error', cause: err, requestId };
     } finally {

@@ -104,6 +104,8 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
     assert.ok(err instanceof BlogConnectionError, String(err));
     assert.deepEqual([err.code, err.attempts, err.method, err.path, err.requestId], ['timeout', 2, 'GET', '/v1/me', null]);
     assert.equal(err.message, 'GET /v1/me: no answer within the timeout, after 2 attempts');
+    assert.ok(err.cause instanceof DOMException && err.cause.name === 'TimeoutError', String(err.cause));
+    assert.equal(err.cause.message, 'no answer within 60000 ms');
     assert.deepEqual(clock.asked, [60_000, 60_000], 'the default timeout, for each attempt');
     assert.equal(sleeps.length, 1);
   });
