@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/// <reference types="node" />
 // `npx store-blog listen --forward-to http://localhost:3000/hooks [--types post.*,category.deleted]`
 // (src/listen.ts). The API key comes from BLOG_API_KEY, the service's address from BLOG_API_URL
 // (or --api-url), so neither lands in the shell history.
@@ -69,16 +70,17 @@ async function main(argv: string[]): Promise<number> {
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
+  const types = values.types?.split(',').map((s) => s.trim()).filter(Boolean);
   await listen({
     baseUrl: baseUrl!,
     apiKey: apiKey!,
     forwardTo: forwardTo!,
-    types: values.types?.split(',').map((s) => s.trim()).filter(Boolean),
     stateFile: values.state ?? '.store-blog-listen.json',
-    secret: values.secret,
-    fromStart: values['from-start'],
-    pollIntervalMs,
     signal: stop.signal,
+    ...(types === undefined ? {} : { types }),
+    ...(values.secret === undefined ? {} : { secret: values.secret }),
+    ...(values['from-start'] === undefined ? {} : { fromStart: values['from-start'] }),
+    ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
   });
   return 0;
 }

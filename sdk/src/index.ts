@@ -1,14 +1,18 @@
-export { BlogClient, etagOf } from './client.js';
+export { BlogClient, etagOf, type BlogClientOptions } from './client.js';
 export type {
   AuditEvent,
   AuditEventPage,
   AuditEventQuery,
-  BlogClientOptions,
   Category,
   CategoryChanges,
   Delivery,
+  DeliveryAttempt,
+  DeliveryDetail,
   DeliveryPage,
   DeliveryQuery,
+  EventPage,
+  EventQuery,
+  FeedEvent,
   Identity,
   IfMatch,
   Image,
@@ -24,11 +28,21 @@ export type {
   WebhookEndpoint,
   WebhookEndpointChanges,
   WebhookEndpointWithSecret,
-} from './client.js';
-export { BlogApiError, type ErrorCode, type ErrorDetail } from './errors.js';
+  WebhookReplay,
+  WebhookReplayResult,
+} from './types.js';
+export type { RequestEvent, RequestOptions, ResponseEvent, Timers } from './transport.js';
+export type { ConditionalOptions, CreateOptions } from './resources/resource.js';
+export type { PublishOptions, PreviewLinkOptions, PostsApi } from './resources/posts.js';
+export type { CreateCategoryOptions, CategoriesApi } from './resources/categories.js';
+export type { UploadOptions, ImagesApi } from './resources/images.js';
+export type { AuditApi } from './resources/audit.js';
+export type { WebhooksApi } from './resources/webhooks.js';
+export type { EventsApi, FollowOptions } from './resources/events.js';
+export { PageIterator, type Page, type ToArrayOptions } from './paging.js';
+export { BlogApiError, BlogConnectionError, type ConnectionErrorCode, type ErrorCode, type ErrorDetail, type SdkErrorCode, type ServiceErrorCode } from './errors.js';
 export type { RetryOptions } from './retry.js';
-export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookEventType, type WebhookHeaders } from './verify-webhook.js';
+export { API_VERSION, AUDIT_ACTIONS, SCOPES, WEBHOOK_EVENT_TYPES, type AuditAction, type PageLimit, type Scope, type WebhookEventType, type WebhookSubscription } from './vocabulary.js';
+export { verifyWebhook } from './verify-webhook.js';
+export { WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhook-signature.js';
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
-export { EventsApi, type EventPage, type EventQuery, type FeedEvent, type FollowOptions } from './events.js';
-export type { DeliveryAttempt, DeliveryDetail, WebhookReplay, WebhookReplayResult } from './webhook-recovery.js';
-export { listen, signedRequest, type ListenOptions } from './listen.js';

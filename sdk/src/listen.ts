@@ -1,3 +1,4 @@
+/// <reference types="node" />
 // `store-blog listen`: follows the store's events feed and forwards each event to a local URL,
 // signed per Standard Webhooks with a secret of its own, so a developer's receiver (and its
 // verification code) runs unchanged on a laptop without a public address or a tunnel. Each
@@ -6,7 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { BlogClient } from './client.js';
-import type { FeedEvent } from './events.js';
+import type { FeedEvent } from './types.js';
 
 export interface ListenOptions {
   baseUrl: string;
@@ -85,7 +86,7 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 export async function listen(options: ListenOptions): Promise<string | undefined> {
   const log = options.log ?? ((line: string) => console.log(line));
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const client = new BlogClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch });
+  const client = new BlogClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const me = await client.me();
   const state = readState(options.stateFile);
   const secret = options.secret ?? state.secret ?? `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
@@ -96,7 +97,7 @@ export async function listen(options: ListenOptions): Promise<string | undefined
   if (cursor === undefined && !options.fromStart) {
     // A first run forwards what happens from now on: walk to the end of the feed.
     for (;;) {
-      const page = await client.events.listPage({ after: cursor, limit: 100 });
+      const page = await client.events.listPage({ ...(cursor === undefined ? {} : { after: cursor }), limit: 100 });
       cursor = page.meta.next_cursor;
       if (!page.meta.has_more) break;
     }
@@ -107,10 +108,10 @@ export async function listen(options: ListenOptions): Promise<string | undefined
   log(cursor === undefined ? 'Ready: starting from the oldest event kept' : `Ready: resuming after sequence ${cursor}`);
 
   for await (const event of client.events.follow({
-    after: cursor,
-    types: options.types,
-    pollIntervalMs: options.pollIntervalMs,
-    signal: options.signal,
+    ...(cursor === undefined ? {} : { after: cursor }),
+    ...(options.types === undefined ? {} : { types: options.types }),
+    ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     onCursor: (next) => {
       cursor = next;
       save(cursor);
@@ -121,7 +122,7 @@ export async function listen(options: ListenOptions): Promise<string | undefined
       const { body, headers } = signedRequest(event, secret, Math.floor(Date.now() / 1000));
       let outcome: string;
       try {
-        const res = await fetchImpl(options.forwardTo, { method: 'POST', headers, body, signal: options.signal });
+        const res = await fetchImpl(options.forwardTo, { method: 'POST', headers, body, ...(options.signal ? { signal: options.signal } : {}) });
         await res.arrayBuffer().catch(() => undefined);
         outcome = String(res.status);
         if (res.ok) {

@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
-import { BlogApiError, BlogClient, type FeedEvent } from 'store-blog-sdk';
+import { BlogApiError, BlogClient, type FeedEvent, type Post } from 'store-blog-sdk';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
-const CLI = fileURLToPath(new URL('../../sdk/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../sdk/dist/esm/cli.js', import.meta.url));
 
 /** Waits for something another process brings about (it runs on the real clock). */
 async function eventually(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -64,7 +64,7 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
   it('events.list pages through the feed; events.follow resumes from a saved cursor and keeps polling', async () => {
     const { key } = await t.tenant();
     const sdk = new BlogClient({ baseUrl, apiKey: key });
-    const posts = [];
+    const posts: Post[] = [];
     for (let i = 0; i < 5; i++) posts.push(await sdk.posts.create({ title: `Feed ${i}`, body_html: `<p>${i}</p>` }));
     await sdk.posts.publish(posts[0].id);
     await sdk.posts.delete(posts[4].id);
