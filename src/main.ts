@@ -45,8 +45,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     closing = true;
-    server.log.info({ signal, graceMs: config.ops.shutdownGraceMs }, 'shutting down');
-    shutDownGracefully(server, ctx, config.ops.shutdownGraceMs).then(
+    // SIGTERM comes from an orchestrator, behind a load balancer: drain first. SIGINT is a
+    // person at a terminal (Ctrl-C): no balancer to wait for.
+    const times = { drainMs: signal === 'SIGTERM' ? config.ops.shutdownDrainMs : 0, graceMs: config.ops.shutdownGraceMs };
+    server.log.info({ signal, ...times }, 'shutting down');
+    shutDownGracefully(server, ctx, times).then(
       (outcome) => process.exit(outcome === 'clean' ? 0 : 1),
       (err) => {
         server.log.error({ err }, 'shutdown failed');
