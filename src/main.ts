@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createContext } from './context.js';
+import { SchemaTooNewError } from './db/migrate.js';
 import { ensureDemoStore } from './bootstrap/demo-store.js';
 import { limitsArePerProcess, PER_PROCESS_LIMITS_WARNING } from './http/readiness.js';
 import { shutDownGracefully } from './http/shutdown.js';
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
