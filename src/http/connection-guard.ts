@@ -11,7 +11,7 @@
 // the server stops writing but keeps reading and dropping the rest of the body, for at most
 // HTTP_BODY_TIMEOUT_MS and the largest body of its kind, then closes. Closing at once would make
 // the kernel answer the client's next bytes with a reset, and a client still sending (Node's
-// fetch, the SDK) would get EPIPE instead of the answer (docs/api-behaviour.md).
+// fetch, the SDK) would get EPIPE instead of the answer (docs/operations.md, lingering close).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { OpsConfig } from '../config/config.js';

@@ -116,8 +116,8 @@ describeOnPostgres('deploys and crashes behind the reference load balancers', (p
         await balancer.close();
       }
       console.log(summary(name, 'rolling restart', load));
-      for (const failure of load.failures()) console.log(`  failed: ${JSON.stringify(failure)}`);
-      assert.deepEqual(load.failures(), [], balancer.log());
+      for (const failure of load.failures().slice(0, 20)) console.log(`  failed: ${JSON.stringify(failure)}`);
+      assert.equal(load.failures().length, 0, balancer.log());
       assert.ok(load.created.posts.length > 0 && load.created.images.length > 0);
       await assertWritesKept(load, servers[0]);
       for (const server of servers) await server.stop();
@@ -141,7 +141,7 @@ describeOnPostgres('deploys and crashes behind the reference load balancers', (p
         await balancer.close();
       }
       console.log(summary(name, 'kill -9', load));
-      for (const failure of load.failures()) console.log(`  failed: ${JSON.stringify(failure)} (killed at ${killedAt} ms)`);
+      for (const failure of load.failures().slice(0, 20)) console.log(`  failed: ${JSON.stringify(failure)} (killed at ${killedAt} ms)`);
       // A failed request was sent before the kill (it was inside the process); at most one per
       // client, as each client has one request in flight.
       for (const failure of load.failures()) assert.ok(failure.at <= killedAt, `a request sent after the kill failed: ${JSON.stringify(failure)}`);
