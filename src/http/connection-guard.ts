@@ -139,11 +139,13 @@ export class ConnectionGuard {
     if (!this.admitted.has(socket) || request.complete || this.lingering.has(socket)) return;
     const multipart = /^multipart\//i.test(request.headers['content-type'] ?? '');
     const maxBytes = multipart ? this.largestBodies.multipart : this.largestBodies.json;
+    const closeAtOnce = socket.destroySoon;
     socket.destroySoon = () => {
       if (socket.destroyed) return;
+      // The whole body arrived meanwhile: nothing is left to read, so close as Node would.
+      if (request.complete && closeAtOnce) return closeAtOnce.call(socket);
       // Half-close: the answer and a FIN go out; reading goes on (the parser drops the body).
       socket.end();
-      if (request.complete) return;
       this.lingering.set(socket, { socket, startedAt: Date.now(), startBytes: socket.bytesRead, maxBytes });
       // The client has sent everything it will and closed its side: nothing left to wait for.
       socket.once('end', () => socket.destroy());
