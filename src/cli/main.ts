@@ -45,7 +45,7 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
     const result = await run(ctx, sub, rest);
     if (shared) {
       try {
-        await shared.dropChangedSince(since, false);
+        await shared.dropChangedSince(since, 'all');
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         throw new CommandError(`the change was made, but the cache versions kept in Redis could not be dropped (${reason}); servers see it within about a second: ${JSON.stringify(result)}`);
