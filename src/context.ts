@@ -76,6 +76,8 @@ export interface ContextOptions {
    * start (before any change) when it does and Redis is not configured or does not answer.
    */
   operator?: boolean;
+  /** An operator command that changes nothing: it drops nothing in Redis, so it needs no Redis. */
+  readOnly?: boolean;
   database?: DatabaseHandle;
 }
 
@@ -189,7 +191,7 @@ async function openSharedVersions(
   options: ContextOptions,
   redis: { url: string; prefix: string; identity: string; health: RedisHealth | null },
 ): Promise<SharedVersions | null> {
-  if (handle.engine !== 'postgres') return null;
+  if (handle.engine !== 'postgres' || (options.operator && options.readOnly)) return null;
   const report = (err: unknown) => {
     redis.health?.record(err);
     options.onSharedVersionsError?.(err);

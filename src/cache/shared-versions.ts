@@ -92,8 +92,13 @@ export interface SharedRead {
   epoch: number;
 }
 
-/** How long a writer whose drop failed waits for Redis to come back before it answers anyway. */
-export const DROP_RETRY_MS = 1000;
+/**
+ * How long a writer whose drop failed waits before it answers anyway: for Redis to come back (it
+ * then drops again), and otherwise long enough for every process that reaches Redis to have
+ * reconciled since the commit (an interval, and half of one for the look itself), so the write is
+ * seen everywhere by the time it is acknowledged.
+ */
+export const DROP_RETRY_MS = RECONCILE_INTERVAL_MS + 500;
 
 /*
  * Trust. The copies are used only while this process knows they were checked against
@@ -205,11 +210,13 @@ export class SharedVersions {
    * A writer, after its commit and before it answers: the next reader reads the rows again.
    * When Redis does not answer, waits up to DROP_RETRY_MS for it to come back and tries once
    * more, so a Redis restarting under load does not let a copy read before the commit stay;
-   * rejects when that fails too (every process's reconcile then finds the row within a second).
+   * when that fails too, rejects only once DROP_RETRY_MS have passed (every other process's
+   * reconcile has found the row by then).
    */
   async drop(storeIds: readonly number[]): Promise<void> {
     if (storeIds.length === 0) return;
     const keys = storeIds.map((id) => this.keyOf(id));
+    const failedAt = Date.now();
     try {
       await this.dropScript(keys.length, ...keys);
       return;
@@ -221,6 +228,8 @@ export class SharedVersions {
       await this.dropScript(keys.length, ...storeIds.map((id) => this.keyOf(id)));
     } catch (err) {
       this.fail(err);
+      const left = DROP_RETRY_MS - (Date.now() - failedAt);
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, left).unref());
       throw err;
     }
   }

@@ -72,6 +72,12 @@ for (const mode of [
     assert.match(unreachable.stderr, /cannot reach Redis at 127\.0\.0\.1:1 \(REDIS_URL: .*nothing was changed/);
     const listed = await cli('key', 'list', '--store', store.handle);
     assert.equal(listed.keys.find((k: { key_id: string }) => k.key_id === keyId).revoked_at, null);
+    // Commands that change nothing need no Redis.
+    for (const redisEnv of [{}, { REDIS_URL: 'redis://127.0.0.1:1' }]) {
+      const readOnly = await runCli({ DATABASE_URL: db, ...redisEnv }, 'key', 'list', '--store', store.handle);
+      assert.equal(readOnly.code, 0, readOnly.stderr);
+      assert.deepEqual(JSON.parse(readOnly.stdout), listed);
+    }
     for (const s of servers) assert.equal((await send(s.baseUrl, 'GET', '/v1/me', { key })).statusCode, 200);
   });
 
