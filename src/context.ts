@@ -208,8 +208,6 @@ async function openSharedVersions(
   if (namespace === null) return null;
   const connection = traffic.redis;
   const shared = new SharedVersions(connection.client, handle.db, redis.prefix, namespace, redis.identity, report, () => connection.whenSettled());
-  // Any Redis error in this process (a limit's script included) may mean lost writes there.
-  redis.health?.onError(() => shared.distrust());
   if (options.operator) {
     try {
       await traffic.redis.whenSettled();

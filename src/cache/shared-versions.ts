@@ -104,8 +104,9 @@ export const DROP_RETRY_MS = RECONCILE_INTERVAL_MS + 500;
  * Trust. The copies are used only while this process knows they were checked against
  * PostgreSQL since Redis last came back. Anything that may mean Redis went back in time or lost
  * writes makes the process stop trusting them: the connection closing (a restart, a failover, a
- * snapshot loaded), any Redis error (a drop that failed leaves a copy that may be behind), and the
- * epoch marker missing (a flush, an eviction) or changed (another process saw Redis come back).
+ * snapshot loaded), an error of its own fill, drop or reconcile (a drop that failed leaves a copy
+ * that may be behind; an admission that failed uses no copy, so it needs nothing), and the epoch
+ * marker missing (a flush, an eviction) or changed (another process saw Redis come back).
  * Until then requests read their versions from PostgreSQL and put nothing back. The next
  * reconcile then checks every store's copy against its row, dropping those that differ, and sets
  * the marker (a new one after a reconnect, so processes whose connection stayed up check too).

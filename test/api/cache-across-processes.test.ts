@@ -73,7 +73,7 @@ for (const mode of [
     const listed = await cli('key', 'list', '--store', store.handle);
     assert.equal(listed.keys.find((k: { key_id: string }) => k.key_id === keyId).revoked_at, null);
     // Commands that change nothing need no Redis.
-    for (const redisEnv of [{}, { REDIS_URL: 'redis://127.0.0.1:1' }]) {
+    for (const redisEnv of [{}, { REDIS_URL: 'redis://127.0.0.1:1' }] as Array<Record<string, string>>) {
       const readOnly = await runCli({ DATABASE_URL: db, ...redisEnv }, 'key', 'list', '--store', store.handle);
       assert.equal(readOnly.code, 0, readOnly.stderr);
       assert.deepEqual(JSON.parse(readOnly.stdout), listed);
