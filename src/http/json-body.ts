@@ -1,15 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError, detail } from '../lib/api-error.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/request-bounds.js';
 
 /**
  * JSON is the only body type besides multipart (which the upload route registers). Any other
  * Content-Type is refused by Fastify and mapped to 422 (field Content-Type). An empty JSON body
  * reads as "no body", so endpoints whose body is optional (publish, delete step 1) accept it.
+ * Nesting deeper than MAX_JSON_DEPTH is refused before parsing, so no later check that walks the
+ * value (the schema, the Unicode check) can run out of stack or spend time on it.
  */
 export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    parseJson(request, String(body), done);
+    const text = String(body);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(new ApiError('validation_failed', [detail('body', `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)]), undefined);
+    }
+    parseJson(request, text, done);
   });
 }

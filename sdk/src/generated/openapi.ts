@@ -899,11 +899,16 @@ export interface components {
                  * @enum {string}
                  */
                 code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "internal_error";
-                /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header */
+                /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries. */
                 details: {
                     field: string;
                     issue: string;
                 }[];
+                /**
+                 * @description Present (true) only when more problems were found than the 100 listed in details
+                 * @enum {boolean}
+                 */
+                details_truncated?: true;
                 /** @description Explanation in Traditional Chinese with a next step; wording may change. */
                 message: string;
                 /** @description Also in the X-Request-Id header; quote it to the operators */
