@@ -12,7 +12,7 @@ import { httpSender, type Sender, type SendOutcome } from './http-sender.js';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule.js';
 import { publishDueSchedules } from './schedule-scan.js';
 import { signatureHeader } from './signature.js';
-import { checkTarget, systemResolver, type Resolver } from './target-check.js';
+import { checkTarget, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
 import { systemTimers, type Timers } from '../../lib/timers.js';
 
 export const POLL_INTERVAL_MS = 1000;
@@ -28,6 +28,8 @@ export interface WorkerLog {
 export interface WebhookWorkerOptions {
   publicBaseUrl: string;
   allowPrivateTargets: boolean;
+  /** WEBHOOK_ALLOWED_PORTS (null: any); unset: see targetRules. */
+  allowedPorts?: readonly number[] | null;
   concurrency?: number;
   leaseMs?: number;
   pollMs?: number;
@@ -65,6 +67,7 @@ export class WebhookWorker {
   private readonly random: () => number;
   private readonly resolver: Resolver;
   private readonly sender: Sender;
+  private readonly targets: TargetRules;
 
   constructor(
     private readonly db: Db,
@@ -79,6 +82,7 @@ export class WebhookWorker {
     this.random = options.random ?? Math.random;
     this.resolver = options.resolver ?? systemResolver;
     this.sender = options.sender ?? httpSender(systemTimers);
+    this.targets = targetRules(options.allowPrivateTargets, options.allowedPorts);
   }
 
   /** Polls until stop(). */
@@ -188,7 +192,7 @@ export class WebhookWorker {
       outcome = { status: null, error: 'retry window over' };
     } else {
       // Checked again now: the host may resolve elsewhere than when the endpoint was saved.
-      const check = await checkTarget(d.url, this.options.allowPrivateTargets, this.resolver);
+      const check = await checkTarget(d.url, this.targets, this.resolver);
       if (!check.ok) {
         outcome = { status: null, error: `target refused: ${check.problem}` };
       } else {
@@ -235,9 +239,15 @@ export class WebhookWorker {
       }
       await trx.updateTable('webhook_endpoints').set({ failing_since: attemptedAt }).where('id', '=', d.endpoint_id).where('failing_since', 'is', null).execute();
       await disableIfFailingTooLong(trx, d.endpoint_id, now);
-      // A disabled endpoint gets no more retries (this may be a test event sent to one).
-      const endpoint = await trx.selectFrom('webhook_endpoints').select('enabled').where('id', '=', d.endpoint_id).executeTakeFirst();
-      if (status === 'pending' && endpoint?.enabled !== 1) {
+      // A disabled endpoint gets no more retries (this may be a test event sent to one), nor
+      // does any endpoint of a store whose webhooks were switched off.
+      const endpoint = await trx
+        .selectFrom('webhook_endpoints as e')
+        .innerJoin('stores as s', 's.id', 'e.store_id')
+        .select(['e.enabled', 's.webhooks_enabled'])
+        .where('e.id', '=', d.endpoint_id)
+        .executeTakeFirst();
+      if (status === 'pending' && (endpoint?.enabled !== 1 || endpoint.webhooks_enabled !== 1)) {
         await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', d.id).execute();
       }
     });

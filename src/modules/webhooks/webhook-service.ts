@@ -15,7 +15,7 @@ import { failWaitingDeliveries } from './delivery-worker.js';
 import { insertEvent } from './event-outbox.js';
 import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { newSigningSecret } from './signature.js';
-import { checkTarget, systemResolver, type Resolver } from './target-check.js';
+import { checkTarget, normaliseUrl, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
 import {
   ENDPOINTS_PER_STORE,
   type CreateWebhookInput,
@@ -57,11 +57,14 @@ function eventProblems(events: string[]): ErrorDetail[] {
 export interface WebhookServiceOptions {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private addresses allowed (development and tests only). */
   allowPrivateTargets: boolean;
+  /** WEBHOOK_ALLOWED_PORTS (null: any); unset: see targetRules. */
+  allowedPorts?: readonly number[] | null;
   resolver?: Resolver;
 }
 
 export class WebhookService {
   private readonly resolver: Resolver;
+  private readonly targets: TargetRules;
 
   constructor(
     private readonly db: Db,
@@ -71,6 +74,7 @@ export class WebhookService {
     private readonly options: WebhookServiceOptions,
   ) {
     this.resolver = options.resolver ?? systemResolver;
+    this.targets = targetRules(options.allowPrivateTargets, options.allowedPorts);
   }
 
   async list(store: Store): Promise<{ data: WebhookEndpointView[] }> {
@@ -85,12 +89,12 @@ export class WebhookService {
   async create(store: Store, input: CreateWebhookInput, actor: Actor): Promise<WebhookEndpointView & { secret: string }> {
     const problems = eventProblems(input.events);
     if (problems.length > 0) throw new ApiError('validation_failed', problems);
-    await this.checkUrl(input.url);
+    const url = await this.checkUrl(input.url);
     const now = this.clock.now().getTime();
     const row: EndpointRow = {
       id: newEndpointId(),
       store_id: store.id,
-      url: input.url,
+      url,
       events: JSON.stringify(input.events),
       description: input.description ?? null,
       enabled: 1,
@@ -122,13 +126,13 @@ export class WebhookService {
       const problems = eventProblems(input.events);
       if (problems.length > 0) throw new ApiError('validation_failed', problems);
     }
-    if (input.url !== undefined) await this.checkUrl(input.url);
+    const url = input.url !== undefined ? await this.checkUrl(input.url) : undefined;
     const now = this.clock.now().getTime();
     const row = await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('webhook_endpoints')
         .set({
-          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(url !== undefined ? { url } : {}),
           ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
@@ -229,9 +233,11 @@ export class WebhookService {
       .where('d.store_id', '=', store.id);
   }
 
-  private async checkUrl(url: string): Promise<void> {
-    const check = await checkTarget(url, this.options.allowPrivateTargets, this.resolver);
+  /** The URL as stored (normalised), once its form and addresses are allowed. */
+  private async checkUrl(url: string): Promise<string> {
+    const check = await checkTarget(url, this.targets, this.resolver);
     if (!check.ok) throw new ApiError('validation_failed', [detail('url', check.problem)]);
+    return normaliseUrl(check.target.url);
   }
 
   /** The endpoint of this store, or 404 (another store's endpoint is indistinguishable from none). */
