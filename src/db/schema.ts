@@ -199,6 +199,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_schedules: WebhookSchedulesTable;
   post_search: PostSearchTable;
+  /** SQLite only (0011-store-search): contentless FTS5, rowid = post id. */
+  post_search_store: { rowid: number; tokens: string };
 }
 
 export interface WebhookEndpointsTable {

@@ -1,0 +1,33 @@
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../database.js';
+import { searchText, storeSearchTokens } from '../../lib/search-text.js';
+
+const BACKFILL_BATCH = 500;
+
+/**
+ * SQLite: search keyed by store (`post_search_store`). Each post's trigrams are indexed as tokens
+ * that name its store (src/lib/search-text.ts), so a search reads only its own store's entries
+ * and its cost never depends on other stores' posts. A contentless FTS5 table (the text stays in
+ * `post_search`, where each candidate is checked), rowid = post id.
+ * Expand only: `post_search` keeps being written, so the previous release still searches
+ * correctly after a rollback; a later release drops its index (docs/operations.md).
+ * PostgreSQL needs nothing: its search starts from the store's posts (docs/performance.md).
+ */
+export function storeSearchMigration(engine: Engine) {
+  return {
+    async up(db: Kysely<any>): Promise<void> {
+      if (engine === 'postgres') return;
+      await sql`CREATE VIRTUAL TABLE post_search_store USING fts5(tokens, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii')`.execute(db);
+      let after = 0;
+      for (;;) {
+        const rows = await db.selectFrom('posts').select(['id', 'store_id', 'title', 'summary', 'body_html']).where('id', '>', after).orderBy('id').limit(BACKFILL_BATCH).execute();
+        if (rows.length === 0) break;
+        await db
+          .insertInto('post_search_store')
+          .values(rows.map((r: { id: number; store_id: number; title: string; summary: string | null; body_html: string }) => ({ rowid: r.id, tokens: storeSearchTokens(Number(r.store_id), searchText(r.title, r.summary, r.body_html)) })))
+          .execute();
+        after = Number(rows[rows.length - 1].id);
+      }
+    },
+  };
+}
