@@ -7,7 +7,7 @@ import { cacheVersionsChangedMigration } from './migrations/0006-cache-versions-
 import { abortFunctionMigration } from './migrations/0007-abort-function.js';
 import { webhookRetentionMigration } from './migrations/0008-webhook-retention.js';
 import { postSearchMigration } from './migrations/0009-post-search.js';
-import { storeSearchMigration } from './migrations/0011-store-search.js';
+import { storeIsolationMigration } from './migrations/0011-store-isolation.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /** One ordered set of migrations for both engines; names sort in the order they apply. */
@@ -21,7 +21,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0007-abort-function': abortFunctionMigration(engine),
     '0008-webhook-retention': webhookRetentionMigration(),
     '0009-post-search': postSearchMigration(engine),
-    '0011-store-search': storeSearchMigration(engine),
+    '0011-store-isolation': storeIsolationMigration(engine),
   };
 }
 

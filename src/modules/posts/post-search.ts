@@ -5,7 +5,7 @@
 // indexes find the posts holding a term of three characters or more; every term is then
 // checked with instr/strpos on the same text, which is also how shorter terms (a two-character
 // Chinese word) are found.
-// On SQLite the lookup goes through `post_search_store` (migration 0011-store-search), whose
+// On SQLite the lookup goes through `post_search_store` (migration 0011-store-isolation), whose
 // tokens name the post's store, so one store's search reads only its own posts' entries: its
 // cost, and its timing, never depend on another store's posts. `post_search` keeps the text
 // each candidate is checked against.

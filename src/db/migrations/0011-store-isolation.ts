@@ -5,6 +5,12 @@ import { searchText, storeSearchTokens } from '../../lib/search-text.js';
 const BACKFILL_BATCH = 500;
 
 /**
+ * What keeps one store from slowing another (docs/webhooks.md "Fairness", docs/performance.md):
+ *
+ * Webhooks (both engines): each endpoint's circuit breaker (`consecutive_timeouts`,
+ * `circuit_open_until`), and an index of each store's queue (pending deliveries by store; the
+ * held ones, with no `next_attempt_at`, first), which the queue bound and the release read.
+ *
  * SQLite: search keyed by store (`post_search_store`). Each post's trigrams are indexed as tokens
  * that name its store (src/lib/search-text.ts), so a search reads only its own store's entries
  * and its cost never depends on other stores' posts. A contentless FTS5 table (the text stays in
@@ -13,9 +19,12 @@ const BACKFILL_BATCH = 500;
  * correctly after a rollback; a later release drops its index (docs/operations.md).
  * PostgreSQL needs nothing: its search starts from the store's posts (docs/performance.md).
  */
-export function storeSearchMigration(engine: Engine) {
+export function storeIsolationMigration(engine: Engine) {
   return {
     async up(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('webhook_endpoints').addColumn('consecutive_timeouts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('webhook_endpoints').addColumn('circuit_open_until', 'bigint').execute();
+      await sql`CREATE INDEX webhook_deliveries_store_queue ON webhook_deliveries (store_id, next_attempt_at) WHERE status = 'pending'`.execute(db);
       if (engine === 'postgres') return;
       await sql`CREATE VIRTUAL TABLE post_search_store USING fts5(tokens, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii')`.execute(db);
       let after = 0;
