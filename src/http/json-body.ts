@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/request-bounds.js';
+import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../lib/request-bounds.js';
 
 /**
  * JSON is the only body type besides multipart (which the upload route registers). Any other
  * Content-Type is refused by Fastify and mapped to 422 (field Content-Type). An empty JSON body
  * reads as "no body", so endpoints whose body is optional (publish, delete step 1) accept it.
- * Nesting deeper than MAX_JSON_DEPTH is refused before parsing, so no later check that walks the
- * value (the schema, the Unicode check) can run out of stack or spend time on it.
+ * Nesting deeper than MAX_JSON_DEPTH, or more than MAX_JSON_VALUES values, is refused before
+ * parsing, so neither the parser nor any later check that walks the value (the schema, the
+ * Unicode check) can run out of stack or spend long on it (docs/api-behaviour.md).
  */
 export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
@@ -15,8 +16,12 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void 
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     const text = String(body);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const problem = jsonShapeProblem(text, MAX_JSON_DEPTH, MAX_JSON_VALUES);
+    if (problem === 'depth') {
       return done(new ApiError('validation_failed', [detail('body', `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)]), undefined);
+    }
+    if (problem === 'values') {
+      return done(new ApiError('validation_failed', [detail('body', `must not hold more than ${MAX_JSON_VALUES} values (object members and array items)`)]), undefined);
     }
     parseJson(request, text, done);
   });

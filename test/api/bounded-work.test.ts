@@ -26,13 +26,18 @@ describeEachEngine('bounded work per request', (target) => {
   const raw = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload: string, headers: Record<string, string> = {}) =>
     t.request({ method, url, key, payload, headers: { 'content-type': 'application/json', 'idempotency-key': `bw-${++n}`, ...headers } });
 
-  it('lists at most 100 details for 400,000 unknown fields and says more were found', async () => {
+  it('refuses 400,000 unknown fields by size or by count before parsing them, and lists at most 100 details below that', async () => {
     const fields: string[] = [];
     for (let i = 0; i < 400_000; i++) fields.push(`"f${i}":1`);
-    const res = await raw('POST', '/v1/blog/categories', `{${fields.join(',')}}`);
+    const wide = `{${fields.join(',')}}`;
+    assertError(await raw('POST', '/v1/blog/categories', wide), 'content_too_large', [{ field: 'body', issue: 'exceeds the size this endpoint accepts' }]);
+    assertError(await raw('POST', '/v1/blog/posts', wide), 'validation_failed', [{ field: 'body', issue: 'must not hold more than 10000 values (object members and array items)' }]);
+    const res = await raw('POST', '/v1/blog/categories', `{${fields.slice(0, 5000).join(',')}}`);
     const expected = [{ field: 'name', issue: 'is required' }, ...Array.from({ length: 99 }, (_, i) => ({ field: `f${i}`, issue: 'is not a recognised field' }))];
     assertError(res, 'validation_failed', expected, { truncated: true });
     assert.ok(res.body.length < 10_000, `answer of ${res.body.length} bytes`);
+    const post = await raw('POST', '/v1/blog/posts', `{"title":"t","body_html":"b",${fields.slice(0, 9000).join(',')}}`);
+    assertError(post, 'validation_failed', Array.from({ length: 100 }, (_, i) => ({ field: `f${i}`, issue: 'is not a recognised field' })), { truncated: true });
   });
 
   it('lists exactly 100 details without the truncation flag when there are exactly 100', async () => {
@@ -73,8 +78,8 @@ describeEachEngine('bounded work per request', (target) => {
       const res = await raw(method, url, body);
       assertError(res, 'validation_failed', [{ field: 'body', issue: DEPTH_ISSUE }]);
     }
-    // A 2 MB version is refused as quickly, and 32 levels are still read as JSON.
-    assertError(await raw('POST', '/v1/blog/categories', nestedBody(1_000_000)), 'validation_failed', [{ field: 'body', issue: DEPTH_ISSUE }]);
+    // A 2 MB version is refused as quickly (where a body may be that large), and 32 levels are still read as JSON.
+    assertError(await raw('POST', '/v1/blog/posts', nestedBody(1_000_000)), 'validation_failed', [{ field: 'body', issue: DEPTH_ISSUE }]);
     assertError(await raw('POST', '/v1/blog/categories', nestedBody(31)), 'validation_failed', [{ field: 'extra', issue: 'is not a recognised field' }]);
     assertError(await raw('POST', '/v1/blog/categories', nestedBody(32)), 'validation_failed', [{ field: 'body', issue: DEPTH_ISSUE }]);
     // Brackets inside strings are text, not nesting.
