@@ -372,6 +372,12 @@ async function main() {
   }
   if (wants(options, 'neighbours') && options.only.includes('neighbours')) {
     if (options.redisUrl === 'default') options.redisUrl = options.engine === 'postgres' && (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
+    if (options.build) {
+      log('building (npm run build)…');
+      const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
+      options.build = false;
+    }
     const { runNeighbours } = await import('./lib/neighbours.js');
     process.stdout.write(`${(await runNeighbours(options, log)).join('\n')}\n`);
     if (options.only.length === 1) return;

@@ -7,6 +7,7 @@
 // arrival) are measured quiet, then with A running. Then the `bounds` rows: the API's CPU per
 // request at the largest allowed bodies. See docs/performance.md, "Noisy neighbours".
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.js';
@@ -15,7 +16,8 @@ import { SCOPES } from '../../src/modules/keys/index.js';
 import { searchText } from '../../src/modules/posts/post-search.js';
 import { storeSearchTokens } from '../../src/lib/search-text.js';
 import type { BenchOptions } from './options.js';
-import { readCpuSeconds, startApiServer, type RunningServer } from './processes.js';
+import { spawn } from 'node:child_process';
+import { readCpuSeconds, ROOT, startApiServer, type RunningServer } from './processes.js';
 import * as scenario from './scenarios.js';
 import { articleHtml, createBenchDatabase } from './seed.js';
 
@@ -101,6 +103,31 @@ function wideBody(bytes: number): string {
   return `{${parts.join(',')}}`;
 }
 
+/**
+ * One request over a plain socket: the answer may come, and the server close the connection,
+ * before the whole body is sent (a refusal at the first byte past a limit); what was read of the
+ * answer is kept whatever happens to the rest of the upload.
+ */
+function send(url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; bytes: number }> {
+  const { hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    const chunks: Buffer[] = [];
+    const head = [`${method} ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${Buffer.byteLength(body)}`];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    const finish = () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      const bodyStart = text.indexOf('\r\n\r\n');
+      resolve({ status, bytes: bodyStart === -1 ? 0 : text.length - bodyStart - 4 });
+    };
+    socket.on('close', finish);
+    socket.on('error', () => undefined);
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    socket.end(body);
+  });
+}
+
 export async function runNeighbours(options: BenchOptions, log: (text: string) => void): Promise<string[]> {
   const db = await createBenchDatabase(options.engine, options.postgresUrl);
   const servers: Server[] = [];
@@ -149,26 +176,26 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     if (category.status !== 201) throw new Error(`A's category: ${category.status} ${JSON.stringify(category.json)}`);
     const largeBody = wideBody(MAX_BODY);
     const smallBody = wideBody(64 * 1024);
+    stopLoops.length = 0;
 
-    /** A loop sending `send` back to back until stopped (refusals at the limits included). */
-    const loop = (send: () => Promise<unknown>) => {
-      let stopped = false;
-      const done = (async () => {
-        while (!stopped) await send().catch(() => undefined);
-      })();
-      stopLoops.push(() => (stopped = true));
-      return done;
+    /** Store A's load, in a process of its own; resolves with its answers' counts once stopped. */
+    const startA = async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'noisy-store.ts')], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, API_URL: server.url, API_KEY: stores.aKey, CATEGORY_ID: String(category.json.id), WIDE_Q, MAX_BODY: String(MAX_BODY) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await new Promise<void>((resolve) => child.stdout.on('data', () => out.includes('ready') && resolve()));
+      return async () => {
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        await exited;
+        return JSON.parse(out.slice(out.indexOf('ready') + 5).trim() || '{}') as Record<string, number>;
+      };
     };
-    const statuses: Record<string, number> = {};
-    const count = (what: string) => (r: { status: number }) => void (statuses[`${what} ${r.status}`] = (statuses[`${what} ${r.status}`] ?? 0) + 1);
-    let renames = 0;
-    const startA = () => [
-      loop(() => call(server, stores.aKey, 'POST', '/v1/blog/posts', largeBody, { 'idempotency-key': `big-${Math.random()}` }).then(count('16 MiB body'))),
-      loop(() => call(server, stores.aKey, 'POST', '/v1/blog/categories', smallBody, { 'idempotency-key': `small-${Math.random()}` }).then(count('64 KiB body'))),
-      loop(() => call(server, stores.aKey, 'PATCH', `/v1/blog/categories/${category.json.id}`, { name: `Renamed ${++renames}` }).then(count('rename'))),
-      loop(() => call(server, stores.aKey, 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`).then(count('40-term search'))),
-      loop(() => call(server, stores.aKey, 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`).then(count('40-term search'))),
-    ];
+    let statuses: Record<string, number> = {};
 
     const phase = async (noisy: boolean) => {
       const sentAt = new Map<string, number>();
@@ -180,30 +207,31 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
           await new Promise((resolve) => setTimeout(resolve, WEBHOOK_EVERY_MS));
         }
       })();
-      const aLoops = noisy ? startA() : [];
+      const stopA = noisy ? await startA() : null;
+      const cpuBefore = readCpuSeconds(server.pid);
       const label = noisy ? 'B, with A at its limits' : 'B, quiet';
       log(`  ${label}: ${options.duration} s`);
       const reads = await scenario.measure(server, scenario.getPost({ key: stores.bKey, postIds: stores.bPostIds, bodyBytes: 2048 }), 4, options.duration);
       webhooks = false;
       await hooks;
-      for (const stop of stopLoops.splice(0)) stop();
-      await Promise.all(aLoops);
+      const apiCpu = readCpuSeconds(server.pid) - cpuBefore;
+      if (stopA) statuses = await stopA();
       // Wait (up to 20 s) for B's last events to arrive.
       const deadline = performance.now() + 20_000;
       while ([...sentAt.keys()].some((id) => !arrivedAt.has(id)) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       const latencies = [...sentAt].map(([id, at]) => (arrivedAt.get(id) ?? Infinity) - at);
-      return { label, reads, hookP50: percentile(latencies, 50), hookP99: percentile(latencies, 99), hooks: latencies.length, lost: latencies.filter((l) => l === Infinity).length };
+      return { label, reads, apiCpu, hookP50: percentile(latencies, 50), hookP99: percentile(latencies, 99), hooks: latencies.length, lost: latencies.filter((l) => l === Infinity).length };
     };
 
     const quiet = await phase(false);
     const noisy = await phase(true);
     const lines = [
       `Noisy neighbours (${options.engine}, ${options.duration} s per phase; B: GET /v1/blog/posts/{id} × 4 connections, a webhook test event every ${WEBHOOK_EVERY_MS} ms)`,
-      '| phase | B read req/s | B read p50 ms | B read p99 ms | B webhook p50 ms | B webhook p99 ms | B webhooks (not arrived) |',
-      '|---|---:|---:|---:|---:|---:|---:|',
+      '| phase | B read req/s | B read p50 ms | B read p99 ms | B webhook p50 ms | B webhook p99 ms | B webhooks (not arrived) | API CPU s |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
     ];
     for (const p of [quiet, noisy]) {
-      lines.push(`| ${p.label} | ${Math.round(p.reads.rps)} | ${p.reads.p50} | ${p.reads.p99} | ${p.hookP50.toFixed(0)} | ${p.hookP99.toFixed(0)} | ${p.hooks} (${p.lost}) |`);
+      lines.push(`| ${p.label} | ${Math.round(p.reads.rps)} | ${p.reads.p50} | ${p.reads.p99} | ${p.hookP50.toFixed(0)} | ${p.hookP99.toFixed(0)} | ${p.hooks} (${p.lost}) | ${p.apiCpu.toFixed(1)} |`);
     }
     lines.push(`A's answers while running: ${Object.entries(statuses).sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
     const readRatio = noisy.reads.p99 / Math.max(quiet.reads.p99, 1);
@@ -212,26 +240,25 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     // Bounds: the API's CPU per request at the largest allowed bodies, one at a time.
     lines.push('', 'Work per request at the largest allowed bodies (one at a time, server CPU per request)', '| request | answer | answer bytes | CPU ms/request |', '|---|---|---:|---:|');
     const deep = `{"title":"t","body_html":"b","x":${'['.repeat(MAX_BODY / 2 - 40)}${']'.repeat(MAX_BODY / 2 - 40)}}`;
-    const bounds: Array<[string, string, string, string]> = [
+    const bounds: Array<[string, string, string, string, string?]> = [
       ['POST /v1/blog/posts, 16 MiB of 1-value fields', 'POST', '/v1/blog/posts', largeBody],
       ['POST /v1/blog/posts, 16 MiB of nested arrays', 'POST', '/v1/blog/posts', deep],
       ['POST /v1/blog/posts, 10,000 unknown fields', 'POST', '/v1/blog/posts', `{"title":"t","body_html":"b",${Array.from({ length: 9990 }, (_, i) => `"f${i}":1`).join(',')}}`],
       ['POST /v1/blog/categories, 64 KiB of 1-value fields', 'POST', '/v1/blog/categories', smallBody],
-      ['GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`, ''],
+      ['GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`, '', stores.aKey],
     ];
-    for (const [label, method, path, body] of bounds) {
+    for (const [label, method, path, body, key = stores.bKey] of bounds) {
       const N = 10;
       const before = readCpuSeconds(server.pid);
       let status = 0;
       let bytes = 0;
       for (let i = 0; i < N; i++) {
-        const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${stores.bKey}`, 'idempotency-key': `bound-${i}-${Math.random()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body || undefined });
-        const text = await res.text();
+        const res = await send(`${server.url}${path}`, method, { authorization: `Bearer ${key}`, 'idempotency-key': `bound-${i}-${Math.random()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
         status = res.status;
-        bytes = Buffer.byteLength(text);
+        bytes = res.bytes;
       }
       const cpuMs = ((readCpuSeconds(server.pid) - before) * 1000) / N;
-      lines.push(`| ${label} | ${status} | ${bytes} | ${cpuMs.toFixed(1)} |`);
+      lines.push(`| ${label} | ${status === 0 ? 'no answer read (the connection was closed mid-upload)' : status} | ${bytes} | ${cpuMs.toFixed(1)} |`);
     }
     return lines;
   } finally {
