@@ -19,45 +19,27 @@ export const MAX_JSON_VALUES = 10_000;
 export const SMALL_JSON_BODY_BYTES = 64 * 1024;
 
 /**
- * Watches the shape of a JSON text as it arrives, chunk by chunk: nesting deeper than
- * `maxDepth`, or more than `maxValues` values. Structural characters are ASCII, so the bytes of
- * UTF-8 text can be read as they come (a multi-byte character never holds one). No recursion and
- * no allocation: it runs while the body is received, before the parser and every recursive
- * check, and stops the body at the first byte past a limit. Brackets and commas inside strings
- * do not count; malformed text is left for the parser to refuse.
+ * What is wrong with the shape of a JSON text, if anything: nesting deeper than `maxDepth` or
+ * more than `maxValues` values. One pass over the text, no recursion and no allocation, so it
+ * runs before the parser and every recursive check. Brackets and commas inside strings do not
+ * count; malformed text is left for the parser to refuse.
  */
-export class JsonShapeWatch {
-  private depth = 0;
-  private values = 0;
-  private inString = false;
-  private escaped = false;
-
-  constructor(
-    private readonly maxDepth: number,
-    private readonly maxValues: number,
-  ) {}
-
-  /** The limit the text passed with this chunk, if any. */
-  feed(chunk: Uint8Array): 'depth' | 'values' | null {
-    let { depth, values, inString, escaped } = this;
-    try {
-      for (let i = 0; i < chunk.length; i++) {
-        const c = chunk[i];
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === 0x5c) escaped = true;
-          else if (c === 0x22) inString = false;
-        } else if (c === 0x22) inString = true;
-        else if (c === 0x5b || c === 0x7b) {
-          if (++depth > this.maxDepth) return 'depth';
-          if (++values > this.maxValues) return 'values';
-        } else if (c === 0x2c) {
-          if (++values > this.maxValues) return 'values';
-        } else if (c === 0x5d || c === 0x7d) depth--;
-      }
-      return null;
-    } finally {
-      Object.assign(this, { depth, values, inString, escaped });
-    }
+export function jsonShapeProblem(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | null {
+  let depth = 0;
+  let values = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return 'depth';
+      if (++values > maxValues) return 'values';
+    } else if (c === 0x2c) {
+      if (++values > maxValues) return 'values';
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
+  return null;
 }
