@@ -85,10 +85,11 @@ describeEachEngine('statements per request', (target) => {
     // then one statement writes the post, its search text, its fingerprint, the audit event,
     // the quota, the webhook outbox and the record's completion
     // (src/modules/posts/create-statement.ts). SQLite runs a transaction: BEGIN, the duplicate
-    // check, the post, its search text, its fingerprint, the audit event, the quota, the webhook
-    // endpoints listening, the record's completion, in the shared commit (group commit) with a
-    // savepoint and its release around each unit, and reads its versions in memory.
-    assert.equal(created.statements, pg ? 3 : 17);
+    // check, the post, its search text and its store-keyed search tokens, its fingerprint, the
+    // audit event, the quota, the webhook endpoints listening, the record's completion, in the
+    // shared commit (group commit) with a savepoint and its release around each unit, and reads
+    // its versions in memory.
+    assert.equal(created.statements, pg ? 3 : 18);
     // Publish: the post, BEGIN, the update, the audit event, the webhook endpoints listening
     // and the post's pending publish-time event (cleared), COMMIT, the post as published.
     assert.equal(published.statements, pg ? 9 : 10);

@@ -8,6 +8,7 @@ import { randomLowerAlnum } from '../../lib/crypto.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
+import { storeQueueFull } from './delivery-queue.js';
 
 const ID_RANDOM_LENGTH = 24;
 export const newEventId = () => `msg_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
@@ -60,9 +61,13 @@ export function eventBody(store: Store, type: WebhookEventType, at: number, data
   return JSON.stringify({ type, timestamp: formatWithOffset(at, store.utcOffset), data });
 }
 
-/** Writes one event and a pending delivery of it to each of `endpointIds`, due at once. */
+/**
+ * Writes one event and a pending delivery of it to each of `endpointIds`, due at once, or held
+ * while the store's queue is full (delivery-queue.ts).
+ */
 export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<RecordedDelivery[]> {
   const eventId = newEventId();
+  const due = (await storeQueueFull(trx, store.id)) ? null : at;
   const body = eventBody(store, type, at, data);
   await trx.insertInto('webhook_events').values({ id: eventId, store_id: store.id, type, body, created_at: at }).execute();
   const deliveries = endpointIds.map((endpointId) => ({ id: newDeliveryId(), endpointId, eventId }));
@@ -78,7 +83,7 @@ export async function insertEvent(trx: Db, store: Store, type: WebhookEventType,
         attempts: 0,
         last_attempt_at: null,
         last_response_status: null,
-        next_attempt_at: at,
+        next_attempt_at: due,
         lease_token: null,
         lease_until: null,
         created_at: at,
