@@ -370,6 +370,19 @@ async function main() {
     process.stdout.write(`${await compareFilters({ bodyBytes: Math.round(options.bodyKb * 1024), ...timing }, log)}\n`);
     return;
   }
+  if (wants(options, 'neighbours') && options.only.includes('neighbours')) {
+    if (options.redisUrl === 'default') options.redisUrl = options.engine === 'postgres' && (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
+    if (options.build) {
+      log('building (npm run build)…');
+      const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
+      options.build = false;
+    }
+    const { runNeighbours } = await import('./lib/neighbours.js');
+    process.stdout.write(`${(await runNeighbours(options, log)).join('\n')}\n`);
+    if (options.only.length === 1) return;
+    options.only = options.only.filter((name) => name !== 'neighbours');
+  }
   const results = await run(options);
   const title =
     `Benchmark: ${options.engine}, ${options.app ? `build in ${options.app}` : options.server === 'dist' ? 'built output' : 'source (tsx)'}, ${options.posts.toLocaleString('en-US')} posts × ${options.bodyKb} KB, ` +

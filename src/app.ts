@@ -9,6 +9,7 @@ import { registerJsonBody } from './http/json-body.js';
 import { lazyChildLoggerFactory, loggerOptions, registerAccessLog } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPipeline } from './http/pipeline.js';
+import { registerUnexpectedInputGuard } from './http/unexpected-input.js';
 import { parseQueryString } from './http/query-string.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerMetrics(app, ctx, guard);
   registerHealthRoutes(app, ctx, shutdownFlag);
   registerPipeline(app, ctx);
+  registerUnexpectedInputGuard(app);
   registerIdempotency(app, ctx);
 
   registerIdentityRoutes(app, ctx);

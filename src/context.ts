@@ -136,7 +136,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000, config.eventRetentionDays);
     media.observer = observers;
     const allowPrivateTargets = config.webhookAllowPrivateTargets;
-    const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets });
+    const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets, allowedPorts: config.webhookAllowedPorts });
     return {
       config,
       engine: handle.engine,
@@ -163,7 +163,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       housekeeping,
       observers,
       poolUsage: () => handle.poolUsage(),
-      webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets }),
+      webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets, allowedPorts: config.webhookAllowedPorts }),
       webhookWorker,
       events: new EventFeed(db, handle.engine, config.eventRetentionDays),
       deliveryRecovery: new DeliveryRecovery(db, handle.engine, clock),

@@ -59,7 +59,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
   --only a,b                 only these rows: bare,one-query,get,list,walk,me,create,create-rewritten,publish,
-                             upload,uncached,quiet,two (PostgreSQL: two API processes),search
+                             upload,uncached,quiet,two (PostgreSQL: two API processes),search;
+                             neighbours (alone: store A at its limits beside store B, and the work
+                             per request at the largest bodies; see docs/performance.md)
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR
@@ -72,7 +74,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
-export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two', 'search'] as const;
+export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two', 'search', 'neighbours'] as const;
 
 export class UsageError extends Error {}
 

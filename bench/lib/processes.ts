@@ -188,6 +188,8 @@ export interface ApiServerOptions {
   redisUrl: string | null;
   /** Where the API's standard output (its log) is written. */
   logFile: string;
+  /** More environment variables of the API. */
+  extraEnv?: Record<string, string>;
 }
 
 /** Node flags of every server under test: the memory and query report on SIGUSR2. */
@@ -213,6 +215,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     LOG_LEVEL: options.logLevel,
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...(options.sqliteSynchronous ? { BENCH_SQLITE_SYNCHRONOUS: options.sqliteSynchronous } : {}),
+    ...(options.extraEnv ?? {}),
   });
   return startProcess('api', [...nodeFlags, ...entry], env, port, '/v1/me', options.logFile);
 }

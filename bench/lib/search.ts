@@ -6,6 +6,7 @@ import type { PostsTable } from '../../src/db/schema.js';
 import { createContext } from '../../src/context.js';
 import { SCOPES } from '../../src/modules/keys/index.js';
 import { searchText } from '../../src/modules/posts/post-search.js';
+import { storeSearchTokens } from '../../src/lib/search-text.js';
 import type { LoadSpec } from './scenarios.js';
 import type { BenchDatabase } from './seed.js';
 
@@ -66,6 +67,13 @@ export async function seedSearchStore(db: BenchDatabase, count: number): Promise
           .insertInto('post_search')
           .values(ids.map((id, k) => ({ [idColumn]: id, text: searchText(rows[k].title, null, rows[k].body_html) })))
           .execute();
+        // SQLite looks terms up in the store-keyed index (migration 0011-store-isolation).
+        if (ctx.engine === 'sqlite') {
+          await trx
+            .insertInto('post_search_store')
+            .values(ids.map((id, k) => ({ rowid: id, tokens: storeSearchTokens(store.id, searchText(rows[k].title, null, rows[k].body_html)) })))
+            .execute();
+        }
       });
     }
     // Statistics, as a database in service has them (autovacuum would gather them a little later).

@@ -40,6 +40,8 @@ export interface AppConfig {
   htmlFilterThreads: number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: webhooks may go to http and private addresses (development and tests only). */
   webhookAllowPrivateTargets: boolean;
+  /** WEBHOOK_ALLOWED_PORTS: the ports a webhook URL may name (null: any); undefined: the default (docs/webhooks.md). */
+  webhookAllowedPorts: number[] | null | undefined;
   /** Operations: health, metrics, shutdown, slow clients, database settings (docs/operations.md). */
   ops: OpsConfig;
 }
@@ -158,6 +160,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
   const ops = loadOpsConfig(env, problems);
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? '0';
   if (allowPrivate !== '0' && allowPrivate !== '1') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS must be 0 or 1');
+  const webhookAllowedPorts = parsePorts(env.WEBHOOK_ALLOWED_PORTS, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -178,6 +181,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
     htmlFilterThreads,
     ops,
     webhookAllowPrivateTargets: allowPrivate === '1',
+    webhookAllowedPorts,
   };
 }
 
@@ -214,4 +218,17 @@ function loadOpsConfig(env: Environment, problems: string[]): OpsConfig {
   };
   if (ops.maxPendingConnections > ops.maxConnections) problems.push('HTTP_MAX_PENDING_CONNECTIONS must not exceed HTTP_MAX_CONNECTIONS');
   return ops;
+}
+
+/** WEBHOOK_ALLOWED_PORTS: unset or empty → the default; `any`; or a comma-separated list of ports. */
+function parsePorts(raw: string | undefined, problems: string[]): number[] | null | undefined {
+  const text = raw?.trim() ?? '';
+  if (text === '') return undefined;
+  if (text.toLowerCase() === 'any') return null;
+  const ports = text.split(',').map((p) => p.trim());
+  if (!ports.every((p) => /^[0-9]{1,5}$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) {
+    problems.push('WEBHOOK_ALLOWED_PORTS must be "any" or a comma-separated list of ports from 1 to 65535');
+    return undefined;
+  }
+  return ports.map(Number);
 }

@@ -92,6 +92,10 @@ export const ENV_SCHEMA = Type.Object({
     '0',
     '`1` lets webhooks go to `http` and loopback or private addresses: development and tests only (`docs/webhooks.md`)',
   ),
+  WEBHOOK_ALLOWED_PORTS: text(
+    'unset: 443,8443 (any with WEBHOOK_ALLOW_PRIVATE_TARGETS=1)',
+    'ports a webhook URL may name: a comma-separated list, or `any` (`docs/webhooks.md`)',
+  ),
 });
 
 /** The environment as the service sees it: the declared variables only, as text. */

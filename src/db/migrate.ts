@@ -8,6 +8,7 @@ import { abortFunctionMigration } from './migrations/0007-abort-function.js';
 import { webhookRetentionMigration } from './migrations/0008-webhook-retention.js';
 import { postSearchMigration } from './migrations/0009-post-search.js';
 import { cacheVersionsStampedMigration } from './migrations/0010-cache-versions-stamped.js';
+import { storeIsolationMigration } from './migrations/0011-store-isolation.js';
 import { eventFeedMigration } from './migrations/0012-event-feed.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
@@ -37,6 +38,7 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0009-post-search', postSearchMigration(engine)),
     // Replaces the version trigger's function; the previous release reads versions only as growing numbers.
     expand('0010-cache-versions-stamped', cacheVersionsStampedMigration(engine)),
+    expand('0011-store-isolation', storeIsolationMigration(engine)),
     expand('0012-event-feed', eventFeedMigration(engine)),
   ];
 }

@@ -210,6 +210,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_schedules: WebhookSchedulesTable;
   post_search: PostSearchTable;
+  /** SQLite only (0011-store-isolation): contentless FTS5, rowid = post id. */
+  post_search_store: { rowid: number; tokens: string };
   event_sequences: EventSequencesTable;
   webhook_attempts: WebhookAttemptsTable;
 }
@@ -246,6 +248,10 @@ export interface WebhookEndpointsTable {
   previous_secret_until: number | null;
   /** Start of the current run of failed attempts; null after a success. */
   failing_since: number | null;
+  /** Added by 0011-store-isolation: attempts in a row that got no answer in time (circuit breaker). */
+  consecutive_timeouts: Generated<number>;
+  /** Added by 0011-store-isolation: while in the future, no delivery to the endpoint is claimed. */
+  circuit_open_until: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -271,7 +277,10 @@ export interface WebhookDeliveriesTable {
   attempts: number;
   last_attempt_at: number | null;
   last_response_status: number | null;
-  /** When a pending delivery is next due; null once it has succeeded or failed. */
+  /**
+   * When a pending delivery is next due; null once it has succeeded or failed, and while it is
+   * held because its store's queue is full (webhooks/delivery-queue.ts).
+   */
   next_attempt_at: number | null;
   /** The claim of the worker sending it now, valid until `lease_until`. */
   lease_token: string | null;

@@ -1,14 +1,20 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
+import { MAX_DETAILS } from '../lib/request-bounds.js';
 import { detailsFromAjv } from './validation.js';
 
-/** The contract's envelope: `{ error: { code, message, details, request_id, retryable } }`. */
+/**
+ * The contract's envelope: `{ error: { code, message, details, request_id, retryable } }`, with
+ * at most MAX_DETAILS details; `details_truncated: true` is added when more were found.
+ */
 export function envelopeOf(err: ApiError, requestId: string) {
+  const truncated = err.details.length > MAX_DETAILS;
   return {
     error: {
       code: err.code,
       message: err.message,
-      details: err.details,
+      details: truncated ? err.details.slice(0, MAX_DETAILS) : err.details,
+      ...(truncated ? { details_truncated: true as const } : {}),
       request_id: requestId,
       retryable: err.retryable,
     },

@@ -46,6 +46,7 @@ const endpoint = {
   description: 'Rebuild the shop’s static pages',
   enabled: true,
   disabled_reason: null,
+  circuit_open_until: null,
   created_at: '2026-09-10T08:00:00+08:00',
   updated_at: '2026-09-10T08:00:00+08:00',
 };
@@ -120,6 +121,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     last_attempt_at: '2026-09-14T10:00:01+08:00',
     last_response_status: 204,
     next_attempt_at: null,
+    waiting_reason: null,
     created_at: '2026-09-14T10:00:00+08:00',
   },
 };

@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isOffsetDateTime } from '../lib/time.js';
 import type { ErrorDetail } from '../lib/api-error.js';
+import { MAX_DETAILS } from '../lib/request-bounds.js';
 import { INVALID_QUERY_TEXT } from './query-string.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -39,12 +40,75 @@ export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPar
     if ((data === undefined || data === null) && bodyOptional) return { value: undefined };
     // Before validate(), which coerces the text in place.
     const integerErrors = looseIntegerErrors(data, integers);
-    const ok = validate(data);
+    // A body with more unknown fields or array items than could ever be listed is checked in a
+    // cut-down copy, so the schema builds at most about MAX_DETAILS errors per object.
+    const view = httpPart === 'body' ? boundedView(data, schema) : data;
+    let ok = validate(view);
+    if (ok && view !== data) ok = validate(data);
     const textErrors = invalidTextErrors(data);
     if (ok && textErrors.length === 0 && integerErrors.length === 0) return { value: data };
     return { error: Object.assign(new Error('validation'), { validation: [...integerErrors, ...(validate.errors ?? []), ...textErrors] }) };
   };
 };
+
+/** Items of an array, or unknown fields of an object, kept for the schema check: one more than can be listed. */
+const KEPT = MAX_DETAILS + 1;
+
+interface SchemaShape {
+  properties?: Record<string, unknown>;
+  additionalProperties?: unknown;
+  items?: unknown;
+}
+
+/**
+ * `data`, itself when it is small enough, else a copy (following the schema's properties and
+ * items) in which each object keeps its known fields and at most KEPT unknown ones, and each
+ * array its first KEPT items. Only an invalid body is ever cut: every array a body schema has
+ * holds at most 100 items (maxItems), and unknown fields are refused. What is left still shows
+ * more than MAX_DETAILS problems, so the answer still says more were found.
+ */
+function boundedView(data: unknown, schema: unknown): unknown {
+  if (typeof data !== 'object' || data === null || typeof schema !== 'object' || schema === null) return data;
+  const shape = schema as SchemaShape;
+  if (Array.isArray(data)) {
+    const items = data.length > KEPT ? data.slice(0, KEPT) : data;
+    let copy: unknown[] | null = items === data ? null : items;
+    for (let i = 0; i < items.length; i++) {
+      const item = boundedView(items[i], shape.items);
+      if (item !== items[i]) (copy ??= items.slice())[i] = item;
+    }
+    return copy ?? data;
+  }
+  const known = shape.properties ?? {};
+  let unknown = 0;
+  let copy: Record<string, unknown> | null = null;
+  const record = data as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    const isKnown = Object.prototype.hasOwnProperty.call(known, key);
+    if (!isKnown && ++unknown > KEPT) {
+      copy ??= copyUpTo(record, key);
+      continue;
+    }
+    const value = isKnown ? boundedView(record[key], known[key]) : record[key];
+    if (copy) copy[key] = value;
+    else if (value !== record[key]) {
+      copy = copyUpTo(record, key);
+      copy[key] = value;
+    }
+  }
+  return copy ?? data;
+}
+
+/** A copy of the fields of `record` that come before `stop`. */
+function copyUpTo(record: Record<string, unknown>, stop: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key in record) {
+    if (key === stop) break;
+    if (Object.prototype.hasOwnProperty.call(record, key)) copy[key] = record[key];
+  }
+  return copy;
+}
 
 /** Top-level fields of a path, query or header schema whose value is an integer. */
 function integerFields(schema: unknown): string[] {
@@ -86,25 +150,37 @@ const pointer = (path: string, key: string | number) => `${path}/${String(key).r
  * query field the query-string parser found not to be UTF-8. Checked here, once for every body,
  * query string, path and header, so no route can store such text.
  */
-function invalidTextErrors(data: unknown, path = ''): ErrorObject[] {
-  if (typeof data === 'string') {
-    if (LONE_SURROGATE.test(data)) return [textError(path, NOT_TEXT_ISSUE)];
-    return NUL.test(data) ? [textError(path, NUL_ISSUE)] : [];
-  }
-  if (typeof data !== 'object' || data === null) return [];
+function invalidTextErrors(data: unknown): ErrorObject[] {
   const errors: ErrorObject[] = [];
-  if (Array.isArray(data)) {
-    data.forEach((item, i) => errors.push(...invalidTextErrors(item, pointer(path, i))));
-    return errors;
+  collectTextErrors(data, '', errors);
+  return errors;
+}
+
+/** Stops once KEPT errors are found: no more can be listed. Bodies nest at most MAX_JSON_DEPTH deep. */
+function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): void {
+  if (errors.length >= KEPT) return;
+  if (typeof data === 'string') {
+    if (LONE_SURROGATE.test(data)) errors.push(textError(path, NOT_TEXT_ISSUE));
+    else if (NUL.test(data)) errors.push(textError(path, NUL_ISSUE));
+    return;
   }
-  for (const [key, value] of Object.entries(data)) {
+  if (typeof data !== 'object' || data === null) return;
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length && errors.length < KEPT; i++) {
+      if (typeof data[i] === 'object' || typeof data[i] === 'string') collectTextErrors(data[i], pointer(path, i), errors);
+    }
+    return;
+  }
+  const record = data as Record<string, unknown>;
+  for (const key in record) {
+    if (errors.length >= KEPT) return;
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
     if (LONE_SURROGATE.test(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
     else if (NUL.test(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
-    else errors.push(...invalidTextErrors(value, pointer(path, key)));
+    else if (typeof record[key] === 'object' || typeof record[key] === 'string') collectTextErrors(record[key], pointer(path, key), errors);
   }
   const notUtf8 = (data as { [INVALID_QUERY_TEXT]?: string[] })[INVALID_QUERY_TEXT];
-  for (const name of notUtf8 ?? []) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
-  return errors;
+  for (const name of notUtf8 ?? []) if (errors.length < KEPT) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
 }
 
 /** Fields the contract makes read-only in create and update bodies, with the way to change them. */
@@ -142,18 +218,23 @@ function issueFor(err: ErrorObject): string {
   }
 }
 
-/** Converts Ajv errors to contract details; `part` names where the value came from. */
+/**
+ * Converts Ajv errors to contract details; `part` names where the value came from. Stops at one
+ * more than MAX_DETAILS, enough for the envelope to say that more were found.
+ */
 export function detailsFromAjv(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   for (const err of errors) {
+    if (details.length > MAX_DETAILS) break;
     let field: string;
     if (err.keyword === 'required') field = joinPath(err.instancePath, err.params.missingProperty as string);
     else if (err.keyword === 'additionalProperties') field = joinPath(err.instancePath, err.params.additionalProperty as string);
     else field = joinPath(err.instancePath);
     if (!field) field = part === 'body' || part === undefined ? 'body' : part;
     let issue = issueFor(err);
-    if (err.keyword === 'additionalProperties' && err.instancePath === '' && READ_ONLY_HINTS[field]) issue = READ_ONLY_HINTS[field];
+    // The hints are about post bodies; a query parameter of the same name is just unknown.
+    if (err.keyword === 'additionalProperties' && err.instancePath === '' && (part === 'body' || part === undefined) && READ_ONLY_HINTS[field]) issue = READ_ONLY_HINTS[field];
     if (field === 'body' && err.keyword === 'type') issue = 'must be a JSON object';
     const key = `${field}|${issue}`;
     if (seen.has(key)) continue;

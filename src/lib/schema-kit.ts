@@ -30,7 +30,8 @@ export const ErrorEnvelopeSchema = Type.Object(
     error: Type.Object({
       code: Type.String({ enum: ERROR_CODES, description: 'Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.' }),
       message: Type.String({ description: 'Explanation in Traditional Chinese with a next step; wording may change.' }),
-      details: Type.Array(ErrorDetailSchema, { description: 'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header' }),
+      details: Type.Array(ErrorDetailSchema, { maxItems: 100, description: 'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries.' }),
+      details_truncated: Type.Optional(Type.Literal(true, { description: 'Present (true) only when more problems were found than the 100 listed in details' })),
       request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it to the operators' }),
       retryable: Type.Boolean({ description: 'Whether the same request may succeed later (after Retry-After when sent)' }),
     }),

@@ -40,3 +40,35 @@ function decodeNumeric(name: string): string | undefined {
 export function searchTerms(q: string): string[] {
   return [...new Set(q.toLowerCase().split(WHITE_SPACE).filter((t) => t.length > 0))];
 }
+
+/** Characters a trigram spans: the index needs a term this long to look anything up. */
+export const TRIGRAM_LENGTH = 3;
+
+const hex6 = (codePoint: number) => codePoint.toString(16).padStart(6, '0');
+
+/**
+ * The index token of one trigram of one store: `s<store>t<three code points in hex>`, letters and
+ * digits only (one token for FTS5's ascii tokenizer). Every token names its store, so a store's
+ * lookup reads only its own posts' entries: its cost never depends on other stores' posts.
+ */
+function trigramToken(storeId: number, chars: string[], at: number): string {
+  return `s${storeId}t${hex6(chars[at].codePointAt(0)!)}${hex6(chars[at + 1].codePointAt(0)!)}${hex6(chars[at + 2].codePointAt(0)!)}`;
+}
+
+/** The store-keyed tokens of a post's search text: each distinct trigram of each word, once. */
+export function storeSearchTokens(storeId: number, text: string): string {
+  const tokens = new Set<string>();
+  for (const word of text.split(' ')) {
+    const chars = [...word];
+    for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) tokens.add(trigramToken(storeId, chars, i));
+  }
+  return [...tokens].join(' ');
+}
+
+/** The store-keyed tokens a post holding `term` (of TRIGRAM_LENGTH characters or more) has. */
+export function storeTermTokens(storeId: number, term: string): string[] {
+  const chars = [...term];
+  const tokens = new Set<string>();
+  for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) tokens.add(trigramToken(storeId, chars, i));
+  return [...tokens];
+}

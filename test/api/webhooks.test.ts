@@ -68,7 +68,7 @@ describeEachEngine('webhooks', (target) => {
   it('creates, reads, lists, changes and deletes endpoints, each change audited; the secret only in the create answer', async () => {
     const { key } = await tenant();
     const created = await createEndpoint(key, { url: `${rx.url}?crud`, events: ['post.created'], description: 'CRM sync' });
-    assert.deepEqual(Object.keys(created), ['id', 'url', 'events', 'description', 'enabled', 'disabled_reason', 'created_at', 'updated_at', 'secret']);
+    assert.deepEqual(Object.keys(created), ['id', 'url', 'events', 'description', 'enabled', 'disabled_reason', 'circuit_open_until', 'created_at', 'updated_at', 'secret']);
     assert.match(created.id, /^wh_[a-z0-9]{24}$/);
     assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.ok(Buffer.from(created.secret.slice('whsec_'.length), 'base64').length >= 24);
@@ -79,6 +79,7 @@ describeEachEngine('webhooks', (target) => {
       description: 'CRM sync',
       enabled: true,
       disabled_reason: null,
+      circuit_open_until: null,
       created_at: undefined,
       updated_at: undefined,
       secret: undefined,
@@ -309,7 +310,7 @@ describeEachEngine('webhooks', (target) => {
       const endpoint = await createEndpoint(key, { url: failing.url, events: ['*'] });
       failing.answer(500);
       const queued = await sendTest(key, endpoint.id);
-      assert.deepEqual(Object.keys(queued), ['id', 'event_id', 'event_type', 'status', 'attempts', 'last_attempt_at', 'last_response_status', 'next_attempt_at', 'created_at']);
+      assert.deepEqual(Object.keys(queued), ['id', 'event_id', 'event_type', 'status', 'attempts', 'last_attempt_at', 'last_response_status', 'next_attempt_at', 'waiting_reason', 'created_at']);
       assert.deepEqual([queued.event_type, queued.status, queued.attempts, queued.last_attempt_at, queued.last_response_status], ['webhook.test', 'pending', 0, null, null]);
       await deliver();
       assert.equal(failing.received.length, 1);

@@ -1,6 +1,6 @@
 // Webhook delivery across real server processes on one PostgreSQL database, as behind a load
-// balancer: every event reaches the receiver exactly once (claims are leased with
-// FOR UPDATE SKIP LOCKED), a scheduled post's post.published is sent by exactly one process,
+// balancer: every event reaches the receiver exactly once (claims are leased, one instance at a
+// time under an advisory lock), a scheduled post's post.published is sent by exactly one process,
 // and a process killed with SIGKILL between claim and answer does not lose its delivery.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';

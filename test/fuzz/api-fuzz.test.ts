@@ -26,6 +26,9 @@ const REPLAY = `replay with FUZZ_SEED=${SEED} npm run test:all -- fuzz`;
 console.log(`# fuzz seed ${SEED} (${REPLAY})`);
 
 const FAMILIES: Family[] = ['body and query', 'path', 'headers and framing'];
+/** At most 100 details of at most a few hundred bytes each. */
+const ANSWER_CEILING_BYTES = 64 * 1024;
+const TIME_CEILING_MS = 5_000;
 /** The app answers with a smaller JSON ceiling so bodies above it are cheap to send. */
 const APP_ENV = { MAX_JSON_BODY_BYTES: String(256 * 1024) };
 
@@ -88,8 +91,14 @@ async function runProperty(route: FuzzRoute, family: Family, seed: number, timeL
     const req = buildRequest(route, c, w);
     let res: RawAnswer | NoAnswer;
     try {
+      const started = performance.now();
       res = await sendRaw(w.port, encodeRequest(req.raw));
+      const took = performance.now() - started;
       assertContractAnswer(res, req.method);
+      // Bounded work (docs/api-behaviour.md): an error answer is small whatever the input, and
+      // no answer takes long (generous: the machine may be shared).
+      if (isAnswer(res) && res.status >= 400) assert.ok(res.body.length <= ANSWER_CEILING_BYTES, `an error answer of ${res.body.length} bytes`);
+      assert.ok(took <= TIME_CEILING_MS, `answered in ${took.toFixed(0)} ms`);
       if (isAnswer(res)) await followUp(app(), w, route, c, res);
     } catch (err) {
       (err as Error).message = `${req.summary}\n${(err as Error).message}`;

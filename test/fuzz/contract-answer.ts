@@ -42,7 +42,10 @@ export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string):
   if (res.status < 400) return;
   assert.deepEqual(Object.keys(body), ['error'], `envelope:\n${show()}`);
   const err = body.error;
-  assert.deepEqual(Object.keys(err).sort(), ['code', 'details', 'message', 'request_id', 'retryable'], `envelope fields:\n${show()}`);
+  // details_truncated appears only with a full list of 100 details.
+  const truncated = Array.isArray(err.details) && err.details.length === 100 && err.details_truncated === true;
+  assert.deepEqual(Object.keys(err).sort(), ['code', 'details', ...(truncated ? ['details_truncated'] : []), 'message', 'request_id', 'retryable'], `envelope fields:\n${show()}`);
+  assert.ok(err.details.length <= 100, `at most 100 details:\n${show()}`);
   const spec = ERROR_CATALOGUE[err.code as ErrorCode];
   assert.ok(spec, `unknown error code ${err.code}:\n${show()}`);
   assert.equal(spec.status, res.status, `status of ${err.code}:\n${show()}`);

@@ -154,3 +154,17 @@ export const rawBadBody = fc.constantFrom(
   '{"title":"a","body_html":"b","category_ids":[1,1]}', '{"published_at":"2026-09-14T10:00:00"}', '{"confirmation_token":""}',
   'title=a&body_html=b', '<xml/>', '\u0000\u0001\u0002',
 );
+
+/**
+ * Bodies shaped to cost the server work: wide objects (many unknown fields), deep nesting (arrays
+ * or objects thousands of levels deep), and many problems at once (a long array of wrong items,
+ * many field names that are not text), each answered within the bounds of docs/api-behaviour.md.
+ */
+export const costlyBody: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: 50, max: 12_000 }).map((n) => `{${Array.from({ length: n }, (_, i) => `"w${i}":${i}`).join(',')}}`),
+  fc.tuple(fc.integer({ min: 20, max: 20_000 }), fc.boolean()).map(([depth, arrays]) =>
+    arrays ? `{"title":"t","x":${'['.repeat(depth)}${']'.repeat(depth)}}` : `{"title":"t","x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`,
+  ),
+  fc.integer({ min: 101, max: 5_000 }).map((n) => `{"title":"t","body_html":"b","category_ids":[${Array(n).fill('"x"').join(',')}]}`),
+  fc.integer({ min: 101, max: 3_000 }).map((n) => `{${Array.from({ length: n }, (_, i) => `"\\ud800${i}":"\\ud800"`).join(',')}}`),
+);

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { FuzzRoute, JsonSchema } from './routes.js';
 import type { World } from './world.js';
 import type { RawRequest } from './raw-http.js';
-import { fromSchema, hostileKey, hostileString, hostileText, hostileValue, mutate, mutation, rawBadBody, type FieldRefs, type Mutation } from './hostile.js';
+import { costlyBody, fromSchema, hostileKey, hostileString, hostileText, hostileValue, mutate, mutation, rawBadBody, type FieldRefs, type Mutation } from './hostile.js';
 
 type Pool = 'post' | 'category' | 'image' | 'imageUrl' | 'cursor' | 'token' | 'otherPost' | 'otherImage' | 'otherImageUrl' | 'otherCategory';
 
@@ -142,6 +142,7 @@ function bodyArb(route: FuzzRoute, refs: FieldRefs, withMutations: boolean): fc.
     { weight: 2, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: rawBadBody.map((raw) => ({ raw })) },
     { weight: 1, arbitrary: fc.constantFrom(70 * 1024, 300 * 1024).map((oversized) => ({ oversized })) },
+    { weight: 2, arbitrary: costlyBody.map((raw) => ({ raw })) },
   );
 }
 

@@ -14,13 +14,16 @@ export function assertError(
   res: AnyResponse,
   code: ErrorCode,
   details: Array<{ field: string; issue: string | RegExp }> = [],
+  options: { truncated?: boolean } = {},
 ): Record<string, any> {
   const spec = ERROR_CATALOGUE[code];
   const body = res.json();
   assert.equal(res.statusCode, spec.status, `status for ${code}: ${res.body}`);
   assert.deepEqual(Object.keys(body), ['error']);
   const err = body.error;
-  assert.deepEqual(Object.keys(err).sort(), ['code', 'details', 'message', 'request_id', 'retryable']);
+  const keys = ['code', 'details', ...(options.truncated ? ['details_truncated'] : []), 'message', 'request_id', 'retryable'];
+  assert.deepEqual(Object.keys(err).sort(), keys);
+  if (options.truncated) assert.equal(err.details_truncated, true);
   assert.equal(err.code, code);
   assert.equal(err.message, spec.message);
   assert.equal(err.retryable, spec.retryable);

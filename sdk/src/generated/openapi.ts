@@ -901,6 +901,7 @@ export interface components {
          *       "last_attempt_at": "2026-09-14T10:00:01+08:00",
          *       "last_response_status": 204,
          *       "next_attempt_at": null,
+         *       "waiting_reason": null,
          *       "created_at": "2026-09-14T10:00:00+08:00"
          *     }
          */
@@ -925,12 +926,17 @@ export interface components {
             last_response_status: number | null;
             /**
              * Format: date-time
-             * @description When a pending delivery is tried next; null otherwise
+             * @description When a pending delivery is tried next; null otherwise (and while it is held: see waiting_reason)
              * @example 2026-09-14T10:00:00+08:00
              */
             next_attempt_at: string | null;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Why a pending delivery is not being sent: held because the store already has 1000 deliveries queued (sent as the queue drains), or the endpoint’s circuit is open (see circuit_open_until); null otherwise
+             * @enum {string|null}
+             */
+            waiting_reason: "store_queue_full" | "circuit_open" | null;
         };
         /**
          * DeliveryAttempt
@@ -977,6 +983,7 @@ export interface components {
          *       "last_attempt_at": "2026-09-14T10:00:01+08:00",
          *       "last_response_status": 204,
          *       "next_attempt_at": null,
+         *       "waiting_reason": null,
          *       "created_at": "2026-09-14T10:00:00+08:00",
          *       "retry_of": null,
          *       "attempt_history": [
@@ -1015,7 +1022,7 @@ export interface components {
             last_response_status: number | null;
             /**
              * Format: date-time
-             * @description When a pending delivery is tried next; null otherwise
+             * @description When a pending delivery is tried next; null otherwise (and while it is held: see waiting_reason)
              * @example 2026-09-14T10:00:00+08:00
              */
             next_attempt_at: string | null;
@@ -1023,6 +1030,11 @@ export interface components {
             retry_of: string | null;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Why a pending delivery is not being sent: held because the store already has 1000 deliveries queued (sent as the queue drains), or the endpoint’s circuit is open (see circuit_open_until); null otherwise
+             * @enum {string|null}
+             */
+            waiting_reason: "store_queue_full" | "circuit_open" | null;
         };
         /**
          * DeliveryPage
@@ -1037,6 +1049,7 @@ export interface components {
          *           "last_attempt_at": "2026-09-14T10:00:01+08:00",
          *           "last_response_status": 204,
          *           "next_attempt_at": null,
+         *           "waiting_reason": null,
          *           "created_at": "2026-09-14T10:00:00+08:00"
          *         }
          *       ],
@@ -1079,11 +1092,16 @@ export interface components {
                  * @enum {string}
                  */
                 code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "delivery_not_retryable" | "cursor_expired" | "internal_error";
-                /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header */
+                /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries. */
                 details: {
                     field: string;
                     issue: string;
                 }[];
+                /**
+                 * @description Present (true) only when more problems were found than the 100 listed in details
+                 * @enum {boolean}
+                 */
+                details_truncated?: true;
                 /** @description Explanation in Traditional Chinese with a next step; wording may change. */
                 message: string;
                 /** @description Also in the X-Request-Id header; quote it to the operators */
@@ -1588,11 +1606,18 @@ export interface components {
          *       "description": "Rebuild the shop’s static pages",
          *       "enabled": true,
          *       "disabled_reason": null,
+         *       "circuit_open_until": null,
          *       "created_at": "2026-09-10T08:00:00+08:00",
          *       "updated_at": "2026-09-10T08:00:00+08:00"
          *     }
          */
         WebhookEndpoint: {
+            /**
+             * Format: date-time
+             * @description Circuit breaker: after 3 attempts in a row with no answer within 10 s, no delivery is sent to the endpoint until this time; the next attempt then is a trial. null while closed
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            circuit_open_until: string | null;
             /**
              * Format: date-time
              * @example 2026-09-14T10:00:00+08:00
@@ -1641,6 +1666,7 @@ export interface components {
          *           "description": "Rebuild the shop’s static pages",
          *           "enabled": true,
          *           "disabled_reason": null,
+         *           "circuit_open_until": null,
          *           "created_at": "2026-09-10T08:00:00+08:00",
          *           "updated_at": "2026-09-10T08:00:00+08:00"
          *         }
@@ -1662,12 +1688,19 @@ export interface components {
          *       "description": "Rebuild the shop’s static pages",
          *       "enabled": true,
          *       "disabled_reason": null,
+         *       "circuit_open_until": null,
          *       "created_at": "2026-09-10T08:00:00+08:00",
          *       "updated_at": "2026-09-10T08:00:00+08:00",
          *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
          *     }
          */
         WebhookEndpointWithSecret: {
+            /**
+             * Format: date-time
+             * @description Circuit breaker: after 3 attempts in a row with no answer within 10 s, no delivery is sent to the endpoint until this time; the next attempt then is a trial. null while closed
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            circuit_open_until: string | null;
             /**
              * Format: date-time
              * @example 2026-09-14T10:00:00+08:00

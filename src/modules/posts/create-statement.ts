@@ -13,6 +13,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { StoredResponse } from '../idempotency/index.js';
+import { STORE_QUEUE_LIMIT } from '../webhooks/delivery-queue.js';
 import type { NewPost } from './post-repository.js';
 
 export interface CreateWrites extends NewPost {
@@ -76,7 +77,11 @@ export async function runCreateStatement(db: Db, w: CreateWrites): Promise<Creat
         RETURNING id
       ), deliveries AS (
         INSERT INTO webhook_deliveries (id, store_id, endpoint_id, event_id, status, attempts, last_attempt_at, last_response_status, next_attempt_at, lease_token, lease_until, created_at)
-        SELECT 'whd_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${w.storeId}::bigint, t.id, e.id, 'pending', 0, NULL::bigint, NULL::int, ${w.now}::bigint, NULL::text, NULL::bigint, ${w.now}::bigint
+        SELECT 'whd_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${w.storeId}::bigint, t.id, e.id, 'pending', 0, NULL::bigint, NULL::int,
+          -- Held (no due time) while the store's queue is full (webhooks/delivery-queue.ts).
+          CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries WHERE store_id = ${w.storeId} AND status = 'pending' AND next_attempt_at IS NOT NULL LIMIT ${STORE_QUEUE_LIMIT}) q) >= ${STORE_QUEUE_LIMIT}
+            THEN NULL ELSE ${w.now}::bigint END,
+          NULL::text, NULL::bigint, ${w.now}::bigint
         FROM targets t CROSS JOIN event e
       )
       SELECT CASE

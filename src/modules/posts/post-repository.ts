@@ -171,7 +171,7 @@ function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[]) {
     );
   }
   if (s.since) q = q.where('posts.updated_at', '>=', $.updatedSince!);
-  if (terms && terms.length > 0) q = q.where((eb) => matchesTerms(eb, terms, isPostgres(db)));
+  if (terms && terms.length > 0) q = q.where((eb) => matchesTerms(eb, terms, isPostgres(db), $.store as number));
   const key =
     s.orderBy === 'published_at'
       ? sql<number>`COALESCE(posts.published_at, ${sql.lit(DRAFTS_LAST[s.direction])})`

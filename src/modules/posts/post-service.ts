@@ -141,7 +141,7 @@ export class PostService {
         const replacesOlder = await assertNotDuplicate(trx, store.id, fingerprint, now);
         const row = await insertPost(trx, newPost);
         const id = row.id;
-        await insertSearchText(trx, id, searchText(title, row.summary, body.html));
+        await insertSearchText(trx, store.id, id, searchText(title, row.summary, body.html));
         await addCategoryLinks(trx, store.id, id, categoryIds);
         await recordFingerprint(trx, store.id, fingerprint, id, now, replacesOlder);
         await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
@@ -195,7 +195,7 @@ export class PostService {
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       if (input.title !== undefined || input.summary !== undefined || body) {
         const summary = input.summary !== undefined ? input.summary : current.summary;
-        await replaceSearchText(trx, id, searchText(title, summary, body?.html ?? current.body_html));
+        await replaceSearchText(trx, store.id, id, searchText(title, summary, body?.html ?? current.body_html));
       }
       await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
       await recordEvent(trx, store, 'post.updated', now, () => this.present(trx, store, id, now));

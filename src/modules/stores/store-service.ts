@@ -70,8 +70,16 @@ export class StoreService {
 
   async update(handle: string, changes: StoreChanges): Promise<Store | null> {
     const patch: Updateable<StoresTable> = { ...changes, updated_at: this.clock.now().getTime() };
-    const updated = await this.db.updateTable('stores').set(patch).where('handle', '=', handle).returningAll().executeTakeFirst();
-    return updated ? storeFromRow(updated) : null;
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx.updateTable('stores').set(patch).where('handle', '=', handle).returningAll().executeTakeFirst();
+      if (!updated) return null;
+      // Switching webhooks off stops them: waiting deliveries fail instead of being retried
+      // (docs/webhooks.md); one in flight records its own outcome and is not retried either.
+      if (changes.webhooks_enabled === 0) {
+        await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('store_id', '=', updated.id).where('status', '=', 'pending').execute();
+      }
+      return storeFromRow(updated);
+    });
   }
 
   async findByHandle(handle: string): Promise<Store | null> {

@@ -14,7 +14,7 @@ import type { Store } from '../stores/index.js';
 import { insertDeliveries } from './event-outbox.js';
 import { subscribes } from './event-types.js';
 import { REPLAY_MAX_EVENTS, type AttemptView, type DeliveryDetailView, type ReplayInput, type ReplayResultView } from './recovery-schemas.js';
-import { presentDelivery } from './webhook-service.js';
+import { presentDelivery, waitingReason } from './webhook-service.js';
 import type { DeliveryView } from './webhook-schemas.js';
 
 export class DeliveryRecovery {
@@ -108,7 +108,9 @@ export class DeliveryRecovery {
     const row = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at', 'd.retry_of', 'd.lease_token', 'd.lease_until'])
+      .select(waitingReason(this.clock.now().getTime()))
       .where('d.id', '=', deliveryId)
       .where('d.endpoint_id', '=', endpointId)
       .where('d.store_id', '=', store.id)

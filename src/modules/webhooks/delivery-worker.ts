@@ -1,10 +1,9 @@
 // Sends pending deliveries. Every poll (once a second) it records the `post.published` events of
-// scheduled posts that became due, then claims due deliveries up to its free sending slots and
-// sends them. A claim is a lease: the delivery carries the claimer's token and an expiry, so a
+// scheduled posts that became due, releases held deliveries of stores whose queue has room
+// (delivery-queue.ts), then claims due deliveries up to its free sending slots, fairly across
+// stores and endpoints (delivery-claim.ts), and sends them. A claim is a lease: the delivery carries the claimer's token and an expiry, so a
 // process that dies between claim and answer only delays the delivery until the lease expires,
-// when any instance claims it again. On PostgreSQL the candidates are locked with
-// FOR UPDATE SKIP LOCKED, so concurrent instances claim different deliveries without waiting;
-// on SQLite the claim is one UPDATE, which the single writer makes atomic.
+// when any instance claims it again.
 import type { Db, Engine } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken } from '../../lib/crypto.js';
@@ -13,14 +12,17 @@ import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retr
 import { publishDueSchedules } from './schedule-scan.js';
 import { finishAttempt, startAttempt } from './attempt-log.js';
 import { signatureHeader } from './signature.js';
-import { checkTarget, systemResolver, type Resolver } from './target-check.js';
+import { checkTarget, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
+import { claimFairly } from './delivery-claim.js';
+import { recordAttemptForCircuit } from './circuit-breaker.js';
+import { releaseHeld } from './delivery-queue.js';
 import { systemTimers, type Timers } from '../../lib/timers.js';
 
 export const POLL_INTERVAL_MS = 1000;
 /** Longer than an attempt can take (DNS, then the 10-second send), so a live claim never expires. */
 export const LEASE_MS = 60_000;
-/** Deliveries in flight at once per process. */
-export const SEND_CONCURRENCY = 8;
+/** Deliveries in flight at once per process (each store and endpoint has its own cap too: delivery-claim.ts). */
+export const SEND_CONCURRENCY = 16;
 
 export interface WorkerLog {
   warn(details: Record<string, unknown>, message: string): void;
@@ -29,6 +31,8 @@ export interface WorkerLog {
 export interface WebhookWorkerOptions {
   publicBaseUrl: string;
   allowPrivateTargets: boolean;
+  /** WEBHOOK_ALLOWED_PORTS (null: any); unset: see targetRules. */
+  allowedPorts?: readonly number[] | null;
   concurrency?: number;
   leaseMs?: number;
   pollMs?: number;
@@ -66,6 +70,9 @@ export class WebhookWorker {
   private readonly random: () => number;
   private readonly resolver: Resolver;
   private readonly sender: Sender;
+  private readonly targets: TargetRules;
+  /** The store served first by the last claim: the next claim's turns start after it. */
+  private lastFirstStore: number | null = null;
 
   constructor(
     private readonly db: Db,
@@ -80,6 +87,7 @@ export class WebhookWorker {
     this.random = options.random ?? Math.random;
     this.resolver = options.resolver ?? systemResolver;
     this.sender = options.sender ?? httpSender(systemTimers);
+    this.targets = targetRules(options.allowPrivateTargets, options.allowedPorts);
   }
 
   /** Polls until stop(). */
@@ -104,8 +112,24 @@ export class WebhookWorker {
    */
   async runOnce(): Promise<void> {
     await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    await releaseHeld(this.db, this.clock.now().getTime());
     while ((await this.fill()) > 0) await Promise.all([...this.inFlight]);
     await Promise.all([...this.inFlight]);
+  }
+
+  /** Resolves once every attempt started so far has its outcome recorded. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * One poll, without waiting for the attempts it started; resolves with how many it started.
+   * Tests use it to see what a poll claims while receivers hang.
+   */
+  async pollOnce(): Promise<number> {
+    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    await releaseHeld(this.db, this.clock.now().getTime());
+    return this.fill();
   }
 
   /**
@@ -127,20 +151,20 @@ export class WebhookWorker {
   }
 
   private async poll(): Promise<void> {
-    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
-    await this.fill();
+    await this.pollOnce();
   }
 
   /**
    * Claims due deliveries for the free sending slots and starts them; returns how many. While
-   * the worker runs and a claim filled every slot, each finished attempt claims again at once,
-   * so a backlog drains at the receivers' pace rather than one batch per poll.
+   * the worker runs, each finished attempt claims again at once (it freed a slot, and a place
+   * under its store's and endpoint's caps), so a backlog drains at the receivers' pace rather
+   * than one batch per poll.
    */
   private async fill(): Promise<number> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const claimed = await this.claimRows(free);
-    const full = claimed.length === free;
+    const full = claimed.length > 0;
     for (const delivery of claimed) {
       const attempt: Promise<void> = this.attempt(delivery)
         .catch((err) => this.log.warn({ err, delivery_id: delivery.id }, 'webhook delivery could not be recorded; it is tried again when its claim expires'))
@@ -156,21 +180,9 @@ export class WebhookWorker {
   private async claimRows(limit: number): Promise<Claimed[]> {
     const now = this.clock.now().getTime();
     const token = randomToken(16);
-    let candidates = this.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-      .orderBy('next_attempt_at')
-      .limit(limit);
-    if (this.engine === 'postgres') candidates = candidates.forUpdate().skipLocked();
-    const claimed = await this.db
-      .updateTable('webhook_deliveries')
-      .set({ lease_token: token, lease_until: now + this.leaseMs })
-      .where('id', 'in', candidates)
-      .returning('id')
-      .execute();
+    const { ids, first } = await claimFairly(this.db, this.engine, { now, limit, token, leaseUntil: now + this.leaseMs, after: this.lastFirstStore });
+    if (first !== null) this.lastFirstStore = first;
+    const claimed = ids.map((id) => ({ id }));
     if (claimed.length === 0) return [];
     return this.db
       .selectFrom('webhook_deliveries as d')
@@ -191,7 +203,7 @@ export class WebhookWorker {
       outcome = { status: null, error: 'retry window over' };
     } else {
       // Checked again now: the host may resolve elsewhere than when the endpoint was saved.
-      const check = await checkTarget(d.url, this.options.allowPrivateTargets, this.resolver);
+      const check = await checkTarget(d.url, this.targets, this.resolver);
       if (!check.ok) {
         outcome = { status: null, error: `target refused: ${check.problem}` };
       } else {
@@ -235,15 +247,22 @@ export class WebhookWorker {
         .where('lease_token', '=', d.lease_token)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return;
+      await recordAttemptForCircuit(trx, d.endpoint_id, outcome.timedOut === true, now);
       if (succeeded) {
         await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', d.endpoint_id).where('failing_since', 'is not', null).execute();
         return;
       }
       await trx.updateTable('webhook_endpoints').set({ failing_since: attemptedAt }).where('id', '=', d.endpoint_id).where('failing_since', 'is', null).execute();
       await disableIfFailingTooLong(trx, d.endpoint_id, now);
-      // A disabled endpoint gets no more retries (this may be a test event sent to one).
-      const endpoint = await trx.selectFrom('webhook_endpoints').select('enabled').where('id', '=', d.endpoint_id).executeTakeFirst();
-      if (status === 'pending' && endpoint?.enabled !== 1) {
+      // A disabled endpoint gets no more retries (this may be a test event sent to one), nor
+      // does any endpoint of a store whose webhooks were switched off.
+      const endpoint = await trx
+        .selectFrom('webhook_endpoints as e')
+        .innerJoin('stores as s', 's.id', 'e.store_id')
+        .select(['e.enabled', 's.webhooks_enabled'])
+        .where('e.id', '=', d.endpoint_id)
+        .executeTakeFirst();
+      if (status === 'pending' && (endpoint?.enabled !== 1 || endpoint.webhooks_enabled !== 1)) {
         await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', d.id).execute();
       }
     });

@@ -10,6 +10,7 @@ import { randomLowerAlnum } from '../../lib/crypto.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
+import { storeQueueFull } from './delivery-queue.js';
 
 const ID_RANDOM_LENGTH = 24;
 export const newEventId = () => `msg_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
@@ -84,7 +85,10 @@ export function eventBody(store: Store, type: WebhookEventType, at: number, data
   return JSON.stringify({ type, timestamp: formatWithOffset(at, store.utcOffset), data });
 }
 
-/** Writes one event and a pending delivery of it to each of `endpointIds`, due at once. */
+/**
+ * Writes one event and a pending delivery of it to each of `endpointIds`, due at once, or held
+ * while the store's queue is full (delivery-queue.ts).
+ */
 export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<{ eventId: string; deliveries: RecordedDelivery[] }> {
   const eventId = newEventId();
   const body = eventBody(store, type, at, data);
@@ -92,9 +96,11 @@ export async function insertEvent(trx: Db, store: Store, type: WebhookEventType,
   return { eventId, deliveries: await insertDeliveries(trx, store.id, eventId, endpointIds, at) };
 }
 
-/** A pending delivery of an event already recorded to each of `endpointIds`, due at `at`. */
+/** A pending delivery of an event already recorded to each of `endpointIds`, due at `at` (or held). */
 export async function insertDeliveries(trx: Db, storeId: number, eventId: string, endpointIds: string[], at: number): Promise<RecordedDelivery[]> {
   if (endpointIds.length === 0) return [];
+  // Held (no due time) while the store's queue is full; delivery-queue.ts releases it later.
+  const due = (await storeQueueFull(trx, storeId)) ? null : at;
   const deliveries = endpointIds.map((endpointId) => ({ id: newDeliveryId(), endpointId, eventId }));
   await trx
     .insertInto('webhook_deliveries')
@@ -108,7 +114,7 @@ export async function insertDeliveries(trx: Db, storeId: number, eventId: string
         attempts: 0,
         last_attempt_at: null,
         last_response_status: null,
-        next_attempt_at: at,
+        next_attempt_at: due,
         lease_token: null,
         lease_until: null,
         created_at: at,

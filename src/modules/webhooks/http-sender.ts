@@ -19,6 +19,8 @@ export interface SendOutcome {
   error?: string;
   /** The first 1 KB of the answer's body (attempt-log.ts). */
   excerpt?: string;
+  /** No complete answer within the timeout (the circuit breaker counts these). */
+  timedOut?: boolean;
 }
 
 export type Sender = (target: CheckedTarget, headers: Record<string, string>, body: string) => Promise<SendOutcome>;
@@ -46,7 +48,7 @@ export function httpSender(timers: Timers, timeoutMs = SEND_TIMEOUT_MS): Sender 
         lookup: pinned,
         agent: false,
       });
-      const timer = timers.setTimeout(() => finish({ status: null, error: `no complete answer within ${timeoutMs} ms` }), timeoutMs);
+      const timer = timers.setTimeout(() => finish({ status: null, error: `no complete answer within ${timeoutMs} ms`, timedOut: true }), timeoutMs);
       req.on('error', (err) => finish({ status: null, error: err.message }));
       req.on('response', (res: IncomingMessage) => {
         const status = res.statusCode ?? null;

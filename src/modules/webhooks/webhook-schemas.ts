@@ -22,6 +22,9 @@ const endpointFields = {
   description: Nullable(Type.String()),
   enabled: Type.Boolean(),
   disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the endpoint; null otherwise' })),
+  circuit_open_until: Nullable(
+    DateTime('Circuit breaker: after 3 attempts in a row with no answer within 10 s, no delivery is sent to the endpoint until this time; the next attempt then is a trial. null while closed'),
+  ),
   created_at: DateTime(),
   updated_at: DateTime(),
 };
@@ -63,7 +66,12 @@ export const DeliverySchema = Type.Object({
   attempts: Type.Integer(),
   last_attempt_at: Nullable(DateTime()),
   last_response_status: Nullable(Type.Integer({ description: 'null when no answer arrived (refused, timed out)' })),
-  next_attempt_at: Nullable(DateTime('When a pending delivery is tried next; null otherwise')),
+  next_attempt_at: Nullable(DateTime('When a pending delivery is tried next; null otherwise (and while it is held: see waiting_reason)')),
+  waiting_reason: Type.Unsafe<'store_queue_full' | 'circuit_open' | null>({
+    type: ['string', 'null'],
+    enum: ['store_queue_full', 'circuit_open', null],
+    description: 'Why a pending delivery is not being sent: held because the store already has 1000 deliveries queued (sent as the queue drains), or the endpoint’s circuit is open (see circuit_open_until); null otherwise',
+  }),
   created_at: DateTime(),
 }, { title: 'Delivery' });
 export type DeliveryView = Static<typeof DeliverySchema>;

@@ -1,7 +1,7 @@
 // Webhook endpoints of a store and their deliveries (issue: signed webhooks). Every change is
 // audited in its own transaction; the secret leaves the service only in the create and rotate
 // answers.
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db, Engine } from '../../db/database.js';
 import type { WebhookEndpointsTable } from '../../db/schema.js';
 import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
@@ -16,7 +16,7 @@ import { filterDeliveries } from './delivery-filters.js';
 import { insertEvent } from './event-outbox.js';
 import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { newSigningSecret } from './signature.js';
-import { checkTarget, systemResolver, type Resolver } from './target-check.js';
+import { checkTarget, normaliseUrl, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
 import {
   ENDPOINTS_PER_STORE,
   type CreateWebhookInput,
@@ -42,6 +42,7 @@ export function presentEndpoint(row: EndpointRow, offset: string): WebhookEndpoi
     description: row.description,
     enabled: row.enabled === 1,
     disabled_reason: row.disabled_reason,
+    circuit_open_until: formatNullable(row.circuit_open_until, offset),
     created_at: formatWithOffset(row.created_at, offset),
     updated_at: formatWithOffset(row.updated_at, offset),
   };
@@ -58,11 +59,14 @@ function eventProblems(events: string[]): ErrorDetail[] {
 export interface WebhookServiceOptions {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private addresses allowed (development and tests only). */
   allowPrivateTargets: boolean;
+  /** WEBHOOK_ALLOWED_PORTS (null: any); unset: see targetRules. */
+  allowedPorts?: readonly number[] | null;
   resolver?: Resolver;
 }
 
 export class WebhookService {
   private readonly resolver: Resolver;
+  private readonly targets: TargetRules;
 
   constructor(
     private readonly db: Db,
@@ -72,6 +76,7 @@ export class WebhookService {
     private readonly options: WebhookServiceOptions,
   ) {
     this.resolver = options.resolver ?? systemResolver;
+    this.targets = targetRules(options.allowPrivateTargets, options.allowedPorts);
   }
 
   async list(store: Store): Promise<{ data: WebhookEndpointView[] }> {
@@ -86,12 +91,12 @@ export class WebhookService {
   async create(store: Store, input: CreateWebhookInput, actor: Actor): Promise<WebhookEndpointView & { secret: string }> {
     const problems = eventProblems(input.events);
     if (problems.length > 0) throw new ApiError('validation_failed', problems);
-    await this.checkUrl(input.url);
+    const url = await this.checkUrl(input.url);
     const now = this.clock.now().getTime();
     const row: EndpointRow = {
       id: newEndpointId(),
       store_id: store.id,
-      url: input.url,
+      url,
       events: JSON.stringify(input.events),
       description: input.description ?? null,
       enabled: 1,
@@ -100,6 +105,8 @@ export class WebhookService {
       previous_secret: null,
       previous_secret_until: null,
       failing_since: null,
+      consecutive_timeouts: 0,
+      circuit_open_until: null,
       created_at: now,
       updated_at: now,
     };
@@ -123,13 +130,13 @@ export class WebhookService {
       const problems = eventProblems(input.events);
       if (problems.length > 0) throw new ApiError('validation_failed', problems);
     }
-    if (input.url !== undefined) await this.checkUrl(input.url);
+    const url = input.url !== undefined ? await this.checkUrl(input.url) : undefined;
     const now = this.clock.now().getTime();
     const row = await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('webhook_endpoints')
         .set({
-          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(url !== undefined ? { url } : {}),
           ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
@@ -204,7 +211,7 @@ export class WebhookService {
       const { deliveries: [delivery] } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
       return delivery.id;
     });
-    const [view] = await this.deliveryRows(store).where('d.id', '=', deliveryId).execute();
+    const [view] = await this.deliveryRows(store, now).where('d.id', '=', deliveryId).execute();
     return presentDelivery(view, store.utcOffset);
   }
 
@@ -215,24 +222,28 @@ export class WebhookService {
     const conditions = { endpoint: id, status: query.status, event_type: query.event_type, since: query.since, until: query.until };
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(DELIVERY_CURSOR_SCOPE, conditions, query.cursor, holder);
-    let q = filterDeliveries(this.deliveryRows(store).where('d.endpoint_id', '=', id), query);
+    let q = filterDeliveries(this.deliveryRows(store, this.clock.now().getTime()).where('d.endpoint_id', '=', id), query);
     if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(Number(after[0]), String(after[1]))));
     const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit + 1).execute();
     const { rows: page, nextCursor } = this.cursors.page(DELIVERY_CURSOR_SCOPE, conditions, rows, limit, (r) => [r.created_at, r.id], holder);
     return { data: page.map((r) => presentDelivery(r, store.utcOffset)), meta: { next_cursor: nextCursor, limit } };
   }
 
-  private deliveryRows(store: Store) {
+  private deliveryRows(store: Store, now: number) {
     return this.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at'])
+      .select(waitingReason(now))
       .where('d.store_id', '=', store.id);
   }
 
-  private async checkUrl(url: string): Promise<void> {
-    const check = await checkTarget(url, this.options.allowPrivateTargets, this.resolver);
+  /** The URL as stored (normalised), once its form and addresses are allowed. */
+  private async checkUrl(url: string): Promise<string> {
+    const check = await checkTarget(url, this.targets, this.resolver);
     if (!check.ok) throw new ApiError('validation_failed', [detail('url', check.problem)]);
+    return normaliseUrl(check.target.url);
   }
 
   /** The endpoint of this store, or 404 (another store's endpoint is indistinguishable from none). */
@@ -245,6 +256,17 @@ export class WebhookService {
   }
 }
 
+/**
+ * Why a pending delivery is not being sent (docs/webhooks.md, "Fairness"), for a query that joins
+ * the delivery as `d` and its endpoint as `e`.
+ */
+export function waitingReason(now: number) {
+  return sql<'store_queue_full' | 'circuit_open' | null>`case
+    when d.status = 'pending' and d.next_attempt_at is null then 'store_queue_full'
+    when d.status = 'pending' and e.circuit_open_until > ${now} then 'circuit_open'
+    else null end`.as('waiting_reason');
+}
+
 export interface DeliveryRow {
   id: string;
   event_id: string;
@@ -254,6 +276,7 @@ export interface DeliveryRow {
   last_attempt_at: number | null;
   last_response_status: number | null;
   next_attempt_at: number | null;
+  waiting_reason: string | null;
   created_at: number;
 }
 
@@ -267,6 +290,7 @@ export function presentDelivery(row: DeliveryRow, offset: string): DeliveryView 
     last_attempt_at: formatNullable(row.last_attempt_at, offset),
     last_response_status: row.last_response_status,
     next_attempt_at: formatNullable(row.next_attempt_at, offset),
+    waiting_reason: row.waiting_reason as DeliveryView['waiting_reason'],
     created_at: formatWithOffset(row.created_at, offset),
   };
 }

@@ -1,0 +1,52 @@
+// Store A of `npm run bench -- --only neighbours`, in a process of its own (its load must not slow
+// the process measuring store B): sends the costliest requests its key allows, back to back,
+// until SIGTERM, then prints the count of each answer as JSON.
+const { API_URL, API_KEY, CATEGORY_ID, WIDE_Q, MAX_BODY } = process.env as Record<string, string>;
+
+function wideBody(bytes: number): string {
+  const parts: string[] = [];
+  let size = 2;
+  for (let i = 0; size < bytes - 16; i++) {
+    const p = `"f${i}":1`;
+    parts.push(p);
+    size += p.length + 1;
+  }
+  return `{${parts.join(',')}}`;
+}
+
+const largeBody = wideBody(Number(MAX_BODY));
+const smallBody = wideBody(64 * 1024);
+const statuses: Record<string, number> = {};
+let stopped = false;
+let renames = 0;
+
+async function call(what: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+  try {
+    const res = await fetch(`${API_URL}${path}`, { method, headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body });
+    await res.arrayBuffer();
+    statuses[`${what} ${res.status}`] = (statuses[`${what} ${res.status}`] ?? 0) + 1;
+  } catch {
+    statuses[`${what} failed`] = (statuses[`${what} failed`] ?? 0) + 1;
+  }
+}
+
+const loop = async (send: () => Promise<void>) => {
+  while (!stopped) await send();
+};
+
+const loops = [
+  loop(() => call('16 MiB body', 'POST', '/v1/blog/posts', largeBody, { 'idempotency-key': `big-${Math.random()}` })),
+  loop(() => call('64 KiB body', 'POST', '/v1/blog/categories', smallBody, { 'idempotency-key': `small-${Math.random()}` })),
+  loop(() => call('rename (10 hanging endpoints)', 'PATCH', `/v1/blog/categories/${CATEGORY_ID}`, JSON.stringify({ name: `Renamed ${++renames}` }))),
+  loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
+  loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
+];
+
+process.once('SIGTERM', () => {
+  stopped = true;
+  void Promise.all(loops).then(() => {
+    process.stdout.write(`${JSON.stringify(statuses)}\n`);
+    process.exit(0);
+  });
+});
+process.stdout.write('ready\n');
