@@ -14,6 +14,7 @@ import { parseQueryString } from './http/query-string.js';
 import { requestIdFor } from './http/request-id.js';
 import { schemaCompiler } from './http/validation.js';
 import { registerAuditRoutes } from './http/routes/audit-routes.js';
+import { registerEventRoutes } from './http/routes/event-routes.js';
 import { registerCategoryRoutes } from './http/routes/category-routes.js';
 import { registerPostRoutes } from './http/routes/post-routes.js';
 import { registerPreviewLinkRoutes } from './http/routes/preview-link-routes.js';
@@ -38,6 +39,7 @@ declare module 'fastify' {
   }
 }
 import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
+import { registerWebhookRecoveryRoutes } from './http/routes/webhook-recovery-routes.js';
 
 export interface BuildAppOptions {
   /** Where logs go (tests capture them); default stdout. */
@@ -91,12 +93,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerIdentityRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
   await registerMediaRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerPreviewLinkRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerWebhookRecoveryRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
   registerDocsRoutes(app);

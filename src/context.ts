@@ -21,7 +21,8 @@ import { createMediaService, type MediaService } from './modules/media/index.js'
 import { HousekeepingService } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { PreviewLinks, StorefrontService } from './modules/storefront/index.js';
-import { WebhookService, WebhookWorker } from './modules/webhooks/index.js';
+import { DeliveryRecovery, WebhookService, WebhookWorker } from './modules/webhooks/index.js';
+import { EventFeed } from './modules/events/index.js';
 import { API_VERSION_DATE } from './version.js';
 
 export interface AppContext {
@@ -59,6 +60,10 @@ export interface AppContext {
   /** PostgreSQL pool connections now; null on SQLite. */
   poolUsage(): PoolUsage | null;
   webhooks: WebhookService;
+  /** GET /v1/events. */
+  events: EventFeed;
+  /** A delivery's attempts, retry and replay. */
+  deliveryRecovery: DeliveryRecovery;
   /** Sends webhook deliveries; the server starts it, ctx.close() stops it. */
   webhookWorker: WebhookWorker;
   close(): Promise<void>;
@@ -128,7 +133,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl, undefined, previewLinks);
     const media = createMediaService(db, clock, config);
-    const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000);
+    const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000, config.eventRetentionDays);
     media.observer = observers;
     const allowPrivateTargets = config.webhookAllowPrivateTargets;
     const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets, allowedPorts: config.webhookAllowedPorts });
@@ -148,7 +153,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       media,
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
-      categories: new CategoryService(db, clock),
+      categories: new CategoryService(db, clock, config.publicBaseUrl),
       storefront,
       previewLinks,
       traffic,
@@ -160,6 +165,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       poolUsage: () => handle.poolUsage(),
       webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets, allowedPorts: config.webhookAllowedPorts }),
       webhookWorker,
+      events: new EventFeed(db, handle.engine, config.eventRetentionDays),
+      deliveryRecovery: new DeliveryRecovery(db, handle.engine, clock),
       async close() {
         // A pass under way stops at its next batch, before the database and the store close.
         await housekeeping.stop();

@@ -3,6 +3,7 @@
 // fetch and nothing else, so it runs wherever fetch and Web Crypto exist.
 import { AuditApi } from './resources/audit.js';
 import { CategoriesApi } from './resources/categories.js';
+import { EventsApi } from './resources/events.js';
 import { ImagesApi } from './resources/images.js';
 import { PostsApi } from './resources/posts.js';
 import { requestOptions } from './resources/resource.js';
@@ -73,6 +74,8 @@ export class BlogClient {
   readonly images: ImagesApi;
   readonly audit: AuditApi;
   readonly webhooks: WebhooksApi;
+  /** The events feed: every change in commit order, each once (resources/events.ts). */
+  readonly events: EventsApi;
   private readonly transport: Transport;
 
   constructor(options: BlogClientOptions) {
@@ -100,6 +103,7 @@ export class BlogClient {
     this.images = new ImagesApi(this.transport);
     this.audit = new AuditApi(this.transport);
     this.webhooks = new WebhooksApi(this.transport);
+    this.events = new EventsApi(this.transport);
   }
 
   /** The calling key: store, scopes, features, limits, quotas and rate limits. */

@@ -6,8 +6,13 @@ export type {
   Category,
   CategoryChanges,
   Delivery,
+  DeliveryAttempt,
+  DeliveryDetail,
   DeliveryPage,
   DeliveryQuery,
+  EventPage,
+  EventQuery,
+  FeedEvent,
   Identity,
   IfMatch,
   Image,
@@ -23,6 +28,8 @@ export type {
   WebhookEndpoint,
   WebhookEndpointChanges,
   WebhookEndpointWithSecret,
+  WebhookReplay,
+  WebhookReplayResult,
 } from './types.js';
 export type { RequestEvent, RequestOptions, ResponseEvent, Timers } from './transport.js';
 export type { ConditionalOptions, CreateOptions } from './resources/resource.js';
@@ -31,6 +38,7 @@ export type { CreateCategoryOptions, CategoriesApi } from './resources/categorie
 export type { UploadOptions, ImagesApi } from './resources/images.js';
 export type { AuditApi } from './resources/audit.js';
 export type { WebhooksApi } from './resources/webhooks.js';
+export type { EventsApi, FollowOptions } from './resources/events.js';
 export { PageIterator, type Page, type ToArrayOptions } from './paging.js';
 export { BlogApiError, BlogConnectionError, type ConnectionErrorCode, type ErrorCode, type ErrorDetail, type SdkErrorCode, type ServiceErrorCode } from './errors.js';
 export type { RetryOptions } from './retry.js';

@@ -1,6 +1,7 @@
 /// <reference types="node" />
 // store-blog-sdk/node: what needs Node's own modules. verifyWebhookSync checks a delivery like
-// verifyWebhook, synchronously, with node:crypto.
+// verifyWebhook, synchronously, with node:crypto; listen forwards the events feed to a local URL
+// (the `store-blog listen` command, cli.ts).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseEvent, readDelivery, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhook-signature.js';
 
@@ -17,3 +18,5 @@ export function verifyWebhookSync(body: string | Uint8Array, headers: WebhookHea
   }
   throw new WebhookVerificationError('no signature matches the secret');
 }
+
+export { listen, signedRequest, type ListenOptions } from './listen.js';

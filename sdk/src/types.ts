@@ -38,5 +38,14 @@ export type PostListQuery = Query<NonNullable<operations['listPosts']['parameter
 export type AuditEventQuery = Query<With<NonNullable<operations['listAuditEvents']['parameters']['query']>, { action?: AuditAction }>>;
 export type DeliveryQuery = Query<NonNullable<operations['listWebhookDeliveries']['parameters']['query']>>;
 
+/** An event of the store's events feed (GET /v1/events): the webhook event plus the store's handle and its sequence. */
+export type FeedEvent = With<Schemas['Event'], { type: Exclude<WebhookEventType, 'webhook.test'> }>;
+export type EventPage = With<Schemas['EventPage'], { data: FeedEvent[] }>;
+export type EventQuery = With<NonNullable<operations['listEvents']['parameters']['query']>, { /** Events per page: 1 to 100 (default 100). */ limit?: number }>;
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
+export type DeliveryDetail = With<Schemas['DeliveryDetail'], { event_type: WebhookEventType }>;
+export type WebhookReplay = Schemas['WebhookReplay'];
+export type WebhookReplayResult = Schemas['WebhookReplayResult'];
+
 /** An If-Match precondition: an ETag string, or a post (or a copy of one) carrying its `etag`. */
 export type IfMatch = string | { readonly etag: string | null };

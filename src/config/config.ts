@@ -26,6 +26,8 @@ export interface AppConfig {
   media: MediaSettings;
   /** Seconds between housekeeping passes (HOUSEKEEPING_INTERVAL_S). */
   housekeepingIntervalS: number;
+  /** Days an event stays in the events feed (EVENT_RETENTION_DAYS). */
+  eventRetentionDays: number;
   redisUrl: string | null;
   /** REDIS_PREFIX: the start of every Redis key the service writes. */
   redisPrefix: string;
@@ -170,6 +172,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
     mediaStore,
     media,
     housekeepingIntervalS,
+    eventRetentionDays: integerVariable(env, 'EVENT_RETENTION_DAYS', problems),
     redisUrl,
     redisPrefix,
     logLevel,

@@ -9,6 +9,7 @@ import { webhookRetentionMigration } from './migrations/0008-webhook-retention.j
 import { postSearchMigration } from './migrations/0009-post-search.js';
 import { cacheVersionsStampedMigration } from './migrations/0010-cache-versions-stamped.js';
 import { storeIsolationMigration } from './migrations/0011-store-isolation.js';
+import { eventFeedMigration } from './migrations/0012-event-feed.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -38,6 +39,7 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     // Replaces the version trigger's function; the previous release reads versions only as growing numbers.
     expand('0010-cache-versions-stamped', cacheVersionsStampedMigration(engine)),
     expand('0011-store-isolation', storeIsolationMigration(engine)),
+    expand('0012-event-feed', eventFeedMigration(engine)),
   ];
 }
 

@@ -155,6 +155,17 @@ export interface CacheVersionsTable {
   usage_version: number;
   /** The transaction that last changed the row (xid8 as text; migration 0006). */
   changed_xid: string | null;
+  /** The store's last events-feed sequence (migration 0012). */
+  event_sequence: number;
+  /** The newest sequence retention has dropped from the feed. */
+  events_purged_through: number;
+}
+
+/** SQLite: the store's events-feed counter and retention horizon (PostgreSQL keeps them in cache_versions). */
+export interface EventSequencesTable {
+  store_id: number;
+  last_sequence: number;
+  purged_through: number;
 }
 
 /** One row per lease name; the holder may run the job until expires_at. */
@@ -201,6 +212,24 @@ export interface Database {
   post_search: PostSearchTable;
   /** SQLite only (0011-store-isolation): contentless FTS5, rowid = post id. */
   post_search_store: { rowid: number; tokens: string };
+  event_sequences: EventSequencesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+/** One attempt to send a delivery: written when it starts, completed with its outcome (migration 0012). */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  store_id: number;
+  /** The claim the attempt ran under: an unfinished attempt whose claim is gone was interrupted. */
+  lease_token: string;
+  started_at: number;
+  duration_ms: number | null;
+  response_status: number | null;
+  error: string | null;
+  /** The first 1 KB of the answer's body, as text. */
+  response_excerpt: string | null;
+  finished: number;
 }
 
 export interface WebhookEndpointsTable {
@@ -235,6 +264,8 @@ export interface WebhookEventsTable {
   /** The request body exactly as sent (the same bytes on every attempt). */
   body: string;
   created_at: number;
+  /** Its place in the store's events feed, in commit order (migration 0012); null for `webhook.test`. */
+  sequence: number | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -255,6 +286,8 @@ export interface WebhookDeliveriesTable {
   lease_token: string | null;
   lease_until: number | null;
   created_at: number;
+  /** The delivery this one retries (POST …/deliveries/{id}/retry; migration 0012). */
+  retry_of?: string | null;
 }
 
 export interface WebhookSchedulesTable {

@@ -126,3 +126,28 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   },
 };
 COMPONENT_EXAMPLES.DeliveryPage = { data: [COMPONENT_EXAMPLES.Delivery], meta: { next_cursor: null, limit: 20 } };
+COMPONENT_EXAMPLES.Event = {
+  id: 'msg_2kwpbgllafxdpx2ai54ppj85',
+  sequence: 1042,
+  type: 'post.deleted',
+  timestamp: '2026-09-14T10:00:00+08:00',
+  handle: 'brewlab',
+  data: { id: 1234 },
+};
+COMPONENT_EXAMPLES.EventPage = { data: [COMPONENT_EXAMPLES.Event], meta: { next_cursor: '1042', has_more: false, limit: 100 } };
+COMPONENT_EXAMPLES.DeliveryAttempt = {
+  id: 'wha_4f8k2m9q1z7x3c5v6b8n0p2r',
+  started_at: '2026-09-14T10:00:01+08:00',
+  state: 'failed',
+  duration_ms: 10003,
+  response_status: null,
+  error: 'no complete answer within 10000 ms',
+  response_body: null,
+};
+COMPONENT_EXAMPLES.DeliveryDetail = {
+  ...(COMPONENT_EXAMPLES.Delivery as object),
+  retry_of: null,
+  attempt_history: [{ ...(COMPONENT_EXAMPLES.DeliveryAttempt as object), state: 'succeeded', duration_ms: 84, response_status: 204, error: null, response_body: '' }],
+};
+COMPONENT_EXAMPLES.WebhookReplay = { since: '2026-09-10T00:00:00+08:00', until: '2026-09-14T00:00:00+08:00', types: ['post.*'] };
+COMPONENT_EXAMPLES.WebhookReplayResult = { queued: 318, first_sequence: 724, last_sequence: 1041 };

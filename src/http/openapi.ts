@@ -12,6 +12,7 @@ const TAGS = [
   { name: 'categories', description: 'A store’s category tree (when the store has categories)' },
   { name: 'media', description: 'Images for covers and bodies (when the store has media upload)' },
   { name: 'audit', description: 'Who changed what, when: the store’s audit trail' },
+  { name: 'events', description: 'Every change of the store in commit order, to keep a mirror in sync exactly' },
   { name: 'webhooks', description: 'Endpoints that receive signed events (Standard Webhooks), and the events themselves' },
   { name: 'meta', description: 'This description' },
 ];

@@ -16,7 +16,7 @@ const DATA: Record<WebhookEventType, { data: TSchema; about: string }> = {
   'post.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A draft was deleted; data carries its id only.' },
   'category.created': { data: CategorySchema, about: 'A category was created.' },
   'category.updated': { data: CategorySchema, about: 'A category was renamed or moved (PATCH /v1/blog/categories/{id}).' },
-  'category.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A category was deleted; data carries its id only. Posts that lost it send no post.updated: their updated_at changed.' },
+  'category.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A category was deleted; data carries its id only. Each post that lost it sends a post.updated first.' },
   'image.uploaded': { data: ImageSchema, about: 'An image was uploaded.' },
   'image.deleted': { data: ImageSchema, about: 'An image was deleted; its url no longer serves it.' },
   'webhook.test': { data: WebhookEndpointSchema, about: 'Sent by POST /v1/webhooks/{id}/test to that endpoint only; data is the endpoint.' },
@@ -28,6 +28,8 @@ const HEADERS = [
   header('webhook-id', 'The event id (msg_…): the same on every retry; use it to drop duplicates'),
   header('webhook-timestamp', 'Unix seconds of this attempt'),
   header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while two secrets are live'),
+  header('X-Store-Handle', 'The handle of the store the event belongs to'),
+  { ...header('X-Event-Sequence', 'The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test'), required: false },
 ];
 
 export function webhookEventDocs(): Record<string, never> {

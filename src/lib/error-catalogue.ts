@@ -134,6 +134,16 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     message: '此商店的內容結構已變更，寫入暫停（讀取仍可使用）。請聯絡服務營運人員。',
   },
+  delivery_not_retryable: {
+    status: 409,
+    retryable: false,
+    message: '目前無法重送此 webhook。請依 details 處理：等待仍在排程中的投遞完成，或先將端點的 enabled 設為 true。',
+  },
+  cursor_expired: {
+    status: 410,
+    retryable: false,
+    message: '此游標之後的部分事件已超過保留期限而刪除。請重新讀取資源以重建資料，再從不帶 after 的 GET /v1/events 回傳的 next_cursor 繼續。',
+  },
   internal_error: {
     status: 500,
     retryable: true,

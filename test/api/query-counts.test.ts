@@ -83,16 +83,17 @@ describeEachEngine('statements per request', (target) => {
     assert.equal(published.status, 200, published.body);
     // PostgreSQL, create: the version row; the idempotency record (one statement on its own);
     // then one statement writes the post, its search text, its fingerprint, the audit event,
-    // the quota, the webhook outbox and the record's completion
+    // the quota, the event (feed and webhook outbox) and the record's completion
     // (src/modules/posts/create-statement.ts). SQLite runs a transaction: BEGIN, the duplicate
     // check, the post, its search text and its store-keyed search tokens, its fingerprint, the
-    // audit event, the quota, the webhook endpoints listening, the record's completion, in the
-    // shared commit (group commit) with a savepoint and its release around each unit, and reads
-    // its versions in memory.
-    assert.equal(created.statements, pg ? 3 : 18);
-    // Publish: the post, BEGIN, the update, the audit event, the webhook endpoints listening
-    // and the post's pending publish-time event (cleared), COMMIT, the post as published.
-    assert.equal(published.statements, pg ? 9 : 10);
+    // audit event, the quota, the webhook endpoints listening, the event (numbered in the feed by
+    // a trigger), the record's completion, in the shared commit (group commit) with a savepoint
+    // and its release around each unit, and reads its versions in memory.
+    assert.equal(created.statements, pg ? 3 : 19);
+    // Publish: the post, BEGIN, the update, the audit event, the webhook endpoints listening,
+    // the post's pending publish-time event (cleared), the post as the event shows it, the
+    // event, COMMIT, the post as published.
+    assert.equal(published.statements, pg ? 11 : 12);
   });
 });
 

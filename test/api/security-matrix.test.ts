@@ -48,6 +48,10 @@ const ROUTES: RouteCase[] = [
   { name: 'POST /v1/webhooks/{id}/rotate-secret', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/rotate-secret' }) },
   { name: 'POST /v1/webhooks/{id}/test', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/test' }) },
   { name: 'GET /v1/webhooks/{id}/deliveries', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries' }) },
+  { name: 'GET /v1/webhooks/{id}/deliveries/{delivery_id}', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries/whd_unknown' }) },
+  { name: 'POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/deliveries/whd_unknown/retry' }) },
+  { name: 'POST /v1/webhooks/{id}/replay', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/replay', body: { since: '2026-09-14T10:00:00+08:00' } }) },
+  { name: 'GET /v1/events', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/events' }) },
 ];
 
 /** Scopes that do NOT satisfy `scope` (write_blog satisfies read_blog). */
@@ -78,7 +82,7 @@ describeEachEngine('security matrix over every /v1 route', (target) => {
   it('every /v1 route of the app is in the matrix', () => {
     for (const r of ROUTES) {
       const [method, path] = r.name.split(' ');
-      assert.ok(t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id') }), `${r.name} is registered`);
+      assert.ok(t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id').replace('{delivery_id}', ':delivery_id') }), `${r.name} is registered`);
     }
     // Every /v1 route is described in the OpenAPI document (policy routes only live under /v1).
     const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;

@@ -588,7 +588,7 @@ describeEachEngine('webhooks in the OpenAPI document', (target) => {
     for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries']) assert.ok(doc.paths[path], path);
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [...WEBHOOK_EVENT_TYPES].sort());
     const published = doc.webhooks['post.published'].post;
-    assert.deepEqual(published.parameters.map((p: any) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    assert.deepEqual(published.parameters.map((p: any) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Store-Handle', 'X-Event-Sequence']);
     const body = published.requestBody.content['application/json'].schema;
     assert.deepEqual(Object.keys(body.properties), ['type', 'timestamp', 'data']);
     // Named schemas are references to components.schemas.

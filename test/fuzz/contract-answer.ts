@@ -7,7 +7,7 @@ import { API_VERSION_DATE } from '../../src/version.js';
 import type { NoAnswer, RawAnswer } from './raw-http.js';
 
 /** The contract's statuses (Errors → HTTP statuses) without the 5xx ones. */
-const CONTRACT_STATUSES = new Set([200, 201, 204, 401, 403, 404, 409, 413, 415, 422, 429]);
+const CONTRACT_STATUSES = new Set([200, 201, 202, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429]);
 const REQUEST_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export function isAnswer(res: RawAnswer | NoAnswer): res is RawAnswer {

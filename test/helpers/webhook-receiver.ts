@@ -15,6 +15,8 @@ export interface Receiver {
   received: Received[];
   /** Statuses for the next requests, in order; 200 once they run out. */
   answer(...statuses: number[]): void;
+  /** The body of every later answer (default `ok`). */
+  respondWith(body: string): void;
   /** Received events of one type. */
   ofType(type: string): Received[];
   clear(): void;
@@ -24,6 +26,7 @@ export interface Receiver {
 export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   const received: Received[] = [];
   const queued: number[] = [];
+  let answerBody = 'ok';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -37,7 +40,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       }
       received.push({ headers: req.headers, body, json, path: req.url ?? '' });
       res.statusCode = queued.shift() ?? 200;
-      res.end('ok');
+      res.end(answerBody);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,6 +49,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     url: `http://127.0.0.1:${port}${path}`,
     received,
     answer: (...statuses) => queued.push(...statuses),
+    respondWith: (body) => (answerBody = body),
     ofType: (type) => received.filter((r) => r.json?.type === type),
     clear: () => received.splice(0),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -207,6 +207,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store’s events in commit order, to keep a mirror in sync
+         * @description Every change to the store’s posts, categories and images (deletions included), oldest first, in the order they committed, with the same objects webhooks deliver plus the store’s handle and a per-store sequence. Follow meta.next_cursor (always present, also on an empty page) with `after`: a consumer that does so sees every event exactly once. Events are kept EVENT_RETENTION_DAYS days (at least 30); a cursor older than that answers 410 cursor_expired.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -379,6 +401,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery with every attempt: time, duration, answer or error
+         * @description A delivery and its attempts, oldest first: when each started, how long it took, the answer’s status and first 1 KB, or why no answer arrived. An attempt being sent shows as in_progress; one cut short by a stopped process as interrupted.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery’s event again now, as a new delivery
+         * @description For a delivery that succeeded or failed (a pending one is still being tried: 409 delivery_not_retryable), queues a new delivery of the same event to this endpoint, due now, with the same webhook-id and a fresh retry schedule; its retry_of names this delivery. The endpoint must be enabled.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the events of a time range again (at most 10000)
+         * @description Queues a new delivery, due now, of every event still in the events feed (GET /v1/events) recorded from since to until (default now) whose type the endpoint subscribes to and types names, e.g. after an outage longer than the retry window. At most 10000 events per replay (more: 422, split the range); receivers de-duplicate by webhook-id and order by the feed, not by arrival. The endpoint must be enabled.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -456,7 +544,7 @@ export interface webhooks {
         put?: never;
         /**
          * category.deleted
-         * @description A category was deleted; data carries its id only. Posts that lost it send no post.updated: their updated_at changed. Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.
+         * @description A category was deleted; data carries its id only. Each post that lost it sends a post.updated first. Delivered at least once to each subscribed endpoint; answer 2xx within 10 seconds.
          */
         post: operations["categoryDeletedEvent"];
         delete?: never;
@@ -851,6 +939,104 @@ export interface components {
             waiting_reason: "store_queue_full" | "circuit_open" | null;
         };
         /**
+         * DeliveryAttempt
+         * @example {
+         *       "id": "wha_4f8k2m9q1z7x3c5v6b8n0p2r",
+         *       "started_at": "2026-09-14T10:00:01+08:00",
+         *       "state": "failed",
+         *       "duration_ms": 10003,
+         *       "response_status": null,
+         *       "error": "no complete answer within 10000 ms",
+         *       "response_body": null
+         *     }
+         */
+        DeliveryAttempt: {
+            /** @description null while in progress or interrupted */
+            duration_ms: number | null;
+            /** @description Why no answer arrived (refused, timed out, …); null otherwise */
+            error: string | null;
+            /** @description Starts with wha_ */
+            id: string;
+            /** @description The first 1 KB of the answer’s body */
+            response_body: string | null;
+            /** @description null when no answer arrived */
+            response_status: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            started_at: string;
+            /**
+             * @description in_progress: being sent now; interrupted: the sending process stopped before an answer (the delivery is tried again)
+             * @enum {string}
+             */
+            state: "in_progress" | "succeeded" | "failed" | "interrupted";
+        };
+        /**
+         * DeliveryDetail
+         * @example {
+         *       "id": "whd_9x2k4m7q1z8f",
+         *       "event_id": "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W",
+         *       "event_type": "post.published",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "last_attempt_at": "2026-09-14T10:00:01+08:00",
+         *       "last_response_status": 204,
+         *       "next_attempt_at": null,
+         *       "waiting_reason": null,
+         *       "created_at": "2026-09-14T10:00:00+08:00",
+         *       "retry_of": null,
+         *       "attempt_history": [
+         *         {
+         *           "id": "wha_4f8k2m9q1z7x3c5v6b8n0p2r",
+         *           "started_at": "2026-09-14T10:00:01+08:00",
+         *           "state": "succeeded",
+         *           "duration_ms": 84,
+         *           "response_status": 204,
+         *           "error": null,
+         *           "response_body": ""
+         *         }
+         *       ]
+         *     }
+         */
+        DeliveryDetail: {
+            /** @description Every attempt, oldest first */
+            attempt_history: components["schemas"]["DeliveryAttempt"][];
+            attempts: number;
+            /**
+             * Format: date-time
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            created_at: string;
+            /** @description The webhook-id header of every attempt */
+            event_id: string;
+            event_type: string;
+            /** @description Starts with whd_ */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            last_attempt_at: string | null;
+            /** @description null when no answer arrived (refused, timed out) */
+            last_response_status: number | null;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next; null otherwise (and while it is held: see waiting_reason)
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            next_attempt_at: string | null;
+            /** @description The delivery this one retries; null otherwise */
+            retry_of: string | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Why a pending delivery is not being sent: held because the store already has 1000 deliveries queued (sent as the queue drains), or the endpoint’s circuit is open (see circuit_open_until); null otherwise
+             * @enum {string|null}
+             */
+            waiting_reason: "store_queue_full" | "circuit_open" | null;
+        };
+        /**
          * DeliveryPage
          * @example {
          *       "data": [
@@ -905,7 +1091,7 @@ export interface components {
                  * @description Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.
                  * @enum {string}
                  */
-                code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "internal_error";
+                code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "delivery_not_retryable" | "cursor_expired" | "internal_error";
                 /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries. */
                 details: {
                     field: string;
@@ -922,6 +1108,66 @@ export interface components {
                 request_id: string;
                 /** @description Whether the same request may succeed later (after Retry-After when sent) */
                 retryable: boolean;
+            };
+        };
+        /**
+         * Event
+         * @example {
+         *       "id": "msg_2kwpbgllafxdpx2ai54ppj85",
+         *       "sequence": 1042,
+         *       "type": "post.deleted",
+         *       "timestamp": "2026-09-14T10:00:00+08:00",
+         *       "handle": "brewlab",
+         *       "data": {
+         *         "id": 1234
+         *       }
+         *     }
+         */
+        Event: {
+            /** @description As in the webhook delivery: the resource as written; `{ id }` for a deletion */
+            data: unknown;
+            /** @description The store’s handle */
+            handle: string;
+            /** @description Starts with msg_; the webhook-id header of every delivery of this event */
+            id: string;
+            /** @description The event’s place in the store’s feed: only increases, in commit order */
+            sequence: number;
+            /** @description When the change was made, in the store’s time zone (whole seconds) */
+            timestamp: string;
+            /** @description One of post.created, post.updated, post.published, post.scheduled, post.unpublished, post.deleted, category.created, category.updated, category.deleted, image.uploaded, image.deleted (more may come) */
+            type: string;
+        };
+        /**
+         * EventPage
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "msg_2kwpbgllafxdpx2ai54ppj85",
+         *           "sequence": 1042,
+         *           "type": "post.deleted",
+         *           "timestamp": "2026-09-14T10:00:00+08:00",
+         *           "handle": "brewlab",
+         *           "data": {
+         *             "id": 1234
+         *           }
+         *         }
+         *       ],
+         *       "meta": {
+         *         "next_cursor": "1042",
+         *         "has_more": false,
+         *         "limit": 100
+         *       }
+         *     }
+         */
+        EventPage: {
+            data: components["schemas"]["Event"][];
+            meta: {
+                /** @description true: more events are already there; false: the feed is caught up, poll later with next_cursor */
+                has_more: boolean;
+                /** @description The page size used */
+                limit: number;
+                /** @description Always present, also on an empty page: pass it as `after` to continue (or to poll) from here */
+                next_cursor: string;
             };
         };
         /**
@@ -1475,6 +1721,48 @@ export interface components {
              */
             updated_at: string;
             url: string;
+        };
+        /**
+         * WebhookReplay
+         * @example {
+         *       "since": "2026-09-10T00:00:00+08:00",
+         *       "until": "2026-09-14T00:00:00+08:00",
+         *       "types": [
+         *         "post.*"
+         *       ]
+         *     }
+         */
+        WebhookReplay: {
+            /**
+             * Format: date-time
+             * @description Events recorded at or after this time
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            since: string;
+            /** @description Event types or prefixes (`post.*`); default: every type. Only types the endpoint subscribes to are sent. */
+            types?: string[];
+            /**
+             * Format: date-time
+             * @description Events recorded before this time; default: now
+             * @example 2026-09-14T10:00:00+08:00
+             */
+            until?: string;
+        };
+        /**
+         * WebhookReplayResult
+         * @example {
+         *       "queued": 318,
+         *       "first_sequence": 724,
+         *       "last_sequence": 1041
+         *     }
+         */
+        WebhookReplayResult: {
+            /** @description The feed sequence of the first event queued */
+            first_sequence: number | null;
+            /** @description The feed sequence of the last event queued */
+            last_sequence: number | null;
+            /** @description Deliveries queued, one per matching event */
+            queued: number;
         };
     };
     responses: never;
@@ -2788,6 +3076,95 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description meta.next_cursor of the previous page, or any sequence: events after it. Absent: from the oldest event kept. */
+                after?: string;
+                limit?: number;
+                /** @description Comma-separated event types (`post.deleted`) or prefixes (`post.*`); absent: every type */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: cursor_expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -3545,7 +3922,21 @@ export interface operations {
             query?: {
                 /** @description The previous page’s meta.next_cursor, unchanged. */
                 cursor?: string;
+                /** @description Only deliveries of this event type, or of a prefix such as `post.*` */
+                event_type?: string;
                 limit?: number;
+                /**
+                 * @description Deliveries created at or after this time
+                 * @example 2026-09-14T10:00:00+08:00
+                 */
+                since?: string;
+                /** @description Only deliveries in this state */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Deliveries created before this time
+                 * @example 2026-09-14T10:00:00+08:00
+                 */
+                until?: string;
             };
             header?: never;
             path: {
@@ -3584,6 +3975,285 @@ export interface operations {
             };
             /** @description Error codes: feature_unavailable, not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetail"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: delivery_not_retryable */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayResult"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: delivery_not_retryable */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3809,6 +4479,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -3848,6 +4522,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -3889,6 +4567,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -3928,6 +4610,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -3967,6 +4653,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4006,6 +4696,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4045,6 +4739,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4086,6 +4784,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4125,6 +4827,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4164,6 +4870,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4203,6 +4913,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;
@@ -4242,6 +4956,10 @@ export interface operations {
                 "webhook-signature": string;
                 /** @description Unix seconds of this attempt */
                 "webhook-timestamp": string;
+                /** @description The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test */
+                "X-Event-Sequence"?: string;
+                /** @description The handle of the store the event belongs to */
+                "X-Store-Handle": string;
             };
             path?: never;
             cookie?: never;

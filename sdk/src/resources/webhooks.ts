@@ -1,7 +1,7 @@
 import type { components } from '../generated/openapi.js';
 import { PageIterator } from '../paging.js';
 import type { RequestOptions } from '../transport.js';
-import type { Delivery, DeliveryPage, DeliveryQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointWithSecret } from '../types.js';
+import type { Delivery, DeliveryDetail, DeliveryPage, DeliveryQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointWithSecret, WebhookReplay, WebhookReplayResult } from '../types.js';
 import { id, requestOptions, Resource } from './resource.js';
 
 export class WebhooksApi extends Resource {
@@ -47,5 +47,23 @@ export class WebhooksApi extends Resource {
 
   async deliveriesPage(endpointId: string, query: DeliveryQuery = {}, options?: RequestOptions): Promise<DeliveryPage> {
     return this.body({ method: 'GET', path: `/v1/webhooks/${id(endpointId)}/deliveries`, query, options: requestOptions(options) });
+  }
+
+  /** A delivery with its attempt_history: time, duration, status, error and the first 1 KB of each answer. */
+  async getDelivery(endpointId: string, deliveryId: string, options?: RequestOptions): Promise<DeliveryDetail> {
+    return this.body({ method: 'GET', path: `/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}`, options: requestOptions(options) });
+  }
+
+  /**
+   * A new delivery of the same event (same webhook-id), due now, for a delivery that succeeded
+   * or failed. Not resent when its answer is lost (a resend would queue a second delivery).
+   */
+  async retryDelivery(endpointId: string, deliveryId: string, options?: RequestOptions): Promise<Delivery> {
+    return this.body({ method: 'POST', path: `/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}/retry`, options: requestOptions(options) });
+  }
+
+  /** Queues every event of the feed from `since` to `until` (default now) again, at most 10,000; not resent when its answer is lost. */
+  async replay(endpointId: string, input: WebhookReplay, options?: RequestOptions): Promise<WebhookReplayResult> {
+    return this.body({ method: 'POST', path: `/v1/webhooks/${id(endpointId)}/replay`, json: input, options: requestOptions(options) });
   }
 }

@@ -9,6 +9,8 @@ import { formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { recordEvent } from '../webhooks/event-outbox.js';
+import { findPost } from '../posts/post-repository.js';
+import { presentPost } from '../posts/post-presenter.js';
 import type { CategoryView, CreateCategoryInput, UpdateCategoryInput } from './category-schemas.js';
 import { storeResponse, type StoredResponse } from '../idempotency/index.js';
 
@@ -29,6 +31,8 @@ export class CategoryService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** For the posts a deletion changes, as their post.updated events show them. */
+    private readonly publicBaseUrl = '',
   ) {}
 
   async list(store: Store): Promise<{ data: CategoryView[] }> {
@@ -129,7 +133,8 @@ export class CategoryService {
   /**
    * Deletes a category without children (409 category_has_children otherwise). In the same
    * transaction every post loses it from category_ids, and from default_category_id where it
-   * was the default; each such post is updated (updated_at, so a sync sees it) with an audit event.
+   * was the default; each such post is updated (updated_at, so a sync sees it) with an audit
+   * event and a post.updated event.
    */
   async delete(store: Store, id: number, actor: Actor): Promise<void> {
     const now = this.clock.now().getTime();
@@ -157,6 +162,9 @@ export class CategoryService {
         for (const post of posts) {
           const changes = post.default_category_id === id ? ['category_ids', 'default_category_id'] : ['category_ids'];
           await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: post.id, changes, at: now });
+          // The feed (and webhooks) show each post as it is now, so a mirror needs no rule of its own.
+          const record = await findPost(trx, store.id, post.id);
+          if (record) await recordEvent(trx, store, 'post.updated', now, () => presentPost(record, { store, now, publicBaseUrl: this.publicBaseUrl }));
         }
       }
       await trx.deleteFrom('categories').where('id', '=', id).where('store_id', '=', store.id).execute();

@@ -1,6 +1,7 @@
 // Rows past their retention, deleted a bounded batch at a time: each batch is one short
 // statement (its own transaction), so no lock is held for long and requests interleave.
 import type { Db } from '../../db/database.js';
+import { advanceFeedHorizons, deleteExpiredEvents } from '../events/event-retention.js';
 import { DUPLICATE_WINDOW_MS } from '../posts/duplicate-window.js';
 
 /** Deletes up to `limit` rows of one kind that are past retention at `now`; returns how many. */
@@ -76,19 +77,13 @@ export const expiredWebhookDeliveries: ExpiredRowBatch = async (db, now, limit) 
   return Number(result.numDeletedRows);
 };
 
-/** Webhook events past the same retention that no delivery refers to any more. */
-export const expiredWebhookEvents: ExpiredRowBatch = async (db, now, limit) => {
-  const before = now - WEBHOOK_DELIVERY_RETENTION_MS;
-  const result = await db
-    .deleteFrom('webhook_events')
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_events as e')
-        .select('e.id')
-        .where('e.created_at', '<=', before)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))))
-        .limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-};
+/**
+ * Webhook events no delivery refers to any more: feed events once past EVENT_RETENTION_DAYS
+ * (`feedCutoff`), `webhook.test` events past the deliveries' 30 days (src/modules/events/event-retention.ts).
+ */
+export function expiredWebhookEvents(feedCutoff: (now: number) => number): ExpiredRowBatch {
+  return async (db, now, limit) => {
+    await advanceFeedHorizons(db, feedCutoff(now));
+    return deleteExpiredEvents(db, now - WEBHOOK_DELIVERY_RETENTION_MS, limit);
+  };
+}

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import { removeOwedFiles, sweepOrphanFiles, type MediaStore } from '../media/index.js';
 import { expiredContentFingerprints, expiredDeleteTokens, expiredIdempotencyRecords, expiredWebhookDeliveries, expiredWebhookEvents, type ExpiredRowBatch } from './expired-rows.js';
 import { HousekeepingLease } from './housekeeping-lease.js';
+import { DAY_MS } from '../events/event-retention.js';
 
 /** Upload temp files and unaccounted media files younger than this may still be in use. */
 export const STALE_AFTER_MS = 60 * 60 * 1000;
@@ -49,6 +50,7 @@ class Stop extends Error {}
 
 export class HousekeepingService {
   private readonly lease: HousekeepingLease;
+  private readonly expiredEvents: ExpiredRowBatch;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private stopping = false;
@@ -58,7 +60,10 @@ export class HousekeepingService {
     private readonly clock: Clock,
     private readonly files: MediaStore,
     private readonly intervalMs: number,
+    /** Days events stay in the feed (EVENT_RETENTION_DAYS). */
+    eventRetentionDays = 30,
   ) {
+    this.expiredEvents = expiredWebhookEvents((now) => now - eventRetentionDays * DAY_MS);
     this.lease = new HousekeepingLease(db);
   }
 
@@ -84,7 +89,7 @@ export class HousekeepingService {
       await this.rows(expiredDeleteTokens, now, (n) => (removed.delete_tokens += n));
       // Deliveries first: an event goes once no delivery refers to it.
       await this.rows(expiredWebhookDeliveries, now, (n) => (removed.webhook_deliveries += n));
-      await this.rows(expiredWebhookEvents, now, (n) => (removed.webhook_events += n));
+      await this.rows(this.expiredEvents, now, (n) => (removed.webhook_events += n));
       // The media kinds last, each on its own: an object store that cannot be listed or written
       // costs its kind (counted in media_errors, complete: false), never the other kinds.
       const media = async (work: () => Promise<void>) => {

@@ -10,7 +10,7 @@ import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
-import { recordEvent, withdrawEvent } from '../webhooks/event-outbox.js';
+import { recordEvent, withdrawDeliveries } from '../webhooks/event-outbox.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
 import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
@@ -100,7 +100,7 @@ export class MediaService {
   /**
    * Deletes a live image of the store: the row is marked deleted with its audit event in one
    * transaction, then the file is removed. If the file cannot be removed the row is restored
-   * (its audit event and its webhook event, if not yet sent, withdrawn) so the database and the
+   * (its audit event and its webhook deliveries not yet sent withdrawn, and its return recorded as an image.uploaded event) so the database and the
    * files agree, and the caller gets a 500.
    */
   async delete(store: Store, id: string, actor: Actor): Promise<void> {
@@ -173,7 +173,7 @@ export class MediaService {
     return rows.map((r) => Number(r.id));
   }
 
-  private async restore(store: Store, image: ImageRow, eventId: string | null, cause: unknown): Promise<void> {
+  private async restore(store: Store, image: ImageRow, eventId: string, cause: unknown): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
         await trx.updateTable('images').set({ deleted_at: null }).where('id', '=', image.id).execute();
@@ -186,7 +186,10 @@ export class MediaService {
           .where('resource_id', '=', image.id)
           .where('action', '=', 'image.deleted')
           .execute();
-        if (eventId) await withdrawEvent(trx, eventId);
+        // Its deliveries not yet sent are withdrawn; the feed keeps the image.deleted a consumer
+        // may have read, so the image's return is an event of its own there.
+        await withdrawDeliveries(trx, eventId);
+        await recordEvent(trx, store, 'image.uploaded', this.clock.now().getTime(), () => this.present(store, image));
       });
     } catch (restoreError) {
       // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice. The

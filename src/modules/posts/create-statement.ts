@@ -1,6 +1,6 @@
 // PostgreSQL: every write of a post's create in one statement, committed on its own. A create
 // otherwise sends about eleven statements (BEGIN, the duplicate check, the post, its search
-// text, its fingerprint, the audit event, the quota, the webhook outbox, the idempotent
+// text, its fingerprint, the audit event, the quota, the event (feed and webhook outbox), the idempotent
 // response, COMMIT), each a round trip whose sending and receiving were the largest cost of a
 // create (docs/performance.md). The rules are the same as the transaction's in post-service.ts:
 // - duplicate content: the fingerprint's upsert changes no row when the same content was
@@ -26,8 +26,8 @@ export interface CreateWrites extends NewPost {
   windowStart: number;
   audit: { keyId: string | null; application: string | null; requestId: string | null; changes: string };
   quota: { day: string; limit: number };
-  /** The `post.created` event, sent to the store's subscribed endpoints (none: webhooks off). */
-  event: { id: string; type: string; body: string } | null;
+  /** The `post.created` event: always in the store's feed; `deliver` false (webhooks off) queues no delivery. */
+  event: { id: string; type: string; body: string; deliver: boolean };
   /** The response stored for replays of an idempotent request. */
   response: StoredResponse | null;
 }
@@ -69,12 +69,11 @@ export async function runCreateStatement(db: Db, w: CreateWrites): Promise<Creat
         WHERE ${r !== null}::boolean AND store_id = ${r?.scope.storeId ?? null}::bigint AND application = ${r?.scope.application ?? null} AND idem_key = ${r?.scope.key ?? null}
       ), targets AS (
         SELECT id FROM webhook_endpoints
-        WHERE ${w.event !== null}::boolean AND store_id = ${w.storeId} AND enabled = 1
-          AND (events::jsonb ? '*' OR events::jsonb ? ${w.event?.type ?? null}::text)
+        WHERE ${w.event.deliver}::boolean AND store_id = ${w.storeId} AND enabled = 1
+          AND (events::jsonb ? '*' OR events::jsonb ? ${w.event.type}::text)
       ), event AS (
         INSERT INTO webhook_events (id, store_id, type, body, created_at)
-        SELECT ${w.event?.id ?? null}::text, ${w.storeId}::bigint, ${w.event?.type ?? null}::text, ${w.event?.body ?? null}::text, ${w.now}::bigint
-        WHERE EXISTS (SELECT 1 FROM targets)
+        VALUES (${w.event.id}, ${w.storeId}, ${w.event.type}, ${w.event.body}, ${w.now})
         RETURNING id
       ), deliveries AS (
         INSERT INTO webhook_deliveries (id, store_id, endpoint_id, event_id, status, attempts, last_attempt_at, last_response_status, next_attempt_at, lease_token, lease_until, created_at)

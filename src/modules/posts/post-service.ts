@@ -123,7 +123,7 @@ export class PostService {
         windowStart: now - DUPLICATE_WINDOW_MS,
         audit: { keyId: actor.keyId, application: actor.application, requestId: actor.requestId, changes: JSON.stringify(changedFields(input)) },
         quota: { day: taipeiDay(now), limit: store.quotas.postsPerDay },
-        event: store.features.webhooks ? { id: newEventId(), type: 'post.created', body: eventBody(store, 'post.created', now, post) } : null,
+        event: { id: newEventId(), type: 'post.created', body: eventBody(store, 'post.created', now, post), deliver: store.features.webhooks },
         response: options.response?.(post) ?? null,
       });
       if (refusal === 'quota_exceeded') throw quotaExceeded('posts', store.quotas.postsPerDay, now);

@@ -10,6 +10,7 @@ import { randomToken } from '../../lib/crypto.js';
 import { httpSender, type Sender, type SendOutcome } from './http-sender.js';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule.js';
 import { publishDueSchedules } from './schedule-scan.js';
+import { finishAttempt, startAttempt } from './attempt-log.js';
 import { signatureHeader } from './signature.js';
 import { checkTarget, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
 import { claimFairly } from './delivery-claim.js';
@@ -195,6 +196,8 @@ export class WebhookWorker {
 
   private async attempt(d: Claimed): Promise<void> {
     const startedAt = this.clock.now().getTime();
+    const started = performance.now();
+    const log = await startAttempt(this.db, d.id, d.lease_token!, startedAt);
     let outcome: SendOutcome;
     if (startedAt > d.created_at + RETRY_WINDOW_MS) {
       outcome = { status: null, error: 'retry window over' };
@@ -214,15 +217,17 @@ export class WebhookWorker {
             'webhook-id': d.event_id,
             'webhook-timestamp': String(timestamp),
             'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, d.body),
+            'x-store-handle': log.handle,
+            ...(log.sequence !== null ? { 'x-event-sequence': String(log.sequence) } : {}),
           },
           d.body,
         );
       }
     }
-    await this.record(d, startedAt, outcome);
+    await this.record(d, startedAt, outcome, { id: log.id, durationMs: performance.now() - started });
   }
 
-  private async record(d: Claimed, attemptedAt: number, outcome: SendOutcome): Promise<void> {
+  private async record(d: Claimed, attemptedAt: number, outcome: SendOutcome, attempt: { id: string; durationMs: number }): Promise<void> {
     const now = this.clock.now().getTime();
     const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const attempts = d.attempts + 1;
@@ -232,6 +237,7 @@ export class WebhookWorker {
       this.log.warn({ delivery_id: d.id, endpoint_id: d.endpoint_id, response_status: outcome.status, error: outcome.error, attempts, status }, 'webhook attempt failed');
     }
     await this.db.transaction().execute(async (trx) => {
+      await finishAttempt(trx, attempt.id, outcome, attempt.durationMs);
       // Only while this claim still holds: a late answer after the lease expired must not
       // overwrite the outcome of the instance that took the delivery over.
       const updated = await trx

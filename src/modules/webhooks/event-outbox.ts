@@ -1,9 +1,11 @@
-// The transactional outbox. A change that causes an event calls recordEvent with its own
-// transaction: the event (its body exactly as it will be sent) and one pending delivery per
-// subscribed endpoint commit or roll back with the change, and the delivery worker sends them
-// later. A store with no endpoint listening pays one indexed read per change and builds nothing.
+// The transactional outbox and the events feed. A change calls recordEvent with its own
+// transaction: the event (its body exactly as it will be sent) commits or rolls back with the
+// change, gets its place in the store's feed at commit (migration 0012; GET /v1/events), and one
+// pending delivery per subscribed endpoint is queued beside it for the delivery worker.
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
+import { isPostgres } from '../../db/engine-of.js';
+import { queryTemplate, writeTemplate } from '../../db/query-template.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';
@@ -19,35 +21,57 @@ const listeningEndpoints = queryTemplate((db, $: { storeId: number }) =>
   db.selectFrom('webhook_endpoints').select(['id', 'events']).where('store_id', '=', $.storeId).where('enabled', '=', 1),
 );
 
-/** The event's `data`: built only when some endpoint will receive it. */
+// Every content write records one, so it is compiled once too. The feed's sequence (migration
+// 0012): PostgreSQL numbers the event when it commits (a deferred trigger); SQLite, with one
+// writer at a time, takes the next number in the insert itself.
+interface EventRowArgs {
+  id: string;
+  storeId: number;
+  type: string;
+  body: string;
+  at: number;
+}
+const insertEventRowPostgres = writeTemplate((db, $: EventRowArgs) =>
+  db.insertInto('webhook_events').values({ id: $.id, store_id: $.storeId, type: $.type, body: $.body, created_at: $.at }),
+);
+const insertEventRowSqlite = writeTemplate((db, $: EventRowArgs) =>
+  db.insertInto('webhook_events').values({
+    id: $.id,
+    store_id: $.storeId,
+    type: $.type,
+    body: $.body,
+    created_at: $.at,
+    sequence: sql<number | null>`CASE WHEN ${$.type} = 'webhook.test' THEN NULL
+      ELSE COALESCE((SELECT last_sequence FROM event_sequences WHERE store_id = ${$.storeId}), 0) + 1 END`,
+  }),
+);
+const insertEventRow = (db: Db, args: EventRowArgs) => (isPostgres(db) ? insertEventRowPostgres(db, args) : insertEventRowSqlite(db, args));
+
+/** The event's `data`. */
 export type EventData = () => unknown | Promise<unknown>;
 
 /**
- * Records an event of `store` for every enabled endpoint subscribed to `type`, inside `trx`.
- * Nothing is recorded while the store's webhooks feature is off. Resolves with the event's id,
- * or null when no endpoint was listening.
+ * Records an event of `store` inside `trx`: always in the store's events feed, and as a delivery
+ * to every enabled endpoint subscribed to `type` while the store's webhooks feature is on.
+ * Resolves with the event's id.
  */
-export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<string | null> {
-  if (!store.features.webhooks) return null;
-  const endpoints = await listeningEndpoints(trx, { storeId: store.id });
-  const targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], type)).map((e) => e.id);
-  if (targets.length === 0) return null;
-  const [first] = await insertEvent(trx, store, type, at, await data(), targets);
-  return first.eventId;
+export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<string> {
+  let targets: string[] = [];
+  if (store.features.webhooks) {
+    const endpoints = await listeningEndpoints(trx, { storeId: store.id });
+    targets = endpoints.filter((e) => subscribes(JSON.parse(e.events) as string[], type)).map((e) => e.id);
+  }
+  return (await insertEvent(trx, store, type, at, await data(), targets)).eventId;
 }
 
 /**
- * Withdraws an event whose change was undone after it committed: the deliveries no worker has
- * claimed yet are removed, then the event once none is left. A delivery already claimed (being
- * sent, or sent) cannot be called back and stays.
+ * Withdraws the deliveries of an event whose change was undone after it committed, where no
+ * worker has claimed them yet; a delivery already claimed (being sent, or sent) cannot be called
+ * back and stays. The event stays in the feed, where a consumer may already have read it: the
+ * caller records the event that undoes it.
  */
-export async function withdrawEvent(trx: Db, eventId: string): Promise<void> {
+export async function withdrawDeliveries(trx: Db, eventId: string): Promise<void> {
   await trx.deleteFrom('webhook_deliveries').where('event_id', '=', eventId).where('status', '=', 'pending').where('attempts', '=', 0).where('lease_token', 'is', null).execute();
-  await trx
-    .deleteFrom('webhook_events')
-    .where('id', '=', eventId)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId))))
-    .execute();
 }
 
 export interface RecordedDelivery {
@@ -65,18 +89,25 @@ export function eventBody(store: Store, type: WebhookEventType, at: number, data
  * Writes one event and a pending delivery of it to each of `endpointIds`, due at once, or held
  * while the store's queue is full (delivery-queue.ts).
  */
-export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<RecordedDelivery[]> {
+export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<{ eventId: string; deliveries: RecordedDelivery[] }> {
   const eventId = newEventId();
-  const due = (await storeQueueFull(trx, store.id)) ? null : at;
   const body = eventBody(store, type, at, data);
-  await trx.insertInto('webhook_events').values({ id: eventId, store_id: store.id, type, body, created_at: at }).execute();
+  await insertEventRow(trx, { id: eventId, storeId: store.id, type, body, at });
+  return { eventId, deliveries: await insertDeliveries(trx, store.id, eventId, endpointIds, at) };
+}
+
+/** A pending delivery of an event already recorded to each of `endpointIds`, due at `at` (or held). */
+export async function insertDeliveries(trx: Db, storeId: number, eventId: string, endpointIds: string[], at: number): Promise<RecordedDelivery[]> {
+  if (endpointIds.length === 0) return [];
+  // Held (no due time) while the store's queue is full; delivery-queue.ts releases it later.
+  const due = (await storeQueueFull(trx, storeId)) ? null : at;
   const deliveries = endpointIds.map((endpointId) => ({ id: newDeliveryId(), endpointId, eventId }));
   await trx
     .insertInto('webhook_deliveries')
     .values(
       deliveries.map((d) => ({
         id: d.id,
-        store_id: store.id,
+        store_id: storeId,
         endpoint_id: d.endpointId,
         event_id: eventId,
         status: 'pending' as const,

@@ -7,6 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CheckedTarget } from './target-check.js';
 import type { Timers } from '../../lib/timers.js';
+import { EXCERPT_BYTES, excerptOf } from './response-excerpt.js';
 
 export const SEND_TIMEOUT_MS = 10_000;
 export const RESPONSE_READ_LIMIT = 64 * 1024;
@@ -16,6 +17,8 @@ export interface SendOutcome {
   status: number | null;
   /** Why no status arrived, for the log (never contains a secret). */
   error?: string;
+  /** The first 1 KB of the answer's body (attempt-log.ts). */
+  excerpt?: string;
   /** No complete answer within the timeout (the circuit breaker counts these). */
   timedOut?: boolean;
 }
@@ -50,12 +53,15 @@ export function httpSender(timers: Timers, timeoutMs = SEND_TIMEOUT_MS): Sender 
       req.on('response', (res: IncomingMessage) => {
         const status = res.statusCode ?? null;
         let read = 0;
+        const head: Buffer[] = [];
+        const answered = () => ({ status, excerpt: excerptOf(Buffer.concat(head)) });
         res.on('data', (chunk: Buffer) => {
+          if (read < EXCERPT_BYTES) head.push(chunk.subarray(0, EXCERPT_BYTES - read));
           read += chunk.length;
-          if (read >= RESPONSE_READ_LIMIT) finish({ status });
+          if (read >= RESPONSE_READ_LIMIT) finish(answered());
         });
-        res.on('end', () => finish({ status }));
-        res.on('error', () => finish({ status }));
+        res.on('end', () => finish(answered()));
+        res.on('error', () => finish(answered()));
       });
       req.end(body);
     });

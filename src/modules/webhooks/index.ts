@@ -7,3 +7,5 @@ export * from './signature.js';
 export * from './target-check.js';
 export * from '../../lib/timers.js';
 export * from './retry-schedule.js';
+export * from './recovery-schemas.js';
+export * from './delivery-recovery.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
+import { DateTime, Nullable, OffsetDateTime, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { URL_MAX_LENGTH } from './target-check.js';
 
@@ -76,7 +76,13 @@ export const DeliverySchema = Type.Object({
 }, { title: 'Delivery' });
 export type DeliveryView = Static<typeof DeliverySchema>;
 
-export const DeliveryListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const DeliveryListQuery = Type.Object({
+  status: Type.Optional(Type.String({ enum: ['pending', 'succeeded', 'failed'], description: 'Only deliveries in this state' })),
+  event_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only deliveries of this event type, or of a prefix such as `post.*`' })),
+  since: Type.Optional(OffsetDateTime('Deliveries created at or after this time')),
+  until: Type.Optional(OffsetDateTime('Deliveries created before this time')),
+  ...PageQuery,
+}, { additionalProperties: false });
 export type DeliveryListQueryInput = Static<typeof DeliveryListQuery>;
 
 export const DeliveryPageSchema = Type.Object({ data: Type.Array(DeliverySchema), meta: PageMetaSchema }, { title: 'DeliveryPage' });

@@ -12,6 +12,7 @@ import { formatNullable, formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { failWaitingDeliveries } from './delivery-worker.js';
+import { filterDeliveries } from './delivery-filters.js';
 import { insertEvent } from './event-outbox.js';
 import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { newSigningSecret } from './signature.js';
@@ -207,7 +208,7 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     const deliveryId = await this.db.transaction().execute(async (trx) => {
       const endpoint = await this.require(trx, store, id);
-      const [delivery] = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
+      const { deliveries: [delivery] } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
       return delivery.id;
     });
     const [view] = await this.deliveryRows(store, now).where('d.id', '=', deliveryId).execute();
@@ -218,10 +219,10 @@ export class WebhookService {
   async deliveries(store: Store, id: string, query: DeliveryListQueryInput, application: string): Promise<{ data: DeliveryView[]; meta: { next_cursor: string | null; limit: number } }> {
     await this.require(this.db, store, id);
     const limit = query.limit ?? 20;
-    const conditions = { endpoint: id };
+    const conditions = { endpoint: id, status: query.status, event_type: query.event_type, since: query.since, until: query.until };
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(DELIVERY_CURSOR_SCOPE, conditions, query.cursor, holder);
-    let q = this.deliveryRows(store, this.clock.now().getTime()).where('d.endpoint_id', '=', id);
+    let q = filterDeliveries(this.deliveryRows(store, this.clock.now().getTime()).where('d.endpoint_id', '=', id), query);
     if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(Number(after[0]), String(after[1]))));
     const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit + 1).execute();
     const { rows: page, nextCursor } = this.cursors.page(DELIVERY_CURSOR_SCOPE, conditions, rows, limit, (r) => [r.created_at, r.id], holder);
@@ -234,17 +235,7 @@ export class WebhookService {
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at'])
-      .select((eb) =>
-        eb
-          .case()
-          .when(eb.and([eb('d.status', '=', 'pending'), eb('d.next_attempt_at', 'is', null)]))
-          .then(sql.lit('store_queue_full'))
-          .when(eb.and([eb('d.status', '=', 'pending'), eb('e.circuit_open_until', '>', now)]))
-          .then(sql.lit('circuit_open'))
-          .else(null)
-          .end()
-          .as('waiting_reason'),
-      )
+      .select(waitingReason(now))
       .where('d.store_id', '=', store.id);
   }
 
@@ -265,7 +256,18 @@ export class WebhookService {
   }
 }
 
-interface DeliveryRow {
+/**
+ * Why a pending delivery is not being sent (docs/webhooks.md, "Fairness"), for a query that joins
+ * the delivery as `d` and its endpoint as `e`.
+ */
+export function waitingReason(now: number) {
+  return sql<'store_queue_full' | 'circuit_open' | null>`case
+    when d.status = 'pending' and d.next_attempt_at is null then 'store_queue_full'
+    when d.status = 'pending' and e.circuit_open_until > ${now} then 'circuit_open'
+    else null end`.as('waiting_reason');
+}
+
+export interface DeliveryRow {
   id: string;
   event_id: string;
   event_type: string;
@@ -278,7 +280,7 @@ interface DeliveryRow {
   created_at: number;
 }
 
-function presentDelivery(row: DeliveryRow, offset: string): DeliveryView {
+export function presentDelivery(row: DeliveryRow, offset: string): DeliveryView {
   return {
     id: row.id,
     event_id: row.event_id,
