@@ -2,7 +2,7 @@
 # The API as a container: built in one stage, run from a second one that holds only the compiled
 # service and its production dependencies, as an unprivileged user.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 # Native modules (better-sqlite3) compile when no prebuilt binary fits.
 RUN apt-get update \
@@ -18,7 +18,7 @@ COPY sdk ./sdk
 RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080
