@@ -27,6 +27,7 @@ import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
 import { registerMetrics } from './http/metrics.js';
 import { ShutdownFlag } from './http/readiness.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
+import { IMAGE_BYTES_CEILING } from './http/routes/media-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,7 +47,8 @@ export interface BuildAppOptions {
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { ops } = ctx.config;
-  const guard = new ConnectionGuard(ops, sweepIntervalFor(ops));
+  // A multipart body carries the largest image allowed plus its part headers and boundaries.
+  const guard = new ConnectionGuard(ops, sweepIntervalFor(ops), { json: ctx.config.maxJsonBodyBytes, multipart: IMAGE_BYTES_CEILING + 64 * 1024 });
   const app = Fastify({
     serverFactory: (handler) => guard.createServer(handler),
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
@@ -67,10 +69,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.decorate('connectionGuard', guard);
   // Close the connection after answers sent once shutdown has begun (keep-alive must not hold
   // the listener open past the last in-flight request) and after answers sent before their
-  // request's body arrived (a refusal: waiting for, and discarding, the rest of a trickled body
-  // would keep an unauthenticated client's socket open).
+  // request's body arrived (a refusal: the rest of the body is read and dropped for a bounded
+  // time and size so the client, still sending, can read the answer; connection-guard.ts).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (shutdownFlag.shuttingDown || !request.raw.complete) reply.header('Connection', 'close');
+    if (!request.raw.complete) {
+      reply.header('Connection', 'close');
+      guard.lingerAfterAnswer(request.raw);
+    } else if (shutdownFlag.shuttingDown) reply.header('Connection', 'close');
     return payload;
   });
   app.setValidatorCompiler(schemaCompiler);

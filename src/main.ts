@@ -3,6 +3,7 @@ import './runtime-check.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createContext } from './context.js';
+import { SchemaTooNewError } from './db/migrate.js';
 import { ensureDemoStore } from './bootstrap/demo-store.js';
 import { limitsArePerProcess, PER_PROCESS_LIMITS_WARNING } from './http/readiness.js';
 import { shutDownGracefully } from './http/shutdown.js';
@@ -46,8 +47,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     closing = true;
-    server.log.info({ signal, graceMs: config.ops.shutdownGraceMs }, 'shutting down');
-    shutDownGracefully(server, ctx, config.ops.shutdownGraceMs).then(
+    // SIGTERM comes from an orchestrator, behind a load balancer: drain first. SIGINT is a
+    // person at a terminal (Ctrl-C): no balancer to wait for.
+    const times = { drainMs: signal === 'SIGTERM' ? config.ops.shutdownDrainMs : 0, graceMs: config.ops.shutdownGraceMs };
+    server.log.info({ signal, ...times }, 'shutting down');
+    shutDownGracefully(server, ctx, times).then(
       (outcome) => process.exit(outcome === 'clean' ? 0 : 1),
       (err) => {
         server.log.error({ err }, 'shutdown failed');
@@ -60,7 +64,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);

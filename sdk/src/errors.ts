@@ -2,8 +2,18 @@ import type { components } from './generated/openapi.js';
 
 type Envelope = components['schemas']['ErrorEnvelope']['error'];
 
-/** The contract's error codes; a code added later still arrives, as a plain string. */
-export type ErrorCode = Envelope['code'] | (string & {});
+/** The codes the service answers with. */
+export type ServiceErrorCode = Envelope['code'];
+/**
+ * The code of a BlogApiError: the service's codes, and `unexpected_response` for an answer
+ * without the service's error envelope (a proxy's page, a body that is not JSON). A code the
+ * service adds later still arrives, as a plain string.
+ */
+export type ErrorCode = ServiceErrorCode | 'unexpected_response' | (string & {});
+/** The code of a BlogConnectionError: no answer arrived (`network_error`) or not in time (`timeout`). */
+export type ConnectionErrorCode = 'network_error' | 'timeout';
+/** Every code an error thrown by this SDK can carry. */
+export type SdkErrorCode = ErrorCode | ConnectionErrorCode;
 
 export interface ErrorDetail {
   field: string;
@@ -18,7 +28,7 @@ export class BlogApiError extends Error {
   /** The service's request id (also X-Request-Id): quote it to the operators. */
   readonly requestId: string | null;
   readonly retryable: boolean;
-  /** Seconds from Retry-After, when the answer had one. */
+  /** Seconds from Retry-After, when the answer had one: how long the service asked to wait. */
   readonly retryAfterSeconds: number | null;
   /** How many times the request was sent (1 when it was not retried). */
   attempts = 1;
@@ -37,5 +47,31 @@ export class BlogApiError extends Error {
   /** The issue of the first detail about `field`, if any. */
   detail(field: string): string | undefined {
     return this.details.find((d) => d.field === field)?.issue;
+  }
+}
+
+/**
+ * No answer: the connection failed or broke (`network_error`), or the answer did not arrive
+ * within `timeoutMs` (`timeout`), on the last attempt. `cause` holds the underlying error of
+ * that attempt (fetch's TypeError, the timeout).
+ */
+export class BlogConnectionError extends Error {
+  readonly code: ConnectionErrorCode;
+  /** How many times the request was sent. */
+  readonly attempts: number;
+  /** The request id, when the answer's headers arrived before it broke off. */
+  readonly requestId: string | null;
+  readonly method: string;
+  /** The path and query that were asked for. */
+  readonly path: string;
+
+  constructor(code: ConnectionErrorCode, message: string, init: { attempts: number; cause: unknown; requestId?: string | null; method: string; path: string }) {
+    super(message, { cause: init.cause });
+    this.name = 'BlogConnectionError';
+    this.code = code;
+    this.attempts = init.attempts;
+    this.requestId = init.requestId ?? null;
+    this.method = init.method;
+    this.path = init.path;
   }
 }

@@ -1,9 +1,8 @@
-export { BlogClient, etagOf } from './client.js';
+export { BlogClient, etagOf, type BlogClientOptions } from './client.js';
 export type {
   AuditEvent,
   AuditEventPage,
   AuditEventQuery,
-  BlogClientOptions,
   Category,
   CategoryChanges,
   Delivery,
@@ -24,8 +23,18 @@ export type {
   WebhookEndpoint,
   WebhookEndpointChanges,
   WebhookEndpointWithSecret,
-} from './client.js';
-export { BlogApiError, type ErrorCode, type ErrorDetail } from './errors.js';
+} from './types.js';
+export type { RequestEvent, RequestOptions, ResponseEvent, Timers } from './transport.js';
+export type { ConditionalOptions, CreateOptions } from './resources/resource.js';
+export type { PublishOptions, PreviewLinkOptions, PostsApi } from './resources/posts.js';
+export type { CreateCategoryOptions, CategoriesApi } from './resources/categories.js';
+export type { UploadOptions, ImagesApi } from './resources/images.js';
+export type { AuditApi } from './resources/audit.js';
+export type { WebhooksApi } from './resources/webhooks.js';
+export { PageIterator, type Page, type ToArrayOptions } from './paging.js';
+export { BlogApiError, BlogConnectionError, type ConnectionErrorCode, type ErrorCode, type ErrorDetail, type SdkErrorCode, type ServiceErrorCode } from './errors.js';
 export type { RetryOptions } from './retry.js';
-export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookEventType, type WebhookHeaders } from './verify-webhook.js';
+export { API_VERSION, AUDIT_ACTIONS, SCOPES, WEBHOOK_EVENT_TYPES, type AuditAction, type PageLimit, type Scope, type WebhookEventType, type WebhookSubscription } from './vocabulary.js';
+export { verifyWebhook } from './verify-webhook.js';
+export { WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhook-signature.js';
 export type { components, operations, paths, webhooks } from './generated/openapi.js';

@@ -3,7 +3,7 @@
 // `<command> --help` prints that command's usage.
 import { ConfigError, loadConfig, type DatabaseConfig } from '../config/config.js';
 import { createContext, type AppContext } from '../context.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateToLatest, SchemaTooNewError } from '../db/migrate.js';
 import { openDatabase } from '../db/database.js';
 import { describeConnectionFailure } from '../db/connection-failure.js';
 import { CommandError, UsageError } from './cli-support.js';
@@ -55,7 +55,7 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
   } catch (err) {
     // A usage error shows the usage of the command that was meant, not the whole listing.
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${usageFor(USAGE, group, sub)}\n` };
-    if (err instanceof CommandError || err instanceof ConfigError) return { code: 1, stdout: '', stderr: `blog-api: ${err.message}\n` };
+    if (err instanceof CommandError || err instanceof ConfigError || err instanceof SchemaTooNewError) return { code: 1, stdout: '', stderr: `blog-api: ${err.message}\n` };
     const unreachable = database && describeConnectionFailure(err, database);
     if (unreachable) return { code: 1, stdout: '', stderr: `blog-api: ${unreachable}\n` };
     return { code: 1, stdout: '', stderr: `blog-api: unexpected error: ${err instanceof Error ? err.message : String(err)}\n` };

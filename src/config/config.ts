@@ -50,7 +50,9 @@ export interface OpsConfig {
   metricsToken: string | null;
   /** Each readiness check gives up after this long. */
   healthCheckTimeoutMs: number;
-  /** How long in-flight requests get to finish after SIGTERM/SIGINT. */
+  /** After SIGTERM, how long the process keeps serving (with /readyz failing) before it stops accepting. */
+  shutdownDrainMs: number;
+  /** After the drain, how long in-flight requests get to finish. */
   shutdownGraceMs: number;
   /** Request line and headers must arrive within this time. */
   headersTimeoutMs: number;
@@ -191,6 +193,7 @@ function loadOpsConfig(env: Environment, problems: string[]): OpsConfig {
     metricsToken,
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     healthCheckTimeoutMs: int('HEALTH_CHECK_TIMEOUT_MS'),
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS'),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS'),
     headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS'),
     bodyTimeoutMs: int('HTTP_BODY_TIMEOUT_MS'),

@@ -69,7 +69,11 @@ export const ENV_SCHEMA = Type.Object({
   METRICS: text('on', '`off` removes `GET /metrics`; see `docs/operations.md`'),
   METRICS_TOKEN: text('unset (open)', 'when set (≥ 16 characters), `GET /metrics` needs `Authorization: Bearer <token>`'),
   HEALTH_CHECK_TIMEOUT_MS: integer(2000, 10, 60_000, 'each `/readyz` check (database, Redis, media store) gives up after this long'),
-  SHUTDOWN_GRACE_MS: integer(10_000, 0, HOUR_MS, 'after `SIGTERM`/`SIGINT`, how long requests in flight get to finish'),
+  // Longer than a load balancer takes to see /readyz fail and to close its idle connections
+  // (the reference configs in deploy/: about 2 s and 3 s), so nothing new arrives once the
+  // listener closes (docs/deployment.md).
+  SHUTDOWN_DRAIN_MS: integer(5_000, 0, HOUR_MS, 'after `SIGTERM`, how long the process keeps serving with `/readyz` failing before it stops accepting (`SIGINT`: no drain)'),
+  SHUTDOWN_GRACE_MS: integer(10_000, 0, HOUR_MS, 'after the drain, how long requests in flight get to finish'),
   HTTP_HEADERS_TIMEOUT_MS: integer(20_000, 10, HOUR_MS, 'request line and headers must arrive within this time'),
   HTTP_BODY_TIMEOUT_MS: integer(30_000, 10, HOUR_MS, 'a JSON (non-multipart) body must arrive whole within this time'),
   HTTP_UPLOAD_IDLE_TIMEOUT_MS: integer(20_000, 10, HOUR_MS, 'an upload must bring `HTTP_UPLOAD_MIN_BYTES` in every interval this long (no total limit)'),

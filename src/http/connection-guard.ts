@@ -7,6 +7,11 @@
 // - connections that have not yet sent one complete request are capped, as are all connections.
 // A cut client's connection is destroyed: the request is aborted, so its in-flight slot is
 // given back (the pipeline releases slots on abort) and nothing is written for it.
+// An answer sent before its request's body arrived (a refusal) is followed by a lingering close:
+// the server stops writing but keeps reading and dropping the rest of the body, for at most
+// HTTP_BODY_TIMEOUT_MS and the largest body of its kind, then closes. Closing at once would make
+// the kernel answer the client's next bytes with a reset, and a client still sending (Node's
+// fetch, the SDK) would get EPIPE instead of the answer (docs/operations.md, lingering close).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { OpsConfig } from '../config/config.js';
@@ -18,7 +23,23 @@ export type ConnectionLimits = Pick<
 >;
 
 /** Why a connection was refused or cut (the metric's label). */
-export type GuardEvent = 'refused_pending_limit' | 'cut_body_timeout' | 'cut_upload_idle';
+export type GuardEvent = 'refused_pending_limit' | 'cut_body_timeout' | 'cut_upload_idle' | 'cut_lingering';
+
+/** The largest body a client may send, by kind: what a lingering close reads at most. */
+export interface LargestBodies {
+  json: number;
+  multipart: number;
+}
+
+interface Lingering {
+  socket: Socket;
+  startedAt: number;
+  startBytes: number;
+  maxBytes: number;
+}
+
+/** Node's http server ends a connection after its last answer with this (net.Socket's own method). */
+type ClosableSocket = Socket & { destroySoon?: () => void };
 
 interface TrackedBody {
   request: IncomingMessage;
@@ -34,6 +55,9 @@ export class ConnectionGuard {
   /** Connections that have not sent a complete request yet (no request at all, or a body still arriving). */
   private readonly pending = new Set<Socket>();
   private readonly bodies = new Set<TrackedBody>();
+  private readonly lingering = new Map<Socket, Lingering>();
+  /** Sockets of this server (inject() has none). */
+  private readonly admitted = new WeakSet<Socket>();
   private readonly listeners = new Set<(event: GuardEvent) => void>();
   private sweeper: NodeJS.Timeout | null = null;
 
@@ -41,6 +65,7 @@ export class ConnectionGuard {
     private readonly limits: ConnectionLimits,
     /** How often arriving bodies are looked at: the precision of both body limits. */
     private readonly sweepEveryMs: number,
+    private readonly largestBodies: LargestBodies = { json: Number.MAX_SAFE_INTEGER, multipart: Number.MAX_SAFE_INTEGER },
   ) {}
 
   /** Called for each refusal or cut (metrics count them). */
@@ -69,6 +94,8 @@ export class ConnectionGuard {
         requireHostHeader: false,
       },
       (request: IncomingMessage, response: ServerResponse) => {
+        // A request after the body of one answered with Connection: close: not served.
+        if (this.lingering.has(request.socket)) return void request.socket.destroy();
         this.track(request);
         handler(request, response);
       },
@@ -94,7 +121,35 @@ export class ConnectionGuard {
       return;
     }
     this.pending.add(socket);
-    socket.once('close', () => this.pending.delete(socket));
+    this.admitted.add(socket);
+    socket.once('close', () => {
+      this.pending.delete(socket);
+      this.lingering.delete(socket);
+    });
+  }
+
+  /**
+   * The answer to this request closes its connection while the body may still be arriving:
+   * once the answer is written the connection lingers (see the top of this file) instead of
+   * closing at once. Node's server closes a connection after its last answer with
+   * socket.destroySoon(); this socket's own is replaced.
+   */
+  lingerAfterAnswer(request: IncomingMessage): void {
+    const socket = request.socket as ClosableSocket;
+    if (!this.admitted.has(socket) || request.complete || this.lingering.has(socket)) return;
+    const multipart = /^multipart\//i.test(request.headers['content-type'] ?? '');
+    const maxBytes = multipart ? this.largestBodies.multipart : this.largestBodies.json;
+    const closeAtOnce = socket.destroySoon;
+    socket.destroySoon = () => {
+      if (socket.destroyed) return;
+      // The whole body arrived meanwhile: nothing is left to read, so close as Node would.
+      if (request.complete && closeAtOnce) return closeAtOnce.call(socket);
+      // Half-close: the answer and a FIN go out; reading goes on (the parser drops the body).
+      socket.end();
+      this.lingering.set(socket, { socket, startedAt: Date.now(), startBytes: socket.bytesRead, maxBytes });
+      // The client has sent everything it will and closed its side: nothing left to wait for.
+      socket.once('end', () => socket.destroy());
+    };
   }
 
   private track(request: IncomingMessage): void {
@@ -131,6 +186,14 @@ export class ConnectionGuard {
   /** One pass over the bodies still arriving. */
   private sweep(): void {
     const now = Date.now();
+    for (const linger of this.lingering.values()) {
+      const { socket } = linger;
+      if (now - linger.startedAt >= this.limits.bodyTimeoutMs || socket.bytesRead - linger.startBytes > linger.maxBytes) {
+        this.lingering.delete(socket);
+        this.emit('cut_lingering');
+        socket.destroy();
+      }
+    }
     const { bodyTimeoutMs, uploadIdleTimeoutMs, uploadMinBytes } = this.limits;
     for (const body of this.bodies) {
       if (body.request.complete || body.socket.destroyed) {

@@ -83,7 +83,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
 
   const connectionEvents = new Counter({
     name: 'blog_api_connections_closed_total',
-    help: 'Connections refused (too many without a complete request) or cut (body too slow)',
+    help: 'Connections refused (too many without a complete request) or cut (body too slow, or a refused body sent past its bound)',
     labelNames: ['reason'] as const,
     registers,
   });

@@ -29,10 +29,11 @@ export interface SpawnedOutput {
   exited: Promise<number | null>;
 }
 
+/** A server process; no shutdown drain unless `env` sets SHUTDOWN_DRAIN_MS (no balancer in front to wait for). */
 export function spawnMain(env: Record<string, string>): SpawnedOutput {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,8 +1,9 @@
-// The server as a process: graceful shutdown on SIGTERM with an upload in flight, a second
+// The server as a process: graceful shutdown on SIGTERM with an upload in flight, the drain, a second
 // signal, MIGRATE_ON_START=false on a database that is behind, and the start-up warning for
 // PostgreSQL without Redis. Each test runs `node --import tsx src/main.ts` with its own
 // environment and waits on what the process says or does (log lines, closed ports, exit codes).
 import { after, describe, it } from 'node:test';
+import { Agent, request } from 'node:http';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,19 @@ async function sqliteServer(env: Record<string, string> = {}): Promise<{ server:
 
 /** An upload in flight: admitted, as the server's metrics show. */
 const startUploadOn = (server: ServerProcess, key: string) => startSlowUpload(server.port, key, () => requestInFlight(server.baseUrl));
+
+/** A GET through a node:http agent: whether it went on a kept-alive socket, and the answer's Connection header. */
+function get(agent: Agent, server: ServerProcess, path: string, key: string): Promise<{ status: number; reused: boolean; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.baseUrl}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket, connection: res.headers.connection }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 async function json(server: ServerProcess, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.baseUrl}${path}`, init);
@@ -78,6 +92,40 @@ describe('graceful shutdown of a server process', () => {
       assert.equal((db.prepare('SELECT view_count FROM posts WHERE id = ?').get(created.body.id) as { view_count: number }).view_count, 1);
     } finally {
       db.close();
+    }
+  });
+
+  it('on SIGTERM drains: /readyz fails at once, kept-alive and new connections are served with Connection: close, then the listener closes', async () => {
+    const { server, key } = await sqliteServer({ SHUTDOWN_DRAIN_MS: '4000' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // A connection kept alive from before the signal, idle when it arrives.
+      const before = await get(agent, server, '/v1/me', key);
+      assert.equal(before.status, 200);
+      assert.equal(before.connection, 'keep-alive');
+
+      server.child.kill('SIGTERM');
+      await server.waitForOutput(/"msg":"draining: \/readyz fails, requests are still served"/);
+      const ready = await fetch(`${server.baseUrl}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.equal((await ready.json()).checks.shutdown.reason, 'shutting_down');
+      // The idle connection was not closed under a request that may be on its way: it is
+      // answered, and closed after that answer.
+      const kept = await get(agent, server, '/v1/me', key);
+      assert.equal(kept.status, 200);
+      assert.equal(kept.reused, true);
+      assert.equal(kept.connection, 'close');
+      // A new connection is still accepted and served during the drain.
+      const fresh = await get(agent, server, '/v1/blog/posts', key);
+      assert.equal(fresh.status, 200);
+      assert.equal(fresh.reused, false);
+      assert.equal(fresh.connection, 'close');
+
+      await waitUntilRefused(server.port);
+      assert.equal(await server.exited, 0, server.stderr());
+      assert.match(server.stdout(), /"drainMs":4000/);
+    } finally {
+      agent.destroy();
     }
   });
 

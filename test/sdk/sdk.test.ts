@@ -8,7 +8,8 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { BlogApiError, BlogClient, etagOf, verifyWebhook, WebhookVerificationError, type BlogClientOptions, type PostListItem } from 'store-blog-sdk';
+import { BlogApiError, BlogClient, BlogConnectionError, etagOf, verifyWebhook, WebhookVerificationError, type BlogClientOptions, type PostListItem } from 'store-blog-sdk';
+import { verifyWebhookSync } from 'store-blog-sdk/node';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -205,12 +206,18 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const [delivery] = rx.ofType('post.published');
     assert.ok(delivery, 'the receiver got the event');
     const now = t.clock.now();
-    const event = verifyWebhook(delivery.body, delivery.headers as Record<string, string>, endpoint.secret, { now });
+    const headers = delivery.headers as Record<string, string>;
+    const event = await verifyWebhook(delivery.body, headers, endpoint.secret, { now });
     assert.equal(event.type, 'post.published');
     assert.equal(event.type === 'post.published' && event.data.id, post.id);
-    assert.throws(() => verifyWebhook(delivery.body.replace('Webhook news', 'Forged news'), delivery.headers as Record<string, string>, endpoint.secret, { now }), WebhookVerificationError);
-    assert.throws(() => verifyWebhook(delivery.body, delivery.headers as Record<string, string>, `whsec_${Buffer.alloc(32, 7).toString('base64')}`, { now }), WebhookVerificationError);
-    assert.throws(() => verifyWebhook(delivery.body, delivery.headers as Record<string, string>, endpoint.secret, { now: now.getTime() + 3_600_000 }), WebhookVerificationError, 'too old');
+    assert.deepEqual(verifyWebhookSync(Buffer.from(delivery.body), headers, endpoint.secret, { now }), event, 'the Node variant agrees');
+    const forged = delivery.body.replace('Webhook news', 'Forged news');
+    const otherSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    await assert.rejects(verifyWebhook(forged, headers, endpoint.secret, { now }), WebhookVerificationError);
+    await assert.rejects(verifyWebhook(delivery.body, headers, otherSecret, { now }), WebhookVerificationError);
+    await assert.rejects(verifyWebhook(delivery.body, headers, endpoint.secret, { now: now.getTime() + 3_600_000 }), WebhookVerificationError, 'too old');
+    assert.throws(() => verifyWebhookSync(forged, headers, endpoint.secret, { now }), WebhookVerificationError);
+    assert.throws(() => verifyWebhookSync(delivery.body, headers, otherSecret, { now }), WebhookVerificationError);
 
     t.clock.advance(1000); // deliveries list newest first: the test event is a second newer
     const rotated = await sdk.webhooks.rotateSecret(endpoint.id);
@@ -220,12 +227,59 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     await t.ctx.webhookWorker.runOnce();
     const [testDelivery] = rx.ofType('webhook.test');
     for (const secret of [rotated.secret, endpoint.secret, [endpoint.secret, rotated.secret]]) {
-      assert.equal(verifyWebhook(testDelivery.body, new Headers(testDelivery.headers as Record<string, string>), secret, { now: t.clock.now() }).type, 'webhook.test');
+      assert.equal((await verifyWebhook(testDelivery.body, new Headers(testDelivery.headers as Record<string, string>), secret, { now: t.clock.now() })).type, 'webhook.test');
     }
     const deliveries = await collect(sdk.webhooks.deliveries(endpoint.id, { limit: 1 }));
     assert.deepEqual(deliveries.map((d) => d.event_type), ['webhook.test', 'post.published']);
     await sdk.webhooks.delete(endpoint.id);
     assert.deepEqual(await sdk.webhooks.list(), []);
+  });
+
+  it('a copied post (spread, structuredClone, JSON) carries its ETag for ifMatch; a stale copy gets 412', async () => {
+    const { key } = await t.tenant();
+    const sdk = client(key);
+    const post = await sdk.posts.create({ title: 'Copied around', body_html: '<p>v1</p>' });
+    assert.match(post.etag ?? '', /^"[A-Za-z0-9_-]+"$/);
+    assert.equal(etagOf(post), post.etag);
+    const spread = { ...post };
+    const cloned = structuredClone(post);
+    const fromJson = JSON.parse(JSON.stringify(post)) as typeof post;
+    const edited = await sdk.posts.update(post.id, { summary: 'from a spread copy' }, { ifMatch: spread });
+    assert.notEqual(edited.etag, post.etag, 'a new version, a new ETag');
+    for (const stale of [cloned, fromJson, post.etag!]) {
+      const err = await sdk.posts.update(post.id, { title: 'Lost update' }, { ifMatch: stale }).catch((e: unknown) => e);
+      assert.ok(err instanceof BlogApiError, String(err));
+      assert.deepEqual([err.status, err.code], [412, 'precondition_failed']);
+    }
+    const published = await sdk.posts.publish(post.id, { ifMatch: structuredClone(edited) });
+    assert.equal(published.status, 'published');
+    assert.equal((await sdk.posts.get(post.id)).etag, published.etag);
+    await assert.rejects(sdk.posts.update(post.id, { title: 'x' }, { ifMatch: { ...published, etag: null } }), /ifMatch: no ETag/);
+  });
+
+  it('hooks see every attempt with its request id; autoPagingToArray fetches only the pages it needs', async () => {
+    const store = await t.createStore();
+    const key = await t.issueKey(store, undefined, { writePerMinute: 3 });
+    const seen: string[] = [];
+    const requestIds: Array<string | null> = [];
+    const sdk = client(key, {
+      maxRetryDelayMs: 60_000,
+      onRequest: (e) => seen.push(`request ${e.method} ${new URL(e.url).pathname} #${e.attempt}${e.idempotencyKey ? ' with key' : ''}`),
+      onResponse: (e) => {
+        seen.push(`response ${e.status} #${e.attempt}${e.willRetry ? ' will retry' : ''}`);
+        requestIds.push(e.requestId);
+        throw new Error('a broken logger changes nothing');
+      },
+    });
+    for (let i = 1; i <= 4; i++) await sdk.posts.create({ title: `Hooked post ${i}`, body_html: `<p>${i}</p>` });
+    assert.deepEqual(seen.slice(-4), ['request POST /v1/blog/posts #1 with key', 'response 429 #1 will retry', 'request POST /v1/blog/posts #2 with key', 'response 201 #2']);
+    assert.ok(requestIds.every((id) => typeof id === 'string' && id.length > 0), 'every answer had a request id');
+    seen.length = 0;
+    const firstThree = await sdk.posts.list({ limit: 2 }).autoPagingToArray({ limit: 3 });
+    assert.deepEqual(firstThree.map((p) => p.title), ['Hooked post 4', 'Hooked post 3', 'Hooked post 2']);
+    assert.equal(seen.filter((line) => line.startsWith('request')).length, 2, 'two pages of two, not the whole list');
+    assert.equal((await sdk.posts.list().autoPagingToArray({ limit: 100 })).length, 4);
+    await assert.rejects(sdk.posts.list().autoPagingToArray({ limit: -1 }), TypeError);
   });
 
   it('paging: list and audit.list walk every page, one request per page', async () => {
@@ -248,7 +302,7 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   it('retries a real 429 rate_limited after its Retry-After, then succeeds', async () => {
     const store = await t.createStore();
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { readPerMinute: 2 }), { fetch: impl, retry: { random: () => 0 } });
+    const sdk = client(await t.issueKey(store, undefined, { readPerMinute: 2 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
     await sdk.me();
     await sdk.me();
     const me = await sdk.me();
@@ -262,7 +316,7 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   it('retries a create refused by a real 429 after Retry-After, with the same idempotency key', async () => {
     const store = await t.createStore();
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, retry: { random: () => 0 } });
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
     await sdk.posts.create({ title: 'First of the minute', body_html: '<p>1</p>' });
     const second = await sdk.posts.create({ title: 'Second of the minute', body_html: '<p>2</p>' });
     assert.equal(second.title, 'Second of the minute');
@@ -271,18 +325,46 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.deepEqual(sleeps, [Number(sent[1].retryAfter) * 1000]);
   });
 
-  it('never retries a POST without an idempotency key, even a retryable 429', async () => {
+  it('retries publish, upload and preview links refused by a real 429: nothing was done, so any method is sent again', async () => {
+    const store = await t.createStore({ media: true });
+    const { sent, impl } = recordingFetch();
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
+    const post = await sdk.posts.create({ title: 'Rate-limited publish', body_html: '<p>x</p>' });
+    // Each call's outcome is kept (not thrown) so that a missing retry shows in the sequence below.
+    const outcome = (e: unknown) => (e instanceof BlogApiError ? `${e.code} after ${e.attempts} attempt(s)` : String(e));
+    const published = await sdk.posts.publish(post.id).catch(outcome);
+    const image = await sdk.images.upload(await png(8, 8), { filename: 'dot.png' }).catch(outcome);
+    const link = await sdk.posts.createPreviewLink(post.id).catch(outcome);
+    assert.deepEqual(sent.map((s) => `${s.method} ${s.path} ${s.status}`), [
+      `POST /v1/blog/posts 201`,
+      `POST /v1/blog/posts/${post.id}/publish 429`,
+      `POST /v1/blog/posts/${post.id}/publish 200`,
+      `POST /v1/media/images 429`,
+      `POST /v1/media/images 201`,
+      `POST /v1/blog/posts/${post.id}/preview-links 429`,
+      `POST /v1/blog/posts/${post.id}/preview-links 201`,
+    ]);
+    assert.deepEqual(sleeps, [1, 3, 5].map((i) => Number(sent[i]!.retryAfter) * 1000), 'each waited its Retry-After');
+    assert.ok(typeof published !== 'string' && typeof image !== 'string' && typeof link !== 'string', `outcomes: ${String(published)}, ${String(image)}, ${String(link)}`);
+    assert.equal(published.status, 'published');
+    assert.match(image.id, /^img_/);
+    assert.match(link.url, /\/blog\/preview\//);
+  });
+
+  it('a Retry-After beyond maxRetryDelayMs is not waited for: the 429 is raised at once with the wait it told', async () => {
     const store = await t.createStore();
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 2 }), { fetch: impl });
-    const post = await sdk.posts.create({ title: 'Rate-limited publish', body_html: '<p>x</p>' });
-    await sdk.posts.publish(post.id);
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 2_000 });
+    const post = await sdk.posts.create({ title: 'First of the minute', body_html: '<p>1</p>' });
+    t.clock.advance(1_000); // well inside the minute: Retry-After is more than 2 s
     const err = await sdk.posts.publish(post.id).catch((e: unknown) => e);
     assert.ok(err instanceof BlogApiError);
     assert.deepEqual([err.status, err.code, err.retryable, err.attempts], [429, 'rate_limited', true, 1]);
-    assert.ok((err.retryAfterSeconds ?? 0) >= 1);
-    assert.equal(sent.length, 3);
-    assert.deepEqual(sleeps, []);
+    assert.equal(err.retryAfterSeconds, Number(sent[1]!.retryAfter));
+    assert.ok((err.retryAfterSeconds ?? 0) > 2, `told to wait ${err.retryAfterSeconds} s`);
+    assert.equal(typeof err.requestId, 'string');
+    assert.equal(sent.length, 2);
+    assert.deepEqual(sleeps, [], 'did not wait');
   });
 
   it('never retries quota_exceeded or another non-retryable error', async () => {
@@ -323,13 +405,19 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const post = await sdk.posts.create({ title: 'Publish once', body_html: '<p>x</p>' });
     const flaky = recordingFetch((call) => (call === 1 ? 'after' : null));
     const once = client(key, { fetch: flaky.impl });
-    await assert.rejects(once.posts.publish(post.id), TypeError);
+    const lost = await once.posts.publish(post.id).catch((e: unknown) => e);
+    assert.ok(lost instanceof BlogConnectionError, String(lost));
+    assert.deepEqual([lost.code, lost.attempts, lost.method, lost.path], ['network_error', 1, 'POST', `/v1/blog/posts/${post.id}/publish`]);
+    assert.ok(lost.cause instanceof TypeError);
     assert.equal(flaky.sent.length, 1);
     assert.deepEqual(sleeps, []);
 
     const down = recordingFetch(() => 'before');
-    const capped = client(key, { fetch: down.impl, maxRetries: 4, retry: { random: () => 0.5, baseDelayMs: 400, maxDelayMs: 1000 } });
-    await assert.rejects(capped.posts.get(post.id), TypeError);
+    const capped = client(key, { fetch: down.impl, maxRetries: 4, maxRetryDelayMs: 1000, retry: { random: () => 0.5, baseDelayMs: 400 } });
+    const failed = await capped.posts.get(post.id).catch((e: unknown) => e);
+    assert.ok(failed instanceof BlogConnectionError, String(failed));
+    assert.deepEqual([failed.code, failed.attempts, failed.requestId], ['network_error', 5, null]);
+    assert.match(failed.message, /^GET \/v1\/blog\/posts\/\d+: the connection failed \(fetch failed\), after 5 attempts$/);
     assert.equal(down.sent.length, 5, 'the first attempt and 4 retries');
     assert.deepEqual(sleeps, [200, 400, 500, 500], 'half of min(1000, 400 × 2^n)');
   });
