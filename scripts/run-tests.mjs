@@ -10,7 +10,7 @@ import { join, relative, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 /** Folders under test/ whose suites start processes, browsers or load: `test:all` only. */
-const SLOW_FOLDERS = ['bench', 'browser', 'fleet', 'crash', 'fuzz', 'deploy', 'sdk-package', 'backup'];
+const SLOW_FOLDERS = ['bench', 'browser', 'fleet', 'crash', 'fuzz', 'deploy', 'sdk-package', 'fault', 'backup'];
 
 function collect(dir) {
   const out = [];

@@ -7,7 +7,8 @@ import { loadServiceSecret, readServiceSetting } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
 import { Observers, timeWork } from './lib/observations.js';
-import { createTrafficControl, DEFAULT_KEY_PREFIX, type TrafficControl } from './traffic/index.js';
+import { createTrafficControl, RedisHealth, type TrafficControl } from './traffic/index.js';
+import { databaseIdentity, namespaceOf } from './db/database-identity.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
 import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
@@ -47,6 +48,8 @@ export interface AppContext {
    * writers drop them after their commit. null otherwise.
    */
   sharedVersions: SharedVersions | null;
+  /** Redis errors by kind, for metrics, /readyz and the log (null without REDIS_URL). */
+  redisHealth: RedisHealth | null;
   /** Statements this process has sent to the database so far (tests count them per request). */
   queryCount(): number;
   /** Periodic cleanup: the server calls housekeeping.start(); close() stops it. */
@@ -73,6 +76,8 @@ export interface ContextOptions {
    * start (before any change) when it does and Redis is not configured or does not answer.
    */
   operator?: boolean;
+  /** An operator command that changes nothing: it drops nothing in Redis, so it needs no Redis. */
+  readOnly?: boolean;
   database?: DatabaseHandle;
 }
 
@@ -89,10 +94,23 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     if (options.migrate !== false) await migrateToLatest(handle);
     else await requireCurrentSchema(handle);
     const cursors = new CursorCodec(await loadServiceSecret(handle.db, 'cursor_secret'));
-    const traffic = createTrafficControl({ redisUrl: config.redisUrl ?? undefined, clock, onBackendError: options.onTrafficBackendError });
+    const redisHealth = config.redisUrl ? new RedisHealth(clock) : null;
+    // Redis keys: REDIS_PREFIX, then a name drawn for this database and its identity, so a copied
+    // or restored database never counts or caches under another's keys (docs/architecture.md, "Caches").
+    const identity = config.redisUrl ? await databaseIdentity(handle.db, handle.engine) : '';
+    const trafficPrefix = config.redisUrl ? `${config.redisPrefix}${namespaceOf(await loadServiceSecret(handle.db, REDIS_NAMESPACE_SETTING), identity)}:` : config.redisPrefix;
+    const traffic = createTrafficControl({
+      redisUrl: config.redisUrl ?? undefined,
+      clock,
+      keyPrefix: trafficPrefix,
+      onBackendError: (err) => {
+        redisHealth?.record(err);
+        options.onTrafficBackendError?.(err);
+      },
+    });
     let sharedVersions: SharedVersions | null;
     try {
-      sharedVersions = await openSharedVersions(handle, traffic, options);
+      sharedVersions = await openSharedVersions(handle, traffic, options, { url: config.redisUrl ?? '', prefix: config.redisPrefix, identity, health: redisHealth });
     } catch (err) {
       await traffic.close();
       throw err;
@@ -135,6 +153,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       previewLinks,
       traffic,
       sharedVersions,
+      redisHealth,
       queryCount: () => handle.queryCount(),
       housekeeping,
       observers,
@@ -166,9 +185,17 @@ export async function createContext(config: AppConfig, options: ContextOptions =
  * record, and refuses to run without a Redis that answers, since it must drop the copies of
  * what it changes before it reports success.
  */
-async function openSharedVersions(handle: DatabaseHandle, traffic: TrafficControl, options: ContextOptions): Promise<SharedVersions | null> {
-  if (handle.engine !== 'postgres') return null;
-  const report = options.onSharedVersionsError ?? (() => {});
+async function openSharedVersions(
+  handle: DatabaseHandle,
+  traffic: TrafficControl,
+  options: ContextOptions,
+  redis: { url: string; prefix: string; identity: string; health: RedisHealth | null },
+): Promise<SharedVersions | null> {
+  if (handle.engine !== 'postgres' || (options.operator && options.readOnly)) return null;
+  const report = (err: unknown) => {
+    redis.health?.record(err);
+    options.onSharedVersionsError?.(err);
+  };
   if (!traffic.redis) {
     if (options.operator && (await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING)) !== null) {
       throw new ConfigError([
@@ -179,18 +206,31 @@ async function openSharedVersions(handle: DatabaseHandle, traffic: TrafficContro
   }
   const namespace = options.operator ? await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING) : await loadServiceSecret(handle.db, SHARED_VERSIONS_SETTING);
   if (namespace === null) return null;
-  const redis = traffic.redis;
-  const shared = new SharedVersions(redis.client, handle.db, DEFAULT_KEY_PREFIX, namespace, report, () => redis.whenSettled());
+  const connection = traffic.redis;
+  const shared = new SharedVersions(connection.client, handle.db, redis.prefix, namespace, redis.identity, report, () => connection.whenSettled());
   if (options.operator) {
     try {
       await traffic.redis.whenSettled();
       await shared.check();
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new ConfigError([`cannot reach Redis at REDIS_URL (${reason}), where this database's API servers keep cache versions; nothing was changed`]);
+      throw new ConfigError([`cannot reach Redis at ${redisAddress(redis.url)} (REDIS_URL: ${reason}), where this database's API servers keep cache versions; nothing was changed`]);
     }
   }
   return shared;
+}
+
+/** The service_settings row whose random value, with the database's identity, names its Redis keys. */
+export const REDIS_NAMESPACE_SETTING = 'redis_namespace';
+
+/** host:port of a Redis URL, never its password. */
+export function redisAddress(url: string | undefined): string {
+  try {
+    const parsed = new URL(url ?? '');
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return 'REDIS_URL';
+  }
 }
 
 /** The filter with each call's duration reported; a body refused for its nesting is a rejection. */

@@ -11,12 +11,13 @@ import { shutDownGracefully } from './http/shutdown.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
-  const ctx = await createContext(config, {
-    migrate: config.ops.migrateOnStart,
-    onTrafficBackendError: (err) => app?.log.warn({ err }, 'rate-limit backend unavailable; limits fail open'),
-    onSharedVersionsError: (err) => app?.log.warn({ err }, 'cache versions in Redis unavailable; reads fall back to PostgreSQL'),
-  });
+  const ctx = await createContext(config, { migrate: config.ops.migrateOnStart });
   app = await buildApp(ctx);
+  // Redis errors: one line per kind per minute, with how many were not logged (src/traffic/redis-health.ts).
+  const log = app.log;
+  ctx.redisHealth?.setLog(({ kind, err, suppressed }) =>
+    log.warn({ err, kind, suppressed }, 'Redis failing: limits are counted by each process alone and cache versions read from PostgreSQL until it answers'),
+  );
 
   const demo = await ensureDemoStore(ctx);
   if (demo.created) {

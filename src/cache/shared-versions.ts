@@ -2,9 +2,11 @@
 // read learns them in the one Redis call it makes anyway (its rate count and in-flight slot) and
 // sends no query to PostgreSQL at all. PostgreSQL's cache_versions stays the record; Redis holds
 // copies of its rows, filled by readers and dropped by writers. See docs/architecture.md, "Caches".
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { IDENTITY_SQL, namespaceOf } from '../db/database-identity.js';
 import { systemTimers, type Timers } from '../lib/timers.js';
 import type { CacheVersions } from './cache.js';
 import { versionsFromRow } from './versions.js';
@@ -34,7 +36,9 @@ end
 return 1
 `;
 
-const DROP = `
+// Drops free memory, so they run even when Redis is at maxmemory with noeviction (Redis 7
+// script flags): a write is never left unannounced because Redis is full.
+const DROP = `#!lua flags=allow-oom
 for i = 1, #KEYS do
   redis.call('HDEL', KEYS[i], 'keys', 'content', 'usage')
   redis.call('HINCRBY', KEYS[i], 'gen', 1)
@@ -43,7 +47,7 @@ return #KEYS
 `;
 
 /** Drops a copy only when it is behind the row read from PostgreSQL (ARGV: three numbers a key). */
-const DROP_BEHIND = `
+const DROP_BEHIND = `#!lua flags=allow-oom
 local names = {'keys', 'content', 'usage'}
 local dropped = 0
 for i = 1, #KEYS do
@@ -60,37 +64,88 @@ end
 return dropped
 `;
 
+/** Drops every copy that is not exactly the row read from PostgreSQL (the check after Redis came back). */
+const DROP_UNEQUAL = `#!lua flags=allow-oom
+local names = {'keys', 'content', 'usage'}
+local dropped = 0
+for i = 1, #KEYS do
+  for j = 1, 3 do
+    local current = redis.call('HGET', KEYS[i], names[j])
+    if current and tonumber(current) ~= tonumber(ARGV[(i - 1) * 3 + j]) then
+      redis.call('HDEL', KEYS[i], 'keys', 'content', 'usage')
+      redis.call('HINCRBY', KEYS[i], 'gen', 1)
+      dropped = dropped + 1
+      break
+    end
+  end
+end
+return dropped
+`;
+
 type Script = (...args: Array<string | number>) => Promise<number>;
 
-/** The hash's fields as read by the admission script: versions, or null when there is no copy. */
+/** The hash's fields as read by the admission script: versions, or null when there is no copy or it cannot be trusted. */
 export interface SharedRead {
   versions: CacheVersions | null;
   gen: string;
+  /** The connection epoch the read was trusted under (-1: not trusted; nothing may be put back). */
+  epoch: number;
 }
 
+/**
+ * How long a writer whose drop failed waits before it answers anyway: for Redis to come back (it
+ * then drops again), and otherwise long enough for every process that reaches Redis to have
+ * reconciled since the commit (an interval, and half of one for the look itself), so the write is
+ * seen everywhere by the time it is acknowledged.
+ */
+export const DROP_RETRY_MS = RECONCILE_INTERVAL_MS + 500;
+
+/*
+ * Trust. The copies are used only while this process knows they were checked against
+ * PostgreSQL since Redis last came back. Anything that may mean Redis went back in time or lost
+ * writes makes the process stop trusting them: the connection closing (a restart, a failover, a
+ * snapshot loaded), an error of its own fill, drop or reconcile (a drop that failed leaves a copy
+ * that may be behind; an admission that failed uses no copy, so it needs nothing), and the epoch
+ * marker missing (a flush, an eviction) or changed (another process saw Redis come back).
+ * Until then requests read their versions from PostgreSQL and put nothing back. The next
+ * reconcile then checks every store's copy against its row, dropping those that differ, and sets
+ * the marker (a new one after a reconnect, so processes whose connection stayed up check too).
+ */
 export class SharedVersions {
   private readonly fillScript: Script;
   private readonly dropScript: Script;
   private readonly dropBehindScript: Script;
+  private readonly dropUnequalScript: Script;
   /** `<keyPrefix>versions:<namespace>:`, then the store id. */
-  private readonly prefix: string;
+  private prefix: string;
   /** xid8 horizon of the previous reconcile's snapshot (null: look at every row). */
   private horizon: string | null = null;
   private timer: unknown = null;
   private timers: Timers = systemTimers;
   private running: Promise<void> | null = null;
+  private trusted = false;
+  /** Grows whenever trust is lost: a check or a fill begun before that counts for nothing. */
+  private epoch = 0;
+  /** The marker value this process checked under (null: none yet). */
+  private marker: string | null = null;
+  /** The connection closed since the last check: the check sets a new marker. */
+  private reconnected = false;
+  /** Test hook: checks the copies against PostgreSQL after Redis came back (false only to show what breaks without). */
+  checkAfterReturn = true;
 
   constructor(
     private readonly client: Redis,
     private readonly db: Db,
-    keyPrefix: string,
-    /** Random per database (service_settings): two databases never share a copy. */
-    namespace: string,
+    private readonly keyPrefix: string,
+    /** Random per database (service_settings); with the identity, two databases never share a copy. */
+    private readonly secret: string,
+    /** The database's identity (src/db/database-identity.ts) when the process started. */
+    private identity: string,
     private readonly report: (err: unknown) => void,
     /** Resolves once the client's first connection attempt has settled (the traffic connection's). */
     private readonly ready: () => Promise<void> = async () => {},
   ) {
-    this.prefix = `${keyPrefix}versions:${namespace}:`;
+    this.prefix = this.prefixFor(identity);
     const define = (name: string, lua: string): Script => {
       const own = client as unknown as Record<string, Script | undefined>;
       if (!own[name]) client.defineCommand(name, { lua });
@@ -100,29 +155,98 @@ export class SharedVersions {
     this.fillScript = define('blogVersionsFill', FILL);
     this.dropScript = define('blogVersionsDrop', DROP);
     this.dropBehindScript = define('blogVersionsDropBehind', DROP_BEHIND);
+    this.dropUnequalScript = define('blogVersionsDropUnequal', DROP_UNEQUAL);
+    client.on('close', () => {
+      this.reconnected = true;
+      this.distrust();
+    });
+  }
+
+  private prefixFor(identity: string): string {
+    return `${this.keyPrefix}versions:${namespaceOf(this.secret, identity)}:`;
   }
 
   keyOf(storeId: number): string {
     return this.prefix + storeId;
   }
 
-  /** The admission script's read of the hash (fields keys, content, usage, gen). */
-  parse(fields: Array<string | null> | null): SharedRead | null {
+  /** The epoch marker: set by the check after Redis came back, read with every admission. */
+  markerKey(): string {
+    return this.prefix + 'epoch';
+  }
+
+  /** Whether copies are used now (tests and /readyz). */
+  get isTrusted(): boolean {
+    return this.trusted;
+  }
+
+  /** Stops using the copies until the next check (see "Trust" above). */
+  distrust(): void {
+    this.trusted = false;
+    this.epoch += 1;
+  }
+
+  /** The admission script's read of the hash (fields keys, content, usage, gen) and of the marker. */
+  parse(fields: Array<string | null> | null, marker: string | null = this.marker): SharedRead | null {
     if (!fields) return null;
+    if (this.trusted && marker !== this.marker) this.distrust();
     const [keys, content, usage, gen] = fields;
+    if (!this.trusted) return { versions: null, gen: gen ?? '', epoch: -1 };
     const versions = keys !== null && content !== null && usage !== null ? { keys: Number(keys), content: Number(content), usage: Number(usage) } : null;
-    return { versions, gen: gen ?? '' };
+    return { versions, gen: gen ?? '', epoch: this.epoch };
   }
 
-  /** Puts back a copy read from PostgreSQL after `gen` was seen; not awaited by the request. */
-  fill(storeId: number, gen: string, versions: CacheVersions): void {
-    this.fillScript(1, this.keyOf(storeId), gen, versions.keys ?? 0, versions.content ?? 0, versions.usage ?? 0).catch(this.report);
+  /** Puts back a copy read from PostgreSQL after `read` was made; not awaited by the request. */
+  fill(storeId: number, read: SharedRead, versions: CacheVersions): void {
+    if (!this.trusted || read.epoch !== this.epoch) return;
+    this.fillScript(1, this.keyOf(storeId), read.gen, versions.keys ?? 0, versions.content ?? 0, versions.usage ?? 0).catch((err) => this.fail(err));
   }
 
-  /** A writer, after its commit and before it answers: the next reader reads the rows again. */
+  private fail(err: unknown): void {
+    this.distrust();
+    this.report(err);
+  }
+
+  /**
+   * A writer, after its commit and before it answers: the next reader reads the rows again.
+   * When Redis does not answer, waits up to DROP_RETRY_MS for it to come back and tries once
+   * more, so a Redis restarting under load does not let a copy read before the commit stay;
+   * when that fails too, rejects only once DROP_RETRY_MS have passed (every other process's
+   * reconcile has found the row by then).
+   */
   async drop(storeIds: readonly number[]): Promise<void> {
     if (storeIds.length === 0) return;
-    await this.dropScript(storeIds.length, ...storeIds.map((id) => this.keyOf(id)));
+    const keys = storeIds.map((id) => this.keyOf(id));
+    const failedAt = Date.now();
+    try {
+      await this.dropScript(keys.length, ...keys);
+      return;
+    } catch (err) {
+      this.fail(err);
+    }
+    await this.whenReady(DROP_RETRY_MS);
+    try {
+      await this.dropScript(keys.length, ...storeIds.map((id) => this.keyOf(id)));
+    } catch (err) {
+      this.fail(err);
+      const left = DROP_RETRY_MS - (Date.now() - failedAt);
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, left).unref());
+      throw err;
+    }
+  }
+
+  private whenReady(ms: number): Promise<void> {
+    if (this.client.status === 'ready') return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.client.off('ready', done);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.client.on('ready', done);
+    });
   }
 
   /** Fails when Redis does not answer (the CLI checks before it changes anything). */
@@ -138,35 +262,78 @@ export class SharedVersions {
 
   /**
    * Drops the copies of every store whose row changed in a transaction not yet visible at
-   * `since` (all stores when null); returns the new horizon. The rows and the horizon come from
-   * one statement, so from one snapshot: a transaction missing from it commits with an xid at or
-   * above that horizon and is found by the next call.
+   * `since` (all stores when null): all of them (`all`), those behind the row (`behind`) or those
+   * not equal to it (`unequal`). Returns the new horizon and the database's identity. The rows,
+   * the horizon and the identity come from one statement, so from one snapshot: a transaction
+   * missing from it commits with an xid at or above that horizon and is found by the next call.
    */
-  async dropChangedSince(since: string | null, onlyBehind: boolean): Promise<string> {
-    const { rows } = await sql<{ horizon: string; changed: Array<{ store_id: number; keys_version: number; content_version: number; usage_version: number }> | null }>`
-      SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,
+  async dropChangedSince(since: string | null, mode: 'all' | 'behind' | 'unequal'): Promise<{ horizon: string; identity: string }> {
+    const { rows } = await sql<{ horizon: string; identity: string; changed: Array<{ store_id: number; keys_version: number; content_version: number; usage_version: number }> | null }>`
+      SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, ${IDENTITY_SQL} AS identity,
         (SELECT json_agg(json_build_object('store_id', store_id, 'keys_version', keys_version, 'content_version', content_version, 'usage_version', usage_version))
            FROM cache_versions WHERE ${since === null ? sql`true` : sql`changed_xid >= ${since}::xid8`}) AS changed`.execute(this.db);
-    const { horizon, changed } = rows[0]!;
+    const { horizon, identity, changed } = rows[0]!;
+    const prefix = this.prefixFor(identity);
     for (let i = 0; changed && i < changed.length; i += 500) {
       const batch = changed.slice(i, i + 500);
-      if (onlyBehind) {
-        const args = batch.flatMap((row) => {
-          const v = versionsFromRow(row);
-          return [v.keys ?? 0, v.content ?? 0, v.usage ?? 0];
-        });
-        await this.dropBehindScript(batch.length, ...batch.map((row) => this.keyOf(Number(row.store_id))), ...args);
-      } else {
-        await this.drop(batch.map((row) => Number(row.store_id)));
+      const keys = batch.map((row) => prefix + Number(row.store_id));
+      if (mode === 'all') {
+        await this.dropScript(keys.length, ...keys);
+        continue;
       }
+      const args = batch.flatMap((row) => {
+        const v = versionsFromRow(row);
+        return [v.keys ?? 0, v.content ?? 0, v.usage ?? 0];
+      });
+      await (mode === 'behind' ? this.dropBehindScript : this.dropUnequalScript)(batch.length, ...keys, ...args);
     }
-    return horizon;
+    return { horizon, identity };
   }
 
-  /** One look for copies left behind (a writer that died between its commit and its drop). */
+  /**
+   * One look: for copies left behind (a writer that died between its commit and its drop), and,
+   * when the copies are not trusted, the check of every copy against its row. A database whose
+   * identity changed (restored, recovered to a point in time) gets a new namespace: every copy of
+   * its lost history is out of sight at once.
+   */
   async reconcile(): Promise<void> {
     await this.ready();
-    this.horizon = await this.dropChangedSince(this.horizon, true);
+    const epoch = this.epoch;
+    if (this.trusted) {
+      const { horizon, identity } = await this.dropChangedSince(this.horizon, 'behind');
+      if (identity === this.identity) {
+        this.horizon = horizon;
+        return;
+      }
+      this.identity = identity;
+      this.prefix = this.prefixFor(identity);
+      this.horizon = null;
+      this.distrust();
+      return;
+    }
+    if (!this.checkAfterReturn) {
+      this.trusted = true;
+      return;
+    }
+    const rotate = this.reconnected;
+    this.reconnected = false;
+    const before = await this.client.get(this.markerKey());
+    const { horizon, identity } = await this.dropChangedSince(null, 'unequal');
+    if (identity !== this.identity) {
+      this.identity = identity;
+      this.prefix = this.prefixFor(identity);
+      this.horizon = null;
+      return;
+    }
+    let marker = before;
+    if (rotate || marker === null) {
+      marker = randomUUID();
+      await this.client.set(this.markerKey(), marker);
+    }
+    if (epoch !== this.epoch) return;
+    this.marker = marker;
+    this.horizon = horizon;
+    this.trusted = true;
   }
 
   /** Reconciles at once, then every `intervalMs` after the previous look ended, until stop(). */
@@ -175,7 +342,7 @@ export class SharedVersions {
     this.timers = timers;
     const tick = () => {
       this.running = this.reconcile()
-        .catch(this.report)
+        .catch((err) => this.fail(err))
         .finally(() => {
           this.running = null;
           if (this.timer !== null) this.timer = timers.setTimeout(tick, intervalMs);

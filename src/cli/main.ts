@@ -12,6 +12,9 @@ import { isKnownCommand, usageFor } from './usage.js';
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
+/** Commands that change nothing: they need no Redis, even where the servers keep cache versions there. */
+const READ_ONLY = new Set(['store show', 'key list', 'webhook list']);
+
 export async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const [group, sub, ...rest] = argv;
   if (!group) return { code: 2, stdout: '', stderr: `${USAGE}\n` };
@@ -35,7 +38,7 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
         await handle.close();
       }
     }
-    ctx = await createContext(config, { operator: true });
+    ctx = await createContext(config, { operator: true, readOnly: READ_ONLY.has(`${group} ${sub}`) });
     const run = commandGroup(group);
     if (!run) throw new UsageError(`unknown command "${group}"`);
     // With the API's cache versions kept in Redis, what the command changes is dropped there
@@ -45,7 +48,7 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
     const result = await run(ctx, sub, rest);
     if (shared) {
       try {
-        await shared.dropChangedSince(since, false);
+        await shared.dropChangedSince(since, 'all');
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         throw new CommandError(`the change was made, but the cache versions kept in Redis could not be dropped (${reason}); servers see it within about a second: ${JSON.stringify(result)}`);

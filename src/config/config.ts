@@ -28,6 +28,8 @@ export interface AppConfig {
   /** Seconds between housekeeping passes (HOUSEKEEPING_INTERVAL_S). */
   housekeepingIntervalS: number;
   redisUrl: string | null;
+  /** REDIS_PREFIX: the start of every Redis key the service writes. */
+  redisPrefix: string;
   logLevel: string;
   /** Hard ceiling on any JSON request body, before the per-store limit applies. */
   maxJsonBodyBytes: number;
@@ -138,6 +140,9 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
+  const redisPrefix = env.REDIS_PREFIX?.trim() || 'blogapi:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) problems.push(`REDIS_PREFIX must be 1 to 64 letters, digits or :_.- (got "${env.REDIS_PREFIX}")`);
+
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -166,6 +171,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
     media,
     housekeepingIntervalS,
     redisUrl,
+    redisPrefix,
     logLevel,
     maxJsonBodyBytes,
     readCacheBytes: readCacheMb * 1024 * 1024,

@@ -33,6 +33,10 @@ export const ENV_SCHEMA = Type.Object({
     'unset',
     'share per-minute and in-flight counters across instances; on PostgreSQL also where the servers keep copies of the cache versions (a cached read then sends PostgreSQL nothing), and the CLI then needs the same `REDIS_URL` (see `docs/architecture.md`, "Caches")',
   ),
+  REDIS_PREFIX: text(
+    '`blogapi:`',
+    'prefix of every Redis key the service writes; two deployments may share one Redis with different prefixes (each database also keeps its own keys apart under a name drawn for it, so two databases never see each other\'s copies or counters even with one prefix); letters, digits and `:_.-`, at most 64 characters',
+  ),
   LOG_LEVEL: text('info', '`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`'),
   MAX_JSON_BODY_BYTES: text('16777216', 'hard ceiling on any JSON request body (per-store limits apply below it)'),
   HTML_FILTER_THREADS: text(

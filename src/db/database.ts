@@ -5,9 +5,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/config.js';
 import { namePreparedStatements } from './postgres-statements.js';
+import { ReadRetryingPostgresDialect } from './read-retry.js';
 import type { Database } from './schema.js';
 import { StatementCache } from './sqlite-statements.js';
 import type { TableVersion } from './table-version.js';
@@ -88,7 +89,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   // without a listener of its own that event would end the process.
   pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)));
   const counter = namePreparedStatements(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A lone read whose connection is lost is tried once more on a fresh one (src/db/read-retry.ts).
+  const db = new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool }) });
   const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
   return { db, engine: 'postgres', tableVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
 }

@@ -7,6 +7,7 @@ import { cacheVersionsChangedMigration } from './migrations/0006-cache-versions-
 import { abortFunctionMigration } from './migrations/0007-abort-function.js';
 import { webhookRetentionMigration } from './migrations/0008-webhook-retention.js';
 import { postSearchMigration } from './migrations/0009-post-search.js';
+import { cacheVersionsStampedMigration } from './migrations/0010-cache-versions-stamped.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -33,6 +34,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0007-abort-function', abortFunctionMigration(engine)),
     expand('0008-webhook-retention', webhookRetentionMigration()),
     expand('0009-post-search', postSearchMigration(engine)),
+    // Replaces the version trigger's function; the previous release reads versions only as growing numbers.
+    expand('0010-cache-versions-stamped', cacheVersionsStampedMigration(engine)),
   ];
 }
 

@@ -13,6 +13,7 @@ import type { TimedWork, WorkOutcome } from '../lib/observations.js';
 import type { ConnectionGuard } from './connection-guard.js';
 import { sendApiError } from './error-envelope.js';
 import { registerStateMetrics } from './state-metrics.js';
+import { REDIS_ERROR_KINDS } from '../traffic/index.js';
 
 /** The `route` label of a request no route matched (its path is never a label). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -98,6 +99,32 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   });
 
   const stopStateMetrics = registerStateMetrics(ctx, registers);
+  // Redis errors by kind (src/traffic/redis-health.ts): while they last, limits are counted by
+  // each process alone and cache versions read from PostgreSQL, so an alert belongs here.
+  let stopRedis = () => {};
+  if (ctx.redisHealth) {
+    const redisErrors = new Counter({
+      name: 'blog_api_redis_errors_total',
+      help: 'Redis errors by kind (out_of_memory, read_only, timeout, unreachable, other); limits fall back to per-process counting meanwhile',
+      labelNames: ['kind'] as const,
+      registers,
+    });
+    for (const kind of REDIS_ERROR_KINDS) redisErrors.inc({ kind }, 0);
+    const listener = ctx.redisHealth.onError((kind) => redisErrors.inc({ kind }));
+    stopRedis = () => void listener();
+  }
+  const sharedVersions = ctx.sharedVersions;
+  if (sharedVersions) {
+    new Gauge({
+      name: 'blog_api_redis_versions_trusted',
+      help: '1 while the cache versions kept in Redis are used; 0 from Redis coming back (or failing) until they are checked against PostgreSQL',
+      registers,
+      collect() {
+        this.set(sharedVersions.isTrusted ? 1 : 0);
+      },
+    });
+  }
+
   const stopListening = ctx.observers.add({
     timed(name: TimedWork, seconds: number, outcome: WorkOutcome) {
       work[name].observe({ outcome }, seconds);
@@ -107,6 +134,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
     stopListening();
     stopGuardEvents();
     stopStateMetrics();
+    stopRedis();
   });
 
   // The error code is read from the envelope as it is sent: every error answer, whichever path

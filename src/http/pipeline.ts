@@ -39,7 +39,9 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   // PostgreSQL with Redis: a write drops its store's version copy in Redis after its commit and
   // before its answer leaves, so every instance's next read of that store reads the versions
   // again. A refusal (4xx) committed nothing; a 5xx may have, so it drops too. A drop that fails
-  // is caught by every instance's reconcile within about a second (shared-versions.ts).
+  // is tried again once Redis is back (up to a second), then left to every instance's reconcile,
+  // which finds it within about a second (shared-versions.ts). The failure is counted and logged
+  // by kind (RedisHealth), not once per request.
   const shared = ctx.sharedVersions;
   if (shared) {
     app.addHook('onSend', async (request, reply, payload) => {
@@ -47,8 +49,8 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
       if (!caller || rateClassOf(request.method) !== 'write' || (reply.statusCode >= 400 && reply.statusCode < 500)) return payload;
       try {
         await shared.drop([caller.store.id]);
-      } catch (err) {
-        request.log.warn({ err }, 'could not drop the cache versions kept in Redis; other instances see this write within a second');
+      } catch {
+        // Counted and logged by kind where it failed (src/traffic/redis-health.ts).
       }
       return payload;
     });
@@ -78,8 +80,8 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   let early: Admission | undefined;
   let copy: SharedRead | null = null;
   if (shared && guess) {
-    early = await ctx.traffic.admit(admissionOf(guess, policy, rateClass, shared.keyOf(guess.store.id)));
-    copy = shared.parse(early.hash);
+    early = await ctx.traffic.admit({ ...admissionOf(guess, policy, rateClass, shared.keyOf(guess.store.id)), markerKey: shared.markerKey() });
+    copy = shared.parse(early.hash, early.marker);
   }
   let authenticated;
   try {
@@ -96,7 +98,7 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   const { caller, versions } = authenticated;
   // No copy in Redis (a writer dropped it): the versions were just read from PostgreSQL; put
   // them back unless another writer dropped the copy since (the generation seen first).
-  if (shared && copy && !copy.versions && versions.keys !== null && caller.store.id === guess!.store.id) shared.fill(caller.store.id, copy.gen, versions);
+  if (shared && copy && !copy.versions && versions.keys !== null && caller.store.id === guess!.store.id) shared.fill(caller.store.id, copy, versions);
   request.caller = caller;
   request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.

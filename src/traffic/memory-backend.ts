@@ -87,7 +87,7 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
       release = await acquireSlot(keyId, concurrency);
       slotRefused = release === null;
     }
-    return { decision, consumed: window.count, windowEndMs, release, slotRefused, hash: null };
+    return { decision, consumed: window.count, windowEndMs, release, slotRefused, hash: null, marker: null };
   }
 
   async function close(): Promise<void> {

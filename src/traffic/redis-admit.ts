@@ -10,9 +10,9 @@ import { WINDOW_SECONDS } from './window.js';
  * call (a store's cache versions). ioredis sends it with EVALSHA and loads it again after a
  * NOSCRIPT (a restarted or flushed Redis).
  *
- * KEYS: rate counter, in-flight set, hash (or the empty string)
+ * KEYS: rate counter, in-flight set, hash (or the empty string), marker (or the empty string)
  * ARGV: window seconds, limit, max in flight, slot id ('' = take no slot), slot TTL ms
- * Returns {consumed, ms until the window ends, slot (1 taken, 0 none asked or allowed, -1 all in use), fields or false}
+ * Returns {consumed, ms until the window ends, slot (1 taken, 0 none asked or allowed, -1 all in use), fields or false, marker or false}
  */
 const ADMIT_SCRIPT = `
 redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
@@ -40,7 +40,11 @@ local fields = false
 if KEYS[3] ~= '' then
   fields = redis.call('HMGET', KEYS[3], 'keys', 'content', 'usage', 'gen')
 end
-return {consumed, ttl, slot, fields}
+local marker = false
+if KEYS[4] ~= '' then
+  marker = redis.call('GET', KEYS[4])
+end
+return {consumed, ttl, slot, fields, marker}
 `;
 
 export interface AdmitReply {
@@ -49,21 +53,23 @@ export interface AdmitReply {
   /** The slot id when one was taken; null: none asked for or the rate refused; false: all in use. */
   slotId: string | null | false;
   hash: Array<string | null> | null;
+  marker: string | null;
 }
 
-type AdmitCommand = (rateKey: string, slotKey: string, hashKey: string, ...args: string[]) => Promise<[number, number, number, Array<string | null> | null]>;
+type AdmitCommand = (rateKey: string, slotKey: string, hashKey: string, markerKey: string, ...args: string[]) => Promise<[number, number, number, Array<string | null> | null, string | null]>;
 
 export function createRedisAdmit(client: Redis, keyPrefix: string) {
-  if (!(client as unknown as { blogAdmit?: AdmitCommand }).blogAdmit) client.defineCommand('blogAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+  if (!(client as unknown as { blogAdmit?: AdmitCommand }).blogAdmit) client.defineCommand('blogAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
   const command = (client as unknown as { blogAdmit: AdmitCommand }).blogAdmit.bind(client);
 
-  return async function admit(rateKey: string, keyId: string, limit: number, max: number, takeSlot: boolean, hashKey: string | undefined): Promise<AdmitReply> {
+  return async function admit(rateKey: string, keyId: string, limit: number, max: number, takeSlot: boolean, hashKey: string | undefined, markerKey?: string): Promise<AdmitReply> {
     const slotId = takeSlot ? randomUUID() : '';
-    const [consumed, ttl, slot, hash] = await command(
+    const [consumed, ttl, slot, hash, marker] = await command(
       // The same counter key as RateLimiterRedis with keyPrefix `${keyPrefix}rate` (redis-rate.ts).
       `${keyPrefix}rate:${rateKey}`,
       `${keyPrefix}inflight:${keyId}`,
       hashKey ?? '',
+      markerKey ?? '',
       String(WINDOW_SECONDS),
       String(limit),
       String(max),
@@ -75,6 +81,7 @@ export function createRedisAdmit(client: Redis, keyPrefix: string) {
       msUntilReset: ttl >= 0 ? ttl : WINDOW_SECONDS * 1000,
       slotId: slot === 1 ? slotId : slot === -1 ? false : null,
       hash: hash ?? null,
+      marker: typeof marker === 'string' ? marker : null,
     };
   };
 }

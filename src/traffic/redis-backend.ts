@@ -7,16 +7,19 @@ import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
 import type { Admission, AdmitRequest, RateClass, RateDecision, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
-import { WINDOW_MS, decide, failOpenDecision } from './window.js';
+import { createMemoryTrafficControl } from './memory-backend.js';
+import { decide } from './window.js';
 
 /*
  * Multi-process backend: every instance pointed at the same Redis and key prefix shares one
  * allowance and one in-flight count per API key.
  *
- * Failure mode: FAIL OPEN. If Redis cannot answer, the request is allowed, the slot is granted
- * (untracked), and the failure goes to `report`. Daily quotas and all data invariants are enforced
- * by the database, so these limits only smooth traffic; an outage of this cache must not take the
- * API down with it.
+ * Failure mode: FALL BACK TO THIS PROCESS. If Redis cannot answer (down, out of memory, a
+ * read-only replica, a timeout), the request is decided by this process's own counters, as
+ * without Redis, and the failure goes to `report` (counted by kind, shown by /readyz, logged
+ * once per interval). A fleet of N processes then admits at most N times each limit: the limits
+ * loosen but never turn off, and the API does not go down with its cache. Daily quotas and all
+ * data invariants are enforced by the database whatever Redis does.
  *
  * Time: Redis owns the window (key TTL) and the slot ages (server TIME). The injected clock is only
  * used to turn "ms until reset" into an absolute X-RateLimit-Reset value.
@@ -34,6 +37,8 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
   const rates = createRedisRateCounter(connection.client, keyPrefix);
   const slots = createRedisSlots(connection.client, keyPrefix);
   const admitScript = createRedisAdmit(connection.client, keyPrefix);
+  // This process's own counters, used only while Redis fails (see above).
+  const local = createMemoryTrafficControl(clock);
 
   async function admit(request: AdmitRequest): Promise<Admission> {
     const { keyId, rateClass, limitPerMinute, concurrency, takeSlot } = request;
@@ -43,7 +48,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     assertCount('concurrency', concurrency);
     await connection.whenSettled();
     try {
-      const reply = await admitScript(`${rateClass}:${keyId}`, keyId, limitPerMinute, concurrency, takeSlot, request.hashKey);
+      const reply = await admitScript(`${rateClass}:${keyId}`, keyId, limitPerMinute, concurrency, takeSlot, request.hashKey, request.markerKey);
       const nowMs = clock.now().getTime();
       const windowEndMs = nowMs + reply.msUntilReset;
       const heldSlot = reply.slotId;
@@ -54,12 +59,11 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
         release: heldSlot ? releaseOnce(() => releaseSlot(keyId, heldSlot)) : null,
         slotRefused: heldSlot === false,
         hash: reply.hash,
+        marker: reply.marker,
       };
     } catch (err) {
       report('admit', err);
-      const nowMs = clock.now().getTime();
-      // Nothing was recorded: allowed, and a slot with nothing to give back.
-      return { decision: failOpenDecision(limitPerMinute, nowMs), consumed: 0, windowEndMs: nowMs + WINDOW_MS, release: takeSlot ? releaseOnce(async () => {}) : null, slotRefused: false, hash: null };
+      return { ...(await local.admit({ ...request, hashKey: undefined, markerKey: undefined })), local: true };
     }
   }
 
@@ -74,7 +78,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
       return decide(limitPerMinute, window.consumed, nowMs, nowMs + window.msUntilReset);
     } catch (err) {
       report('consumeRate', err);
-      return failOpenDecision(limitPerMinute, clock.now().getTime());
+      return local.consumeRate(keyId, rateClass, limitPerMinute);
     }
   }
 
@@ -87,8 +91,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
       slotId = await slots.acquire(keyId, max);
     } catch (err) {
       report('acquireSlot', err);
-      // Nothing was recorded, so there is nothing to give back.
-      return releaseOnce(async () => {});
+      return local.acquireSlot(keyId, max);
     }
     if (slotId === null) return null;
     const heldSlot = slotId;
@@ -110,5 +113,8 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     await connection.client.ping();
   }
 
-  return { backend: 'redis', admit, consumeRate, acquireSlot, check, commandCount: connection.commandCount, redis: connection, close: () => connection.close() };
+  return { backend: 'redis', admit, consumeRate, acquireSlot, check, commandCount: connection.commandCount, redis: connection, close: async () => {
+    await local.close();
+    await connection.close();
+  } };
 }

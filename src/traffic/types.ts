@@ -30,6 +30,8 @@ export interface AdmitRequest {
    * `gen`; the cache versions of a store, see src/cache/shared-versions.ts).
    */
   hashKey?: string;
+  /** Redis only: a string read in the same round trip (the cache versions' epoch marker). */
+  markerKey?: string;
 }
 
 export interface Admission {
@@ -43,6 +45,13 @@ export interface Admission {
   slotRefused: boolean;
   /** The hash's four fields when `hashKey` was given and Redis answered; otherwise null. */
   hash: Array<string | null> | null;
+  /** The value at `markerKey` when given and Redis answered (null: absent or not read). */
+  marker: string | null;
+  /**
+   * Redis failed and the decision was taken by this process's own counters (each process then
+   * admits up to the limit on its own; docs/traffic-control.md, "When Redis fails").
+   */
+  local?: boolean;
 }
 
 export interface TrafficControl {
@@ -72,6 +81,6 @@ export interface TrafficControlOptions {
   clock: Clock;
   /** Prefix for every Redis key; defaults to `blogapi:`. Ignored by the memory backend. */
   keyPrefix?: string;
-  /** Called (never awaited) when the Redis backend fails and a decision falls back to "allow". */
+  /** Called (never awaited) when the Redis backend fails and a decision falls back to this process's own counters. */
   onBackendError?: (err: unknown) => void;
 }

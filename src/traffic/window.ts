@@ -21,17 +21,3 @@ export function decide(limit: number, consumed: number, nowMs: number, windowEnd
     retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(msUntilReset / 1000)),
   };
 }
-
-/**
- * Decision used when the shared store is unavailable: let the request through and report
- * a full allowance, so clients are not told to back off because of our own outage.
- */
-export function failOpenDecision(limit: number, nowMs: number): RateDecision {
-  return {
-    allowed: true,
-    limit,
-    remaining: limit,
-    resetAtUnixSeconds: Math.ceil((nowMs + WINDOW_MS) / 1000),
-    retryAfterSeconds: 0,
-  };
-}

@@ -18,6 +18,7 @@ import { LocalMediaStore, MediaService, type MediaStore } from '../../src/module
 import type { Store } from '../../src/modules/stores/index.js';
 import { deleteImage, upload, uniqueJpeg } from './media-support.js';
 import { runCli as cli } from '../helpers/cli.js';
+import { unusedPort } from '../helpers/ports.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -239,6 +240,21 @@ describeEachEngine('housekeeping', (target) => {
     }
     await service.stop();
     assert.deepEqual(lines, ['housekeeping pass']);
+  });
+
+  it('`blog-api housekeeping` finishes every other kind when the object store cannot be listed: media_errors, complete false, exit 0', async () => {
+    await createPost(t, key);
+    const closed = await unusedPort();
+    const res = await cli(
+      { DATABASE_URL: t.config.database.url, MEDIA_STORE: 's3', S3_BUCKET: 'blog-media', S3_ENDPOINT: `http://127.0.0.1:${closed}`, S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', S3_CONNECT_TIMEOUT_MS: '500', S3_REQUEST_TIMEOUT_MS: '1000' },
+      'housekeeping',
+    );
+    assert.equal(res.code, 0, res.stderr);
+    const out = JSON.parse(res.stdout);
+    assert.ok(out.removed.idempotency_records >= 1 && out.removed.content_fingerprints >= 1, res.stdout);
+    assert.ok(out.media_errors >= 1, res.stdout);
+    assert.equal(out.complete, false);
+    assert.equal(await count('idempotency_records'), 0);
   });
 
   it('`blog-api housekeeping` runs one pass and prints the counts per kind', async () => {

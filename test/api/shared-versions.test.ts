@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
+import { databaseIdentity, namespaceOf } from '../../src/db/database-identity.js';
 
 const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
 const redisSkip = await redisSkipReason();
@@ -76,21 +77,24 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
     const { store } = await t.tenant();
     const client = t.ctx.traffic.redis!.client;
     const hashKey = shared.keyOf(store.id);
+    await shared.reconcile();
     await shared.drop([store.id]);
     const gen = await client.hget(hashKey, 'gen');
     // A reader that saw the generation before the drop: its copy may predate the commit.
-    shared.fill(store.id, String(Number(gen) - 1), { keys: 1, content: 1, usage: 1 });
+    shared.fill(store.id, shared.parse([null, null, null, String(Number(gen) - 1)])!, { keys: 1, content: 1, usage: 1 });
     await client.ping();
     assert.deepEqual(await client.hgetall(hashKey), { gen });
     // A reader that saw the current generation puts its copy back.
-    shared.fill(store.id, gen!, { keys: 3, content: 4, usage: 5 });
+    shared.fill(store.id, shared.parse([null, null, null, gen])!, { keys: 3, content: 4, usage: 5 });
     await client.ping();
     assert.deepEqual(await client.hgetall(hashKey), { gen, keys: '3', content: '4', usage: '5' });
   });
 
-  it('the database records that its versions are kept in Redis, under a namespace of its own', async () => {
+  it('the database records that its versions are kept in Redis, under a namespace of its own and of its identity', async () => {
     const row = await t.ctx.db.selectFrom('service_settings').select('value').where('name', '=', 'cache_versions_redis').executeTakeFirst();
     assert.ok(row && row.value.length >= 32);
-    assert.ok(t.ctx.sharedVersions!.keyOf(7).endsWith(`${row.value}:7`));
+    const identity = await databaseIdentity(t.ctx.db, 'postgres');
+    assert.match(identity, /^\d+:\d+:\d+:\d+$/);
+    assert.equal(t.ctx.sharedVersions!.keyOf(7), `blogapi:versions:${namespaceOf(row.value, identity)}:7`);
   });
 });

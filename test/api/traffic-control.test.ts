@@ -603,29 +603,36 @@ describeEachEngine('traffic control when Redis is down', (target) => {
   });
   after(() => t?.close());
 
-  it('fails open: requests are served with full-allowance headers, beyond the rate and concurrency limits', async () => {
-    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1, concurrency: 1 });
+  it('falls back to this process\'s own counters: the rate and concurrency limits still hold per process', async () => {
+    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2, concurrency: 1 });
     const keyId = keyIdOf(key);
-    const held = await t.ctx.traffic.acquireSlot(keyId, 1); // not recorded anywhere: Redis is away
+    const nowS = t.clock.now().getTime() / 1000;
+    for (const remaining of [1, 0]) {
+      const res = await t.request({ method: 'GET', url: '/v1/me', key });
+      assert.equal(res.statusCode, 200, res.body);
+      assertCommonHeaders(res);
+      assertRate(res, 2, remaining, Math.ceil(nowS + 60), `request with ${remaining} left`);
+    }
+    const limited = await t.request({ method: 'GET', url: '/v1/me', key });
+    assertError(limited, 'rate_limited');
+    // The in-flight limit: a slot held in this process (Redis is away) leaves none for a request.
+    const other = await t.issueKey(await t.createStore(), ['read_blog'], { concurrency: 1 });
+    const held = await t.ctx.traffic.acquireSlot(keyIdOf(other), 1);
     assert.ok(held);
     try {
-      const nowS = t.clock.now().getTime() / 1000;
-      for (let i = 0; i < 3; i++) {
-        const res = await t.request({ method: 'GET', url: '/v1/me', key });
-        assert.equal(res.statusCode, 200, res.body);
-        assertCommonHeaders(res);
-        assertRate(res, 1, 1, Math.ceil(nowS + 60), `request ${i + 1}`);
-      }
+      assertError(await t.request({ method: 'GET', url: '/v1/me', key: other }), 'concurrency_limited');
     } finally {
       await held();
     }
+    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key: other })).statusCode, 200);
+    assert.ok(keyId);
   });
 
   it('reports each failure to the context’s backend-error callback', async () => {
     const errors: Array<{ operation?: string }> = [];
     const { app, close } = await secondInstance(t, { onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
     try {
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 1 });
+      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 5 });
       assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
       assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
       const operations = new Set(errors.map((e) => e.operation));

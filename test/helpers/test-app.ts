@@ -53,6 +53,9 @@ export async function startTestApp(target: EngineTarget, env: Record<string, str
   };
   const clock = new ManualClock(START_TIME);
   const ctx = await createContext(config, { clock });
+  // A server's first reconcile, run at its start: the copies in Redis are checked and trusted
+  // from the first request on (an unreachable Redis leaves them untrusted, as on a server).
+  await ctx.sharedVersions?.reconcile().catch(() => undefined);
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {

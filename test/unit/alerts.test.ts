@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Series the service does not expose itself: Prometheus's own and the balancer's. */
 const FROM_ELSEWHERE = /^(up|caddy_\w+)$/;
-/** Redis error counts: kept by the Redis connection code (docs/operations.md). */
+/** Redis error counts: exposed only when REDIS_URL is set (docs/operations.md). */
 const REDIS_ERRORS = 'blog_api_redis_errors_total';
 const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'max', 'min_over_time', 'histogram_quantile', 'le', 'job', 'route', 'status', 'instance', 'outcome', 'code', 'handler', 'store', 'kind', 'and', 'or', 'on', 'without']);
 

@@ -305,7 +305,7 @@ describe('traffic control, redis backend', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('fails open at once (no timer waited on) and reports the error when Redis is unreachable', async (tc) => {
+  it('falls back to this process\'s counters at once (no timer waited on) and reports the error when Redis is unreachable', async (tc) => {
     // Timers are the test's and never move: a decision that waited on one (the first-connection
     // wait, a connect timeout, a retry) would never arrive.
     tc.mock.timers.enable({ apis: ['setTimeout'] });
@@ -327,17 +327,18 @@ describe('traffic control, redis backend', () => {
       assert.ok(decision, 'a refused connection must not hang the decision');
       assert.equal(decision.allowed, true);
       assert.equal(decision.limit, 7);
-      assert.equal(decision.remaining, 7);
+      assert.equal(decision.remaining, 6);
       assert.equal(decision.retryAfterSeconds, 0);
       assert.equal(decision.resetAtUnixSeconds, Math.ceil((startMs + 60_000) / 1000), 'a full window from now');
 
-      // Even a limit of 0 is not enforced while the store is down: fail open means fail open.
-      assert.equal((await traffic.consumeRate('key-a', 'read', 0)).allowed, true);
+      // The limits still hold, counted by this process alone while the store is down.
+      assert.equal((await traffic.consumeRate('key-a', 'read', 1)).allowed, false);
 
       const release = await withoutWaiting(traffic.acquireSlot('key-a', 1));
       assert.ok(release, 'a slot is granted at once when the store is down');
-      assert.ok(await traffic.acquireSlot('key-a', 1), 'and is not tracked');
+      assert.equal(await traffic.acquireSlot('key-a', 1), null, 'and is counted in this process');
       await release();
+      assert.ok(await traffic.acquireSlot('key-a', 1), 'its release frees it');
 
       assert.ok(errors.length >= 1, 'onBackendError was called');
       assert.ok(errors.some((e) => e instanceof TrafficBackendError && e.operation === 'consumeRate'));

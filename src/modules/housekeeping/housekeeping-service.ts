@@ -32,9 +32,9 @@ export type PassResult =
   | {
       ran: true;
       removed: HousekeepingCounts;
-      /** Media removals the store refused (tried again next pass). */
+      /** Media removals the store refused (tried again next pass), and media kinds that could not run (the store could not be listed). */
       media_errors: number;
-      /** false when the pass stopped early: the process is closing, or the lease was lost. */
+      /** false when the pass stopped early (the process is closing, the lease was lost) or a media kind could not run. */
       complete: boolean;
     }
   | { ran: false; reason: string };
@@ -85,29 +85,46 @@ export class HousekeepingService {
       // Deliveries first: an event goes once no delivery refers to it.
       await this.rows(expiredWebhookDeliveries, now, (n) => (removed.webhook_deliveries += n));
       await this.rows(expiredWebhookEvents, now, (n) => (removed.webhook_events += n));
-      removed.upload_temp_files = await this.files.removeLeftovers(new Date(now - STALE_AFTER_MS));
+      // The media kinds last, each on its own: an object store that cannot be listed or written
+      // costs its kind (counted in media_errors, complete: false), never the other kinds.
+      const media = async (work: () => Promise<void>) => {
+        try {
+          await work();
+        } catch (err) {
+          if (err instanceof Stop) throw err;
+          mediaErrors += 1;
+          complete = false;
+        }
+      };
+      await media(async () => {
+        removed.upload_temp_files = await this.files.removeLeftovers(new Date(now - STALE_AFTER_MS));
+      });
       await this.checkpoint();
 
-      for (let batch = 0; batch < MAX_BATCHES; batch++) {
-        const outcome = await removeOwedFiles(this.db, this.files, now, ROW_BATCH);
-        removed.failed_media_deletions += outcome.removed;
-        mediaErrors += outcome.failed;
-        await this.checkpoint();
-        if (!outcome.more) break;
-      }
+      await media(async () => {
+        for (let batch = 0; batch < MAX_BATCHES; batch++) {
+          const outcome = await removeOwedFiles(this.db, this.files, now, ROW_BATCH);
+          removed.failed_media_deletions += outcome.removed;
+          mediaErrors += outcome.failed;
+          await this.checkpoint();
+          if (!outcome.more) break;
+        }
+      });
 
       // The sweep over stored files resumes where the last pass stopped, so a large bucket is
       // covered over several passes instead of listed whole every time.
-      let cursor = await this.lease.mediaCursor();
-      for (let batch = 0; batch < MAX_BATCHES; batch++) {
-        const outcome = await sweepOrphanFiles(this.db, this.files, now - STALE_AFTER_MS, cursor, FILE_BATCH);
-        removed.orphaned_media_objects += outcome.removed;
-        mediaErrors += outcome.failed;
-        cursor = outcome.next;
-        await this.checkpoint();
-        await this.lease.saveMediaCursor(cursor);
-        if (cursor === null) break;
-      }
+      await media(async () => {
+        let cursor = await this.lease.mediaCursor();
+        for (let batch = 0; batch < MAX_BATCHES; batch++) {
+          const outcome = await sweepOrphanFiles(this.db, this.files, now - STALE_AFTER_MS, cursor, FILE_BATCH);
+          removed.orphaned_media_objects += outcome.removed;
+          mediaErrors += outcome.failed;
+          cursor = outcome.next;
+          await this.checkpoint();
+          await this.lease.saveMediaCursor(cursor);
+          if (cursor === null) break;
+        }
+      });
     } catch (err) {
       if (!(err instanceof Stop)) throw err;
       complete = false;

@@ -1,0 +1,74 @@
+// PostgreSQL: a connection killed under a running statement (pg_terminate_backend, as an operator
+// or a failover does). A lone read is tried once more on a fresh connection and answers; a
+// statement in a transaction and a write fail with the lost connection, never run twice
+// (src/db/read-retry.ts).
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { Kysely, sql } from 'kysely';
+import { describeOnPostgres } from '../helpers/engines.js';
+import { POSTGRES_ADMIN_URL } from '../helpers/database-template.js';
+import { ReadRetryingPostgresDialect } from '../../src/db/read-retry.js';
+
+describeOnPostgres('a read whose connection is killed is tried once more', (postgres) => {
+  let db: Kysely<any>;
+  let pool: pg.Pool;
+  let admin: pg.Client;
+  let drop: () => Promise<void>;
+  let retries = 0;
+  before(async () => {
+    const created = await postgres.create();
+    drop = created.drop;
+    pool = new pg.Pool({ connectionString: created.database.url, max: 4 });
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    db = new Kysely<any>({ dialect: new ReadRetryingPostgresDialect({ pool }, () => (retries += 1)) });
+    admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+  });
+  after(async () => {
+    await db?.destroy();
+    await admin?.end();
+    await drop?.();
+  });
+
+  /** Terminates the backend running a statement that contains `marker`, once it runs. */
+  async function killWhenRunning(marker: string): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await admin.query("SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()", [`%${marker}%`]);
+      if (rows.length > 0) {
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no statement with ${marker} ran`);
+  }
+
+  it('a read answers from a fresh connection', async () => {
+    const before = retries;
+    const killed = killWhenRunning('read_marker_1');
+    const { rows } = await sql<{ one: number }>`SELECT 1 AS one, pg_sleep(1), 'read_marker_1' AS m`.execute(db);
+    await killed;
+    assert.equal(rows[0]!.one, 1);
+    assert.equal(retries - before, 1);
+  });
+
+  it('a statement in a transaction fails with its connection', async () => {
+    const before = retries;
+    const killed = killWhenRunning('tx_marker_2');
+    await assert.rejects(db.transaction().execute((trx) => sql`SELECT pg_sleep(1), 'tx_marker_2' AS m`.execute(trx)), /terminat/i);
+    await killed;
+    assert.equal(retries, before);
+  });
+
+  it('a write fails with its connection, and is not run twice', async () => {
+    await sql`CREATE TABLE IF NOT EXISTS retry_probe (n int)`.execute(db);
+    const before = retries;
+    const killed = killWhenRunning('write_marker_3');
+    await assert.rejects(sql`INSERT INTO retry_probe SELECT 1 FROM pg_sleep(1) WHERE 'write_marker_3' <> ''`.execute(db), /terminat/i);
+    await killed;
+    assert.equal(retries, before);
+    assert.equal((await sql<{ n: number }>`SELECT count(*)::int AS n FROM retry_probe`.execute(db)).rows[0]!.n, 0);
+  });
+});
