@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs test/**/*.test.ts with node's built-in test runner (TypeScript via tsx).
-// Node 20's `--test` takes no globs, so the files are collected here.
+// The files are collected here rather than by `--test` globs, so the tiers and filters below apply.
 //
 // Two tiers: the fast tier (default) leaves out the slow folders below; `--all` runs everything.
 // Usage: npm test [-- <path filter substring> ...]      (fast tier)
@@ -10,7 +10,7 @@ import { join, relative, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 /** Folders under test/ whose suites start processes, browsers or load: `test:all` only. */
-const SLOW_FOLDERS = ['bench', 'browser', 'fleet', 'crash', 'fuzz', 'deploy', 'sdk-package', 'fault'];
+const SLOW_FOLDERS = ['bench', 'browser', 'fleet', 'crash', 'fuzz', 'deploy', 'sdk-package', 'fault', 'backup'];
 
 function collect(dir) {
   const out = [];

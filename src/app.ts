@@ -1,6 +1,7 @@
 // buildApp(ctx): the Fastify instance with the pipeline and every module's routes; no listen().
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
+import { trustProxyOption } from './config/trust-proxy.js';
 import { ApiError } from './lib/api-error.js';
 import { errorHandler, sendApiError } from './http/error-envelope.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.js';
@@ -55,6 +56,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     serverFactory: (handler) => guard.createServer(handler),
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),
     genReqId: requestIdFor,
+    // request.ip: from X-Forwarded-For only as far as TRUST_PROXY trusts (src/config/trust-proxy.ts).
+    trustProxy: trustProxyOption(ops.trustProxy),
     childLoggerFactory: lazyChildLoggerFactory,
     // One access line per request instead (registerAccessLog).
     logController: new LogController({ disableRequestLogging: true }),

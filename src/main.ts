@@ -1,4 +1,5 @@
 // Start: read config, open database (migrating it), build the app, listen, close cleanly.
+import './runtime-check.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createContext } from './context.js';

@@ -1,3 +1,4 @@
+import '../runtime-check.js';
 import { runCli } from './main.js';
 
 const result = await runCli(process.argv.slice(2));

@@ -29,6 +29,7 @@ export const USAGE = `usage: blog-api <command>
   category move <handle> <category_id> --parent <category_id|root>
   category delete <handle> <category_id>            (leaf categories only; posts lose it)
   media sync --from-dir <dir>                       (copy every image's file into the configured store)
+  media export --to-dir <dir>                       (copy every image's file from the configured store into a folder)
   housekeeping                                      (one cleanup pass; prints counts per kind)
 ${webhookUsage}`;
 

@@ -1,6 +1,7 @@
 // Environment → validated, typed configuration. Every variable is declared once, in
 // env-schema.ts, and read only through it. Every problem is listed at once so an operator fixes
 // them in one go (decisions: "a bad value stops the process with a clear message").
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, dirname } from 'node:path';
 import { integerVariable, readEnvironment, type Environment } from './env-schema.js';
@@ -49,6 +50,8 @@ export interface AppConfig {
 export interface OpsConfig {
   /** GET /metrics is served. */
   metrics: boolean;
+  /** Whose X-Forwarded-For names the client (TRUST_PROXY); false: the TCP peer is the client. */
+  trustProxy: TrustProxy;
   /** When set, GET /metrics asks for `Authorization: Bearer <token>`. */
   metricsToken: string | null;
   /** Each readiness check gives up after this long. */
@@ -201,6 +204,7 @@ function loadOpsConfig(env: Environment, problems: string[]): OpsConfig {
   const ops: OpsConfig = {
     metrics: switchSetting(env, 'METRICS', true, ['on', 'off'], problems),
     metricsToken,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     healthCheckTimeoutMs: int('HEALTH_CHECK_TIMEOUT_MS'),
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS'),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS'),

@@ -67,6 +67,10 @@ export const ENV_SCHEMA = Type.Object({
   MEDIA_PROCESSING_TIMEOUT_SECONDS: integer(DEFAULT_DECODE_BUDGET.timeoutSeconds, 1, 3600, 'time one image may take to decode and re-encode (`413 image_too_large`)'),
   HOUSEKEEPING_INTERVAL_S: text('300', 'seconds between housekeeping passes; see `docs/housekeeping.md`'),
   EVENT_RETENTION_DAYS: integer(30, 30, 3650, 'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`'),
+  TRUST_PROXY: text(
+    'unset (none)',
+    'whose `X-Forwarded-For` gives the client address in the access log: a hop count (`1` = one balancer in front) or the balancers\' addresses/CIDRs, comma-separated; see `docs/deployment.md`',
+  ),
   METRICS: text('on', '`off` removes `GET /metrics`; see `docs/operations.md`'),
   METRICS_TOKEN: text('unset (open)', 'when set (≥ 16 characters), `GET /metrics` needs `Authorization: Bearer <token>`'),
   HEALTH_CHECK_TIMEOUT_MS: integer(2000, 10, 60_000, 'each `/readyz` check (database, Redis, media store) gives up after this long'),

@@ -30,11 +30,15 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
   };
 }
 
+/** A user agent longer than this is cut in the access line (a client chooses its length). */
+export const USER_AGENT_MAX_LOGGED = 256;
+
 /**
  * One access line per request at `info`, when the response has been sent: method, route
- * pattern, status, duration, request id, key and store (instead of Fastify's two lines, one on
- * arrival and one on completion). Written through the root logger, so no per-request child
- * logger is made for it.
+ * pattern, status, duration, request id, key and store, the client's address (from
+ * X-Forwarded-For only as far as TRUST_PROXY trusts) and user agent (instead of Fastify's two
+ * lines, one on arrival and one on completion). Written through the root logger, so no
+ * per-request child logger is made for it.
  */
 /** pino's level numbers. */
 const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
@@ -56,12 +60,19 @@ export function registerAccessLog(app: FastifyInstance): void {
           duration_ms: Math.round(reply.elapsedTime * 100) / 100,
           key_id: caller?.keyId ?? null,
           store: caller?.store.handle ?? null,
+          client_ip: request.ip ?? null,
+          user_agent: userAgent(request.headers['user-agent']),
         },
         'request completed',
       );
     }
     done();
   });
+}
+
+function userAgent(header: string | undefined): string | null {
+  if (header === undefined || header === '') return null;
+  return header.length > USER_AGENT_MAX_LOGGED ? `${header.slice(0, USER_AGENT_MAX_LOGGED)}…` : header;
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';

@@ -1,7 +1,8 @@
 // Prometheus metrics (GET /metrics), one registry per app. Every label takes its value from a
 // small fixed set — a route template, never a path; an error code from the catalogue; a method
-// from the standard list — so no label can carry a store handle, key id, post id or other
-// unbounded value, and the number of series stays bounded whatever clients send.
+// from the standard list — so no label can carry a key id, post id or other unbounded value, and
+// the number of series stays bounded whatever clients send. The one store label is the
+// operator's: keys close to expiry per store (state-metrics.ts).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -11,6 +12,7 @@ import { ERROR_CATALOGUE } from '../lib/error-catalogue.js';
 import type { TimedWork, WorkOutcome } from '../lib/observations.js';
 import type { ConnectionGuard } from './connection-guard.js';
 import { sendApiError } from './error-envelope.js';
+import { registerStateMetrics } from './state-metrics.js';
 import { REDIS_ERROR_KINDS } from '../traffic/index.js';
 
 /** The `route` label of a request no route matched (its path is never a label). */
@@ -96,6 +98,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
     },
   });
 
+  const stopStateMetrics = registerStateMetrics(ctx, registers);
   // Redis errors by kind (src/traffic/redis-health.ts): while they last, limits are counted by
   // each process alone and cache versions read from PostgreSQL, so an alert belongs here.
   let stopRedis = () => {};
@@ -130,6 +133,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   app.addHook('onClose', async () => {
     stopListening();
     stopGuardEvents();
+    stopStateMetrics();
     stopRedis();
   });
 

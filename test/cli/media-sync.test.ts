@@ -61,6 +61,20 @@ describeEachEngine('blog-api media sync', (target) => {
     const again = await cli(env, 'media', 'sync', '--from-dir', t.config.mediaDir);
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual({ ...JSON.parse(again.stdout), problems: undefined }, { images: 3, copied: 0, present: 2, missing: 1, failed: 0, problems: undefined });
+
+    // The way back (a backup's export): the two files come out byte for byte; the one lost
+    // everywhere makes the export fail (exit 1) and is named, since a backup must not lack files
+    // silently.
+    const backup = join(t.config.mediaDir, '..', `export-${target.name}`);
+    const exported = await cli(env, 'media', 'export', '--to-dir', backup);
+    assert.equal(exported.code, 1);
+    assert.match(exported.stderr, /the export is incomplete \(run it again; missing files are lost from the store\)/);
+    assert.ok(exported.stderr.includes(`"images":3,"copied":2,"present":0,"missing":1,"failed":0`), exported.stderr);
+    assert.ok(exported.stderr.includes(`"path":"${store.handle}/${images[2].basename}","issue":"not in the store nor in the folder"`), exported.stderr);
+    for (const image of images.slice(0, 2)) {
+      assert.ok(readFileSync(join(backup, store.handle, image.basename)).equals(readFileSync(join(t.config.mediaDir, store.handle, image.basename))));
+    }
+    rmSync(backup, { recursive: true, force: true });
   });
 
   it('refuses a folder that does not exist, and a missing --from-dir', async () => {

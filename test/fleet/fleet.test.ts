@@ -49,7 +49,6 @@ describeOnPostgres('a fleet of three processes on PostgreSQL, Redis and S3', (po
       S3_PREFIX: `fleet-${randomLowerAlnum(8)}/`,
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       PUBLIC_BASE_URL: 'http://blog.test',
       MIGRATE_ON_START: 'false',
       HEALTH_CHECK_TIMEOUT_MS: '500',
@@ -66,6 +65,14 @@ describeOnPostgres('a fleet of three processes on PostgreSQL, Redis and S3', (po
 
   /** The object key of an image in the bucket. */
   const objectKey = (image: { path: string }) => `${env.S3_PREFIX}${image.path.split('/').slice(-2).join('/')}`;
+
+  it('starts with JSON log lines only: no deprecation warning or other text a log parser would trip on', () => {
+    for (const [i, server] of servers.entries()) {
+      const lines = (server.stdout() + server.stderr()).split('\n').filter((line) => line.trim() !== '');
+      assert.ok(lines.length > 0, `process ${i} logged its start`);
+      for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), `process ${i} printed a non-JSON line: ${line}`);
+    }
+  });
 
   it('serves an image uploaded through one process from the other two, byte for byte', async () => {
     const { key } = await t.tenant();

@@ -18,7 +18,7 @@ export function runCli(env: Record<string, string>, ...args: string[]): Promise<
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, REDIS_URL: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+      env: { ...process.env, REDIS_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

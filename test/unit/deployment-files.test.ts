@@ -1,8 +1,11 @@
 // The reference deployment (Dockerfile, compose.yaml) and the README's configuration table stay
-// consistent with the variables the service reads, as declared in src/config/env-schema.ts.
-// Container images cannot be run here, so this is what keeps those files honest.
+// consistent with the variables the service reads, as declared in src/config/env-schema.ts;
+// compose.yaml is valid (the `docker-compose` Debian package resolves it without a daemon) and
+// keeps its operating rules. Container images cannot be run here, so this is what keeps those
+// files honest.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config.js';
@@ -19,10 +22,23 @@ function readmeDefault(fallback: string): string {
   return /^[\w.:/<>@-]+$/.test(fallback) && !/^(unset|empty)$/.test(fallback) ? `\`${fallback}\`` : fallback;
 }
 
+/** compose.yaml as Compose resolves it with the example secrets (deploy/compose.env.example). */
+function resolvedCompose(): any {
+  const run = spawnSync('docker-compose', ['-f', 'compose.yaml', '--env-file', 'deploy/compose.env.example', 'config'], { encoding: 'utf8' });
+  assert.equal(run.error, undefined, 'docker-compose is installed (Debian package docker-compose)');
+  assert.equal(run.status, 0, run.stderr);
+  return parse(run.stdout);
+}
+
 function composeApiEnv(): Record<string, string> {
-  const compose = parse(readFileSync('compose.yaml', 'utf8'));
+  const compose = resolvedCompose();
   const env = compose.services.api.environment as Record<string, string>;
-  assert.deepEqual(compose.services.migrate.environment, env, 'the CLI service runs with the replicas\' environment');
+  assert.deepEqual(compose.services.cli.environment, env, 'the CLI service runs with the replicas\' environment');
+  const { DATABASE_URL: ownerUrl, ...migrateRest } = compose.services.migrate.environment;
+  const { DATABASE_URL: appUrl, ...apiRest } = env;
+  assert.deepEqual(migrateRest, apiRest, 'migrations run with the replicas\' environment but for the database role');
+  assert.equal(new URL(ownerUrl).username, 'blog_owner');
+  assert.equal(new URL(appUrl).username, 'blog_app');
   return env;
 }
 
@@ -68,6 +84,37 @@ describe('deployment files and the configuration', () => {
     assert.ok(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY, 'the bucket needs credentials');
   });
 
+  it('compose.yaml is valid, and refuses to start without its secrets', () => {
+    resolvedCompose();
+    const bare = spawnSync('docker-compose', ['-f', 'compose.yaml', 'config', '--quiet'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    assert.notEqual(bare.status, 0);
+    assert.match(bare.stderr, /set [A-Z_]+_PASSWORD/);
+  });
+
+  it('compose.yaml: restart policies, pinned images, log rotation, only the balancer published, a tagged API image', () => {
+    const { services, networks } = resolvedCompose();
+    const oneShot = new Set(['minio-setup', 'migrate', 'cli']);
+    for (const [name, service] of Object.entries<any>(services)) {
+      assert.equal(service.restart, oneShot.has(name) ? 'no' : 'unless-stopped', `${name} restart policy`);
+      assert.deepEqual(service.logging, { driver: 'json-file', options: { 'max-size': '10m', 'max-file': '5' } }, `${name} log rotation`);
+      assert.match(service.image, /^[\w./-]+:(?!latest$)[\w.-]*\d[\w.-]*$/, `${name} image pinned to a release`);
+      const ports = (service.ports ?? []).map((p: any) => (typeof p === 'string' ? p : `${p.host_ip ?? ''}:${p.published}:${p.target}`));
+      if (name === 'lb') assert.ok(ports.length > 0);
+      else if (name === 'prometheus') for (const port of ports) assert.match(port, /^127\.0\.0\.1:/, 'Prometheus on loopback only');
+      else assert.deepEqual(ports, [], `${name} publishes nothing`);
+      if (!['lb', 'api'].includes(name)) assert.deepEqual(Object.keys(service.networks), ['internal'], `${name} on the internal network only`);
+    }
+    assert.equal(networks.internal.internal, true);
+    for (const name of ['api', 'migrate', 'cli']) assert.equal(services[name].image, 'store-blog-api:0.1.0', `${name} runs the tagged image`);
+    // The service's bucket credentials are not MinIO's root account.
+    assert.notEqual(services.api.environment.AWS_ACCESS_KEY_ID, services.minio.environment.MINIO_ROOT_USER);
+    assert.notEqual(services.api.environment.AWS_SECRET_ACCESS_KEY, services.minio.environment.MINIO_ROOT_PASSWORD);
+    const policy = JSON.parse(readFileSync('deploy/minio-bucket-policy.json', 'utf8'));
+    const actions = policy.Statement.flatMap((s: any) => s.Action).sort();
+    assert.ok(actions.every((a: string) => /^s3:(Get|Put|Delete|List|AbortMultipartUpload)/.test(a)), actions.join());
+    assert.deepEqual([...new Set(policy.Statement.flatMap((s: any) => s.Resource))], ['arn:aws:s3:::blog-media', 'arn:aws:s3:::blog-media/*']);
+  });
+
   it('the Dockerfile sets only variables the service reads, and they are valid', () => {
     const env = dockerfileEnv();
     assert.deepEqual(Object.keys(env).sort(), ['HOST', 'NODE_ENV', 'PORT']);
@@ -75,6 +122,18 @@ describe('deployment files and the configuration', () => {
     const config = loadConfig(env);
     assert.equal(config.host, '0.0.0.0');
     assert.equal(config.port, 8080);
+  });
+
+  it('the Dockerfile: dependencies before sources, no lifecycle scripts in install or prune, no dangling link, no VOLUME; a small context', () => {
+    const text = readFileSync('Dockerfile', 'utf8').replace(/\\\n/g, ' ');
+    const deps = text.slice(text.indexOf(' AS deps'), text.indexOf('\nFROM ', text.indexOf(' AS deps')));
+    assert.deepEqual([...deps.matchAll(/^COPY (.+)$/gm)].map((m) => m[1]), ['package.json package-lock.json ./', 'sdk/package.json ./sdk/package.json'], 'the install layer sees only the manifests');
+    assert.match(deps, /^RUN npm ci --ignore-scripts --workspaces=false/m);
+    assert.match(text, /npm prune --omit=dev --ignore-scripts --workspaces=false/);
+    assert.match(text, /rm -f node_modules\/store-blog-sdk/);
+    assert.doesNotMatch(text, /^VOLUME/m);
+    const ignored = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim());
+    for (const entry of ['test', 'bench', 'docs', '.ci', '.git', 'node_modules', 'dist']) assert.ok(ignored.includes(entry), `.dockerignore leaves out ${entry}`);
   });
 
   it('the README configuration table is the schema: every variable once, in its order, with its default and meaning', () => {

@@ -32,7 +32,11 @@ export interface MediaStore {
   stat(handle: string, basename: string): Promise<StoredFileInfo | null>;
   /** A stream of the file's bytes, or null when there is none. */
   open(handle: string, basename: string): Promise<{ info: StoredFileInfo; stream: Readable } | null>;
-  /** Resolves when the store can be written to now; rejects with the reason otherwise (readiness). */
+  /**
+   * Resolves when the store answers now; rejects with the reason otherwise (readiness). The local
+   * folder checks that it may write there; a bucket, that it exists and accepts the credentials
+   * (HeadBucket): nothing is written, so a user allowed to read but not write passes.
+   */
   check(): Promise<void>;
   /**
    * Up to `limit` stored image files in the order of `<handle>/<basename>`, starting after the

@@ -58,8 +58,13 @@ interface Claimed {
 
 const quietLog: WorkerLog = { warn: () => undefined };
 
+/** How one attempt ended: delivered, to be retried, or given up (the delivery is `failed`). */
+export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed';
+
 export class WebhookWorker {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Told of every recorded attempt (the metrics count them); see onAttempt(). */
+  private readonly attemptListeners = new Set<(outcome: AttemptOutcome) => void>();
   private timer: unknown = null;
   private running = false;
   private log: WorkerLog = quietLog;
@@ -96,6 +101,12 @@ export class WebhookWorker {
     this.running = true;
     this.log = log;
     this.schedule();
+  }
+
+  /** Calls `listener` after each attempt this worker records; returns the function that stops it. */
+  onAttempt(listener: (outcome: AttemptOutcome) => void): () => void {
+    this.attemptListeners.add(listener);
+    return () => this.attemptListeners.delete(listener);
   }
 
   /** Stops polling and waits for the deliveries in flight. */
@@ -236,6 +247,8 @@ export class WebhookWorker {
     if (!succeeded) {
       this.log.warn({ delivery_id: d.id, endpoint_id: d.endpoint_id, response_status: outcome.status, error: outcome.error, attempts, status }, 'webhook attempt failed');
     }
+    // Set inside the transaction's callback, hence the widened type after it.
+    let recorded = null as AttemptOutcome | null;
     await this.db.transaction().execute(async (trx) => {
       await finishAttempt(trx, attempt.id, outcome, attempt.durationMs);
       // Only while this claim still holds: a late answer after the lease expired must not
@@ -248,6 +261,7 @@ export class WebhookWorker {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return;
       await recordAttemptForCircuit(trx, d.endpoint_id, outcome.timedOut === true, now);
+      recorded = status === 'succeeded' ? 'succeeded' : status === 'failed' ? 'failed' : 'retrying';
       if (succeeded) {
         await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', d.endpoint_id).where('failing_since', 'is not', null).execute();
         return;
@@ -264,8 +278,11 @@ export class WebhookWorker {
         .executeTakeFirst();
       if (status === 'pending' && (endpoint?.enabled !== 1 || endpoint.webhooks_enabled !== 1)) {
         await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', d.id).execute();
+        recorded = 'failed';
       }
     });
+    // After the commit, and only for the claim that held: each attempt is counted once in the fleet.
+    if (recorded !== null) for (const listener of this.attemptListeners) listener(recorded);
   }
 }
 

@@ -3,6 +3,7 @@ export * from './event-outbox.js';
 export * from './webhook-schemas.js';
 export * from './webhook-service.js';
 export * from './delivery-worker.js';
+export * from './backlog.js';
 export * from './signature.js';
 export * from './target-check.js';
 export * from '../../lib/timers.js';
