@@ -115,6 +115,17 @@ describe('deployment files and the configuration', () => {
     assert.deepEqual([...new Set(policy.Statement.flatMap((s: any) => s.Resource))], ['arn:aws:s3:::blog-media', 'arn:aws:s3:::blog-media/*']);
   });
 
+  it('compose.yaml gives the API longer to stop than its drain and grace together', () => {
+    const { services } = resolvedCompose();
+    const config = loadConfig(composeApiEnv());
+    const period = String(services.api.stop_grace_period);
+    const match = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(period);
+    assert.ok(match, `stop_grace_period ${period}`);
+    const stopMs = (Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0)) * 1000;
+    const { shutdownDrainMs, shutdownGraceMs } = config.ops;
+    assert.ok(stopMs > shutdownDrainMs + shutdownGraceMs, `${period} must exceed ${shutdownDrainMs} + ${shutdownGraceMs} ms`);
+  });
+
   it('the Dockerfile sets only variables the service reads, and they are valid', () => {
     const env = dockerfileEnv();
     assert.deepEqual(Object.keys(env).sort(), ['HOST', 'NODE_ENV', 'PORT']);
