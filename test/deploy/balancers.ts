@@ -1,7 +1,8 @@
-// The reference load-balancer configurations of deploy/, run for real (Debian's nginx and
-// HAProxy) on loopback: the files are used as they are, with only the addresses (listen ports,
+// The reference load-balancer configurations of deploy/, run for real (Debian's nginx, HAProxy
+// and Caddy) on loopback: the files are used as they are, with only the addresses (listen ports,
 // the API processes) and the certificate paths replaced, and a self-signed certificate for
-// 127.0.0.1 made at the start.
+// 127.0.0.1 made at the start. The one exception is Caddy's `request_buffers`, left out for a
+// Caddy older than 2.6.4 (below).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -12,7 +13,7 @@ import { unusedPort } from '../helpers/ports.js';
 
 const DEPLOY = fileURLToPath(new URL('../../deploy/', import.meta.url));
 
-export type BalancerName = 'nginx' | 'haproxy';
+export type BalancerName = 'nginx' | 'haproxy' | 'caddy';
 
 export interface Balancer {
   name: BalancerName;
@@ -65,6 +66,14 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
     );
     writeFileSync(join(dir, 'nginx.conf'), config);
     child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  } else if (name === 'caddy') {
+    writeFileSync(join(dir, 'Caddyfile'), caddyfile(apiPorts, httpPort, httpsPort, certificate));
+    // Caddy keeps its data (certificates, locks) and configuration under HOME / XDG: the test's folder.
+    const home = { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
+    child = spawn('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...home },
+    });
   } else {
     const config = api(readFileSync(join(DEPLOY, 'haproxy.cfg'), 'utf8'))
       .replace(/bind :80\b/, `bind 127.0.0.1:${httpPort}`)
@@ -85,10 +94,48 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
     log: () => output + (name === 'nginx' ? safeRead(join(dir, 'error.log')) : ''),
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      // A graceful stop waits for open requests; the load has stopped, so this is only a bound.
+      const stuck = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
+      clearTimeout(stuck);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * deploy/Caddyfile for loopback: the site address becomes the HTTPS listener on 127.0.0.1 with the
+ * test certificate, the redirecting HTTP listener gets a loopback port too, and the upstreams found
+ * by DNS (`dynamic a`) become the three processes. Every other directive stays as in the file.
+ */
+function caddyfile(apiPorts: number[], httpPort: number, httpsPort: number, certificate: { cert: string; key: string }): string {
+  let config = readFileSync(join(DEPLOY, 'Caddyfile'), 'utf8');
+  const replace = (pattern: RegExp, by: string) => {
+    const next = config.replace(pattern, by);
+    if (next === config) throw new Error(`deploy/Caddyfile no longer has ${pattern}`);
+    config = next;
+  };
+  replace(/\{\n\tadmin off\n\}/, `{\n\tadmin off\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n}`);
+  replace(/^\{\$BLOG_API_DOMAIN:localhost\} \{$/m, `https://127.0.0.1:${httpsPort} {\n\tbind 127.0.0.1\n\ttls ${certificate.cert} ${certificate.key}`);
+  replace(/^(\t+)dynamic a \{[^}]*\}$/m, `$1to ${apiPorts.map((port) => `127.0.0.1:${port}`).join(' ')}`);
+  // `request_buffers` came in Caddy 2.6.4; Debian 12's 2.6.2 refuses the file with it. Without it
+  // a POST body is not sent again after a failed attempt. The drain makes that unnecessary (a
+  // process stops getting requests before it closes a connection; docs/deployment.md), and the
+  // test's uploads carry no Idempotency-Key, so no balancer may send them twice anyway.
+  if (olderThan(caddyVersion(), [2, 6, 4])) replace(/^\t+request_buffers .*\n/m, '');
+  return config;
+}
+
+function caddyVersion(): number[] {
+  const out = spawnSync('caddy', ['version'], { encoding: 'utf8' });
+  const match = /(\d+)\.(\d+)\.(\d+)/.exec(out.stdout ?? '');
+  if (out.status !== 0 || !match) throw new Error(`caddy version: ${out.stdout}${out.stderr}`);
+  return match.slice(1).map(Number);
+}
+
+function olderThan(version: number[], than: number[]): boolean {
+  for (let i = 0; i < than.length; i++) if (version[i] !== than[i]) return version[i] < than[i];
+  return false;
 }
 
 function safeRead(file: string): string {

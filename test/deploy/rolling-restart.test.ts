@@ -1,5 +1,5 @@
 // Deploys and crashes behind the reference load balancers (deploy/nginx.conf, deploy/haproxy.cfg,
-// run by Debian's nginx and HAProxy over TLS on loopback): three API processes on PostgreSQL,
+// deploy/Caddyfile, run by Debian's nginx, HAProxy and Caddy over TLS on loopback): three API processes on PostgreSQL,
 // Redis and an S3 server, a bounded load of reads, idempotent creates and uploads.
 // - Rolling restart: each process in turn gets SIGTERM (default SHUTDOWN_DRAIN_MS) and is
 //   started again; no request may fail, and every acknowledged write must be there.
@@ -18,11 +18,11 @@ import { uniqueJpeg } from '../api/media-support.js';
 import { missingBalancer, startBalancer, type BalancerName } from './balancers.js';
 import { moreAnswers, startLoad, type Load } from './load.js';
 
-const BALANCERS: BalancerName[] = ['nginx', 'haproxy'];
+const BALANCERS: BalancerName[] = ['nginx', 'haproxy', 'caddy'];
 
 const redisUp = await redisReachable();
 const missing = BALANCERS.map(missingBalancer).filter(Boolean).join('; ');
-if (process.env.CI === 'true' && (missing || !redisUp)) throw new Error(`CI needs nginx, HAProxy and Redis: ${missing || `Redis not reachable at ${TEST_REDIS_URL}`}`);
+if (process.env.CI === 'true' && (missing || !redisUp)) throw new Error(`CI needs nginx, HAProxy, Caddy and Redis: ${missing || `Redis not reachable at ${TEST_REDIS_URL}`}`);
 const skip = postgresEngine.skip ?? (redisUp ? undefined : `Redis not reachable at ${TEST_REDIS_URL}`) ?? (missing || undefined);
 
 const CLIENTS = 6;
