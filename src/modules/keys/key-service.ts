@@ -1,4 +1,4 @@
-import { Cache, NO_VERSIONS, versionsFromRow, type CacheVersions, type VersionSource } from '../../cache/index.js';
+import { Cache, NO_VERSIONS, VERSION_COLUMNS, versionsFromRow, type CacheVersions, type VersionSource } from '../../cache/index.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
@@ -87,7 +87,7 @@ const keyWithStoreAndVersions = queryTemplate((db, $: { keyId: string }) =>
     .leftJoin('cache_versions', 'cache_versions.store_id', 'api_keys.store_id')
     .selectAll('stores')
     .select(KEY_COLUMNS)
-    .select(['cache_versions.keys_version', 'cache_versions.content_version', 'cache_versions.usage_version'])
+    .select(VERSION_COLUMNS.map((column) => `cache_versions.${column}` as const))
     .where('api_keys.key_id', '=', $.keyId),
 );
 
