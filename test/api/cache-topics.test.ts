@@ -4,12 +4,15 @@
 // every trigger bumps a topic the list knows, cache_versions has exactly the topics' columns, and
 // cache_version_bump() grows exactly the column of the topic it is given. SQLite (versions from
 // the statements' text): no trigger writes a topic's table from a table outside that topic.
-import { after, before, it } from 'node:test';
+// With Redis, a store's hash holds the topics' fields, and the stale-copy drop keeps its two modes.
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { describeEachEngine, type EngineTarget } from '../helpers/engines.js';
-import { TOPIC_NAMES, TOPICS, VERSION_COLUMNS, type Topic } from '../../src/cache/topics.js';
+import { describeEachEngine, postgresEngine, type EngineTarget } from '../helpers/engines.js';
+import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { REDIS_HASH_FIELDS, TOPIC_NAMES, TOPICS, VERSION_COLUMNS, versionColumn, type Topic } from '../../src/cache/topics.js';
 
 /** table → the topics a write to it must bump, as the list says. */
 function expectedTopicsOfTables(): Map<string, Set<Topic>> {
@@ -124,4 +127,67 @@ describeEachEngine('cache topics match the migrated schema', (target: EngineTarg
       }
     });
   }
+});
+
+describe('cache topics in Redis [postgres]', { skip: postgresEngine.skip ?? (await redisSkipReason()) }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(postgresEngine, { REDIS_URL: TEST_REDIS_URL });
+  });
+  after(async () => t?.close());
+
+  const me = async (key: string) => assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
+  const row = async (storeId: number) => (await t.ctx.db.selectFrom('cache_versions').select(VERSION_COLUMNS).where('store_id', '=', storeId).executeTakeFirstOrThrow()) as Record<string, number | string>;
+  /** The store's hash once the fills of earlier requests (not awaited by them) are done. */
+  const hash = async (storeId: number) => {
+    const client = t.ctx.traffic.redis!.client;
+    await client.ping();
+    return client.hgetall(t.ctx.sharedVersions!.keyOf(storeId));
+  };
+  /** A copy equal to the store's row, with `content` moved by `delta`. */
+  const copyOf = async (storeId: number, delta: number) => {
+    const versions = await row(storeId);
+    return Object.fromEntries(TOPICS.map((topic) => [topic.field, String(Number(versions[versionColumn(topic.name)]) + (topic.name === 'content' ? delta : 0))]));
+  };
+  const put = (storeId: number, copy: Record<string, string>) => t.ctx.traffic.redis!.client.hset(t.ctx.sharedVersions!.keyOf(storeId), copy);
+
+  it("a store's hash holds one field per topic, equal to its row's column, and gen", async () => {
+    const shared = t.ctx.sharedVersions!;
+    await shared.reconcile();
+    const { store, key } = await t.tenant();
+    await shared.drop([store.id]); // a write's drop: gen is there from then on
+    await me(key);
+    await me(key);
+    const fields = await hash(store.id);
+    assert.deepEqual(Object.keys(fields).sort(), [...REDIS_HASH_FIELDS].sort());
+    const { gen, ...copy } = fields;
+    assert.ok(gen);
+    assert.deepEqual(copy, await copyOf(store.id, 0));
+  });
+
+  it("the reconcile drops a copy behind its row; after Redis came back, any copy unequal to it; never an equal one", async () => {
+    const shared = t.ctx.sharedVersions!;
+    await shared.reconcile();
+    const { store, key } = await t.tenant();
+    const other = await t.tenant();
+    await shared.drop([store.id]);
+    for (const k of [key, key, other.key, other.key]) await me(k);
+    // A change committed without a drop (a writer that died): the look since the last horizon finds the row.
+    await t.ctx.stores.update(store.handle, { name: 'Changed once' });
+    const ahead = await copyOf(store.id, 1);
+    await put(store.id, ahead);
+    await shared.reconcile();
+    const { gen, ...kept } = await hash(store.id);
+    assert.deepEqual(kept, ahead, 'a copy ahead of its row is not behind it');
+    await t.ctx.stores.update(store.handle, { name: 'Changed twice' });
+    await shared.reconcile();
+    assert.deepEqual(await hash(store.id), { gen: String(Number(gen) + 1) }, 'a copy behind its row is dropped');
+    // After Redis came back: every copy is checked against its row.
+    await put(store.id, await copyOf(store.id, 1));
+    const equal = await hash(other.store.id);
+    shared.distrust();
+    await shared.reconcile();
+    assert.deepEqual(await hash(store.id), { gen: String(Number(gen) + 2) }, 'a copy unequal to its row is dropped');
+    assert.deepEqual(await hash(other.store.id), equal, 'a copy equal to its row stays');
+  });
 });
