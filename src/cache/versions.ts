@@ -39,10 +39,12 @@ class InProcessVersions implements VersionSource {
 
 const versionsOfStore = queryTemplate((db, $: { storeId: number }) => db.selectFrom('cache_versions').select(VERSION_COLUMNS).where('store_id', '=', $.storeId));
 
+const TOPIC_COLUMNS = TOPICS.map((topic) => [topic.name, versionColumn(topic.name)] as const);
+
 /** The columns of cache_versions as versions (a store without a row has never changed: 0). */
 export function versionsFromRow(row: { readonly [C in VersionColumn]: number | null } | undefined): CacheVersions {
   const versions = {} as CacheVersions;
-  for (const topic of TOPICS) versions[topic.name] = row?.[versionColumn(topic.name)] ?? 0;
+  for (const [topic, column] of TOPIC_COLUMNS) versions[topic] = row?.[column] ?? 0;
   return versions;
 }
 
