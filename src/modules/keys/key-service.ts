@@ -99,18 +99,18 @@ export class KeyService {
       const parts = generateKeyParts();
       try {
         await insertKey(this.db, {
-            key_id: parts.keyId,
-            store_id: input.storeId,
-            application: input.application,
-            secret_hash: hashSecret(parts.secret),
-            scopes: serializeScopes(input.scopes),
-            expires_at: expiresAt,
-            revoked_at: null,
-            read_per_minute: input.readPerMinute ?? KEY_DEFAULTS.readPerMinute,
-            write_per_minute: input.writePerMinute ?? KEY_DEFAULTS.writePerMinute,
-            concurrency: input.concurrency ?? KEY_DEFAULTS.concurrency,
-            created_at: now,
-          });
+          key_id: parts.keyId,
+          store_id: input.storeId,
+          application: input.application,
+          secret_hash: hashSecret(parts.secret),
+          scopes: serializeScopes(input.scopes),
+          expires_at: expiresAt,
+          revoked_at: null,
+          read_per_minute: input.readPerMinute ?? KEY_DEFAULTS.readPerMinute,
+          write_per_minute: input.writePerMinute ?? KEY_DEFAULTS.writePerMinute,
+          concurrency: input.concurrency ?? KEY_DEFAULTS.concurrency,
+          created_at: now,
+        });
         return { key: parts.key, keyId: parts.keyId, scopes: expandScopes(input.scopes), expiresAt };
       } catch (err) {
         // Anything else (a store that does not exist, a lost connection) is not luck: no retry.

@@ -140,13 +140,13 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     const row = await this.db.transaction().execute(async (trx) => {
       const updated = await updateEndpoint(trx, store.id, id, {
-          ...(url !== undefined ? { url } : {}),
-          ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
-          ...(input.enabled !== undefined ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null } : {}),
-          updated_at: now,
-        });
+        ...(url !== undefined ? { url } : {}),
+        ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
+        ...(input.enabled !== undefined ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null } : {}),
+        updated_at: now,
+      });
       if (!updated) throw new ApiError('not_found');
       if (input.enabled === false) await failWaitingDeliveries(trx, id);
       await recordAudit(trx, actor, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: Object.keys(input).sort(), at: now });
