@@ -2,7 +2,7 @@
 // is not stays (the clock is injected), upload leftovers go at start and in a pass, files no
 // image accounts for and removals a deletion still owes are finished, one instance runs a pass
 // at a time, and `blog-api housekeeping` prints the counts.
-import { after, before, it, mock } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +13,8 @@ import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, START_TIME, type TestApp } from '../helpers/test-app.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { createPost } from '../helpers/posts.js';
-import { HousekeepingService, LEASE_TTL_MS, type HousekeepingLog, type PassResult } from '../../src/modules/housekeeping/index.js';
+import { HousekeepingService, housekeepingJob, LEASE_TTL_MS, type HousekeepingLog, type PassResult } from '../../src/modules/housekeeping/index.js';
+import { PeriodicJobs } from '../../src/lib/periodic.js';
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { deleteImage, upload, uniqueJpeg } from './media-support.js';
@@ -21,6 +22,11 @@ import { runCli as cli } from '../helpers/cli.js';
 import { unusedPort } from '../helpers/ports.js';
 
 const MINUTE = 60_000;
+
+/** Resolves once `done()` holds, checking after each turn of the event loop (no timers). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+}
 const HOUR = 60 * MINUTE;
 const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 
@@ -138,9 +144,11 @@ describeEachEngine('housekeeping', (target) => {
     const old = writeFile('.upload-oldstylename12345.tmp', now() - 2 * HOUR);
     const young = writeFile(`.upload-0badc0de-1-elsewhere1.tmp`, now() - 30 * MINUTE);
 
+    // The server's housekeeping job, on timers that never fire: only its start runs.
     const service = new HousekeepingService(t.ctx.db, t.clock, t.ctx.media.files, 60_000);
-    service.start();
-    await service.stop();
+    const jobs = new PeriodicJobs([housekeepingJob(service)], { timers: { setTimeout: () => 0, clearTimeout: () => undefined } });
+    jobs.start();
+    await jobs.stop();
     assert.deepEqual([existsSync(abandoned), existsSync(old), existsSync(writing), existsSync(young)], [false, false, true, true]);
 
     // 31 minutes on, the file from elsewhere is an hour old; the live writer's file is not.
@@ -225,21 +233,22 @@ describeEachEngine('housekeeping', (target) => {
     }
   });
 
-  it('runs a pass every interval once started, and stops', async () => {
+  it('runs a pass every interval (plus up to a tenth of it at random) once started, and stops', async () => {
     const lines: string[] = [];
     const log: HousekeepingLog = { info: (_d, m) => lines.push(m), warn: (_d, m) => lines.push(`warn: ${m}`) };
-    mock.timers.enable({ apis: ['setTimeout'] });
-    const service = new HousekeepingService(t.ctx.db, t.clock, t.ctx.media.files, 300_000);
-    try {
-      service.start(log);
-      mock.timers.tick(299_999);
-      assert.deepEqual(lines, []);
-      mock.timers.tick(1);
-    } finally {
-      mock.timers.reset();
-    }
-    await service.stop();
+    const waits: Array<{ ms: number; run: () => void }> = [];
+    const timers = { setTimeout: (run: () => void, ms: number) => waits.push({ ms, run }), clearTimeout: () => undefined };
+    const interval = 300_000;
+    const service = new HousekeepingService(t.ctx.db, t.clock, t.ctx.media.files, interval);
+    const jobs = new PeriodicJobs([housekeepingJob(service)], { timers, random: () => 0.99999 });
+    jobs.start(log);
+    await until(() => waits.length === 1);
+    assert.deepEqual(waits.map((w) => w.ms), [interval + interval / 10]);
+    assert.deepEqual(lines, []);
+    waits[0]!.run();
+    await until(() => waits.length === 2);
     assert.deepEqual(lines, ['housekeeping pass']);
+    await jobs.stop();
   });
 
   it('`blog-api housekeeping` finishes every other kind when the object store cannot be listed: media_errors, complete false, exit 0', async () => {
