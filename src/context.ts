@@ -135,7 +135,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const writes = writeTransactions(db, handle.engine);
     // PostgreSQL creates a post in one statement, with its id taken ahead (create-statement.ts).
     const ids = handle.engine === 'postgres' ? new IdBlocks(db, 'posts') : null;
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, ids });
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, engine: handle.engine, ids });
     const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl, previewLinks);
     const media = createMediaService(db, clock, config);

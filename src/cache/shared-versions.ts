@@ -189,10 +189,10 @@ export class SharedVersions {
   parse(fields: Array<string | null> | null, marker: string | null = this.marker): SharedRead | null {
     if (!fields) return null;
     if (this.trusted && marker !== this.marker) this.distrust();
-    const [keys, content, usage, gen] = fields;
-    if (!this.trusted) return { versions: null, gen: gen ?? '', epoch: -1 };
+    const [keys, content, usage, generation] = fields;
+    if (!this.trusted) return { versions: null, gen: generation ?? '', epoch: -1 };
     const versions = keys !== null && content !== null && usage !== null ? { keys: Number(keys), content: Number(content), usage: Number(usage) } : null;
-    return { versions, gen: gen ?? '', epoch: this.epoch };
+    return { versions, gen: generation ?? '', epoch: this.epoch };
   }
 
   /** Puts back a copy read from PostgreSQL after `read` was made; not awaited by the request. */

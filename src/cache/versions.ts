@@ -55,7 +55,7 @@ export function versionsFromRow(row: { keys_version: number | null; content_vers
 
 /**
  * PostgreSQL: the cache_versions row of the store, kept by triggers in the writing transaction
- * (migration 0002), so a version read after a commit returns — by the CLI or any instance —
+ * (migration 0005), so a version read after a commit returns — by the CLI or any instance —
  * is that commit's or later. Reading it is the one query of a request whose values are cached.
  */
 class DatabaseVersions implements VersionSource {

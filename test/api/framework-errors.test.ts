@@ -1,5 +1,5 @@
 // Requests that never reach a route, over a real socket: a path the router cannot decode, an
-// over-long path parameter, and bytes Node's HTTP parser refuses. Each answer is the contract's
+// over-long path parameter, and bytes Node's HTTP parser refuses. Each answer is the API's
 // envelope with a request id, and the connection is closed cleanly (FIN after the answer).
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';

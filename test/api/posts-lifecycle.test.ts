@@ -1,4 +1,4 @@
-// Every row of the contract's states-and-transitions table, with an injected clock.
+// Every states-and-transitions case of docs/api-behaviour.md ("Posts"), with an injected clock.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachEngine } from '../helpers/engines.js';

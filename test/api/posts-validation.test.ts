@@ -1,5 +1,5 @@
 // Create/update validation: unknown and read-only fields, PATCH rules, title, body size,
-// categories, cover, framework errors mapped to contract codes, store gates on writes.
+// categories, cover, framework errors mapped to API error codes, store gates on writes.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachEngine } from '../helpers/engines.js';

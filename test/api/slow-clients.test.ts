@@ -164,7 +164,7 @@ describeEachEngine('slow clients on a listening server', (target) => {
     const closedAfter = await client.closed;
     stop();
     assert.ok(closedAfter >= 400 && closedAfter < 2500, `closed after ${closedAfter} ms (the headers would take 2.5 s)`);
-    // Cut in the contract's terms: incomplete input, named, then the connection closes.
+    // Cut in the API's terms: incomplete input, named, then the connection closes.
     assert.match(client.received(), /^HTTP\/1\.1 422 /);
     assert.match(client.received(), /"field":"request","issue":"was not received completely in time"/);
   });

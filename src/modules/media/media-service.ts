@@ -20,7 +20,7 @@ import { createMediaStore } from './create-media-store.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
 
-/** Posts listed in an image_in_use error (contract: at most 20). */
+/** Posts listed in an image_in_use error (docs/media.md: at most 20). */
 export const IN_USE_DETAILS_MAX = 20;
 
 export interface UploadResult {
@@ -241,7 +241,7 @@ function limitsOf(store: Store): ImageLimits {
   };
 }
 
-/** processImage with its client-side rejections turned into contract errors naming `file`. */
+/** processImage with its client-side rejections turned into API errors naming `file`. */
 async function processUpload(data: Buffer, limits: ImageLimits, budget: DecodeBudget): Promise<ProcessedImage> {
   try {
     return await processImage(data, limits, budget);
