@@ -21,13 +21,17 @@ export interface TenantAppOptions extends EachEngineOptions {
   env?: Record<string, string>;
   /** Scopes of the suite's key (default: those of t.tenant()). */
   scopes?: Scope[];
-  /** false: no tenant is made (suite.store and suite.key are not set); each test makes its own. */
-  tenant?: boolean;
+  /**
+   * false: no tenant is made (suite.store and suite.key are not set); each test makes its own.
+   * Otherwise t.tenant()'s options for the suite's store.
+   */
+  tenant?: false | { categories?: boolean; media?: boolean };
 }
 
 /**
  * describeEachEngine with the usual set-up: `suite.t` is a test app on the engine, and, unless
- * `tenant: false`, `suite.store` and `suite.key` are a tenant of it.
+ * `tenant: false`, `suite.store` and `suite.key` are a tenant of it. A `before` of the suite's
+ * own runs after this set-up.
  */
 export function describeTenantApp(name: string, body: (suite: TenantSuite) => void): void;
 export function describeTenantApp(name: string, options: TenantAppOptions, body: (suite: TenantSuite) => void): void;
@@ -39,7 +43,7 @@ export function describeTenantApp(name: string, ...args: [(suite: TenantSuite) =
       const suite = { target } as TenantSuite;
       before(async () => {
         suite.t = await startTestApp(target, options.env);
-        if (options.tenant !== false) Object.assign(suite, await suite.t.tenant(options.scopes ? { scopes: options.scopes } : {}));
+        if (options.tenant !== false) Object.assign(suite, await suite.t.tenant({ ...options.tenant, ...(options.scopes ? { scopes: options.scopes } : {}) }));
       });
       after(() => suite.t?.close());
       body(suite);
