@@ -7,6 +7,8 @@ import { loadServiceSecret, readServiceSetting } from './db/service-secret.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CursorCodec } from './lib/cursor.js';
 import { Observers, timeWork } from './lib/observations.js';
+import { PeriodicJobs, type PeriodicJob } from './lib/periodic.js';
+import type { Timers } from './lib/timers.js';
 import { createTrafficControl, RedisHealth, type TrafficControl } from './traffic/index.js';
 import { databaseIdentity, namespaceOf } from './db/database-identity.js';
 import { AuditService } from './modules/audit/index.js';
@@ -16,12 +18,12 @@ import { IdBlocks } from './db/id-blocks.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { KeyService } from './modules/keys/index.js';
-import { SHARED_VERSIONS_SETTING, SharedVersions, versionSource } from './cache/index.js';
+import { RECONCILE_INTERVAL_MS, SHARED_VERSIONS_SETTING, SharedVersions, versionSource } from './cache/index.js';
 import { createMediaService, type MediaService } from './modules/media/index.js';
-import { HousekeepingService } from './modules/housekeeping/index.js';
+import { HousekeepingService, housekeepingJob } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
-import { PreviewLinks, StorefrontService } from './modules/storefront/index.js';
-import { DeliveryRecovery, WebhookService, WebhookWorker } from './modules/webhooks/index.js';
+import { PreviewLinks, StorefrontService, VIEW_FLUSH_INTERVAL_MS } from './modules/storefront/index.js';
+import { DeliveryRecovery, POLL_INTERVAL_MS, WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { EventFeed } from './modules/events/index.js';
 import { API_VERSION_DATE } from './version.js';
 
@@ -53,8 +55,10 @@ export interface AppContext {
   redisHealth: RedisHealth | null;
   /** Statements this process has sent to the database so far (tests count them per request). */
   queryCount(): number;
-  /** Periodic cleanup: the server calls housekeeping.start(); close() stops it. */
+  /** Cleanup passes (a periodic job; the CLI runs one pass on demand). */
   housekeeping: HousekeepingService;
+  /** The background jobs (listed in backgroundJobs below): the server starts them, close() stops them. */
+  jobs: PeriodicJobs;
   /** Durations reported by the modules (image processing, HTML filter); metrics listen here. */
   observers: Observers;
   /** PostgreSQL pool connections now; null on SQLite. */
@@ -64,7 +68,7 @@ export interface AppContext {
   events: EventFeed;
   /** A delivery's attempts, retry and replay. */
   deliveryRecovery: DeliveryRecovery;
-  /** Sends webhook deliveries; the server starts it, ctx.close() stops it. */
+  /** Sends webhook deliveries (polled by a periodic job); ctx.close() stops it. */
   webhookWorker: WebhookWorker;
   close(): Promise<void>;
 }
@@ -84,6 +88,8 @@ export interface ContextOptions {
   /** An operator command that changes nothing: it drops nothing in Redis, so it needs no Redis. */
   readOnly?: boolean;
   database?: DatabaseHandle;
+  /** Timers the background jobs wait on (default: the system's). */
+  timers?: Timers;
 }
 
 export async function createContext(config: AppConfig, options: ContextOptions = {}): Promise<AppContext> {
@@ -129,14 +135,15 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const writes = writeTransactions(db, handle.engine);
     // PostgreSQL creates a post in one statement, with its id taken ahead (create-statement.ts).
     const ids = handle.engine === 'postgres' ? new IdBlocks(db, 'posts') : null;
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, ids });
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, engine: handle.engine, ids });
     const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
-    const storefront = new StorefrontService(db, clock, config.publicBaseUrl, undefined, previewLinks);
+    const storefront = new StorefrontService(db, clock, config.publicBaseUrl, previewLinks);
     const media = createMediaService(db, clock, config);
     const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000, config.eventRetentionDays);
     media.observer = observers;
     const allowPrivateTargets = config.webhookAllowPrivateTargets;
     const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets, allowedPorts: config.webhookAllowedPorts });
+    const jobs = new PeriodicJobs(backgroundJobs({ housekeeping, webhookWorker, storefront, sharedVersions }), { timers: options.timers });
     return {
       config,
       engine: handle.engine,
@@ -161,6 +168,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       redisHealth,
       queryCount: () => handle.queryCount(),
       housekeeping,
+      jobs,
       observers,
       poolUsage: () => handle.poolUsage(),
       webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets, allowedPorts: config.webhookAllowedPorts }),
@@ -168,13 +176,12 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       events: new EventFeed(db, handle.engine, config.eventRetentionDays),
       deliveryRecovery: new DeliveryRecovery(db, handle.engine, clock),
       async close() {
-        // A pass under way stops at its next batch, before the database and the store close.
-        await housekeeping.stop();
+        // A housekeeping pass under way stops at its next batch, before the database and the store close.
+        await jobs.stop();
         await webhookWorker.stop();
         // Page views counted in memory are written before the database closes.
         await storefront.close();
         await htmlFilter.close();
-        await sharedVersions?.stop();
         await traffic.close();
         await media.files.close();
         await handle.close();
@@ -184,6 +191,39 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     await handle.close();
     throw err;
   }
+}
+
+/** Every background job of a server, listed once (src/lib/periodic.ts runs them). */
+function backgroundJobs(parts: {
+  housekeeping: HousekeepingService;
+  webhookWorker: WebhookWorker;
+  storefront: StorefrontService;
+  sharedVersions: SharedVersions | null;
+}): PeriodicJob[] {
+  const { housekeeping, webhookWorker, storefront, sharedVersions } = parts;
+  const jobs: PeriodicJob[] = [
+    housekeepingJob(housekeeping),
+    {
+      name: 'webhook-delivery',
+      intervalMs: POLL_INTERVAL_MS,
+      atStart: async (log) => webhookWorker.start(log),
+      run: () => webhookWorker.pollOnce(),
+    },
+    // Page views counted in memory, written about once a second (view-counter.ts).
+    { name: 'view-counts', intervalMs: VIEW_FLUSH_INTERVAL_MS, run: () => storefront.views.flush() },
+  ];
+  if (sharedVersions) {
+    // Copies of cache versions left in Redis by a writer that died after its commit: found and
+    // dropped within about a second. Failures go to the Redis health report, which rate-limits them.
+    jobs.push({
+      name: 'cache-version-reconcile',
+      intervalMs: RECONCILE_INTERVAL_MS,
+      firstDelayMs: 0,
+      run: () => sharedVersions.reconcile(),
+      report: (err) => sharedVersions.fail(err),
+    });
+  }
+  return jobs;
 }
 
 /**

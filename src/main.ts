@@ -34,12 +34,9 @@ async function main(): Promise<void> {
   }
 
   await app.listen({ port: config.port, host: config.host });
-  ctx.housekeeping.start(app.log);
   const server = app;
-  ctx.webhookWorker.start(app.log);
-  // Copies of cache versions left in Redis by a writer that died after its commit: found and
-  // dropped within about a second.
-  ctx.sharedVersions?.start();
+  // Housekeeping, webhook delivery, page-view flushes, the cache-version reconcile (src/context.ts).
+  ctx.jobs.start(app.log);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) {

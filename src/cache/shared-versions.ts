@@ -7,7 +7,6 @@ import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { IDENTITY_SQL, namespaceOf } from '../db/database-identity.js';
-import { systemTimers, type Timers } from '../lib/timers.js';
 import type { CacheVersions } from './cache.js';
 import { GEN_FIELD, luaStrings, TOPIC_FIELDS, TOPICS, VERSION_COLUMNS, type VersionColumn } from './topics.js';
 import { versionsFromRow } from './versions.js';
@@ -15,7 +14,10 @@ import { versionsFromRow } from './versions.js';
 /** service_settings row naming the Redis namespace; its presence says the fleet keeps versions in Redis. */
 export const SHARED_VERSIONS_SETTING = 'cache_versions_redis';
 
-/** How often an instance looks for rows changed by writers that did not drop their copy (a crash). */
+/**
+ * How often an instance looks for rows changed by writers that did not drop their copy (a crash):
+ * the reconcile job (src/context.ts), without jitter, since DROP_RETRY_MS counts on it.
+ */
 export const RECONCILE_INTERVAL_MS = 1000;
 
 const FIELDS = luaStrings(TOPIC_FIELDS);
@@ -131,9 +133,6 @@ export class SharedVersions {
   private prefix: string;
   /** xid8 horizon of the previous reconcile's snapshot (null: look at every row). */
   private horizon: string | null = null;
-  private timer: unknown = null;
-  private timers: Timers = systemTimers;
-  private running: Promise<void> | null = null;
   private trusted = false;
   /** Grows whenever trust is lost: a check or a fill begun before that counts for nothing. */
   private epoch = 0;
@@ -200,9 +199,9 @@ export class SharedVersions {
   parse(fields: Array<string | null> | null, marker: string | null = this.marker): SharedRead | null {
     if (!fields) return null;
     if (this.trusted && marker !== this.marker) this.distrust();
-    const gen = fields[TOPICS.length] ?? '';
-    if (!this.trusted) return { versions: null, gen, epoch: -1 };
-    return { versions: versionsFromFields(fields), gen, epoch: this.epoch };
+    const generation = fields[TOPICS.length] ?? '';
+    if (!this.trusted) return { versions: null, gen: generation, epoch: -1 };
+    return { versions: versionsFromFields(fields), gen: generation, epoch: this.epoch };
   }
 
   /** Puts back a copy read from PostgreSQL after `read` was made; not awaited by the request. */
@@ -211,7 +210,8 @@ export class SharedVersions {
     this.fillScript(1, this.keyOf(storeId), read.gen, ...versionsAsArgs(versions)).catch((err) => this.fail(err));
   }
 
-  private fail(err: unknown): void {
+  /** A fill, drop or reconcile failed: the copies are not used until the next check, and the error is reported. */
+  fail(err: unknown): void {
     this.distrust();
     this.report(err);
   }
@@ -340,26 +340,5 @@ export class SharedVersions {
     this.marker = marker;
     this.horizon = horizon;
     this.trusted = true;
-  }
-
-  /** Reconciles at once, then every `intervalMs` after the previous look ended, until stop(). */
-  start(intervalMs = RECONCILE_INTERVAL_MS, timers: Timers = systemTimers): void {
-    if (this.timer !== null) return;
-    this.timers = timers;
-    const tick = () => {
-      this.running = this.reconcile()
-        .catch((err) => this.fail(err))
-        .finally(() => {
-          this.running = null;
-          if (this.timer !== null) this.timer = timers.setTimeout(tick, intervalMs);
-        });
-    };
-    this.timer = timers.setTimeout(tick, 0);
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
   }
 }

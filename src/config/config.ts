@@ -1,6 +1,6 @@
 // Environment → validated, typed configuration. Every variable is declared once, in
 // env-schema.ts, and read only through it. Every problem is listed at once so an operator fixes
-// them in one go (decisions: "a bad value stops the process with a clear message").
+// them in one go (docs/operations.md: a bad value stops the process with a clear message).
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve, dirname } from 'node:path';

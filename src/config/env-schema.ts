@@ -4,7 +4,7 @@
 // config.ts reads the environment only through `readEnvironment`, so a variable missing here
 // cannot be read at all.
 import { Type, type Static, type TObject, type TOptional, type TString } from '@sinclair/typebox';
-import { DEFAULT_DECODE_BUDGET } from '../modules/media/image-types.js';
+import { DEFAULT_DECODE_BUDGET } from './decode-budget.js';
 
 const HOUR_MS = 3_600_000;
 export const S3_DEFAULT_CONNECT_TIMEOUT_MS = 3_000;

@@ -4,7 +4,7 @@ import { MAX_DETAILS } from '../lib/request-bounds.js';
 import { detailsFromAjv } from './validation.js';
 
 /**
- * The contract's envelope: `{ error: { code, message, details, request_id, retryable } }`, with
+ * The error envelope (docs/api-behaviour.md): `{ error: { code, message, details, request_id, retryable } }`, with
  * at most MAX_DETAILS details; `details_truncated: true` is added when more were found.
  */
 export function envelopeOf(err: ApiError, requestId: string) {
@@ -22,8 +22,8 @@ export function envelopeOf(err: ApiError, requestId: string) {
 }
 
 /**
- * Maps anything thrown into a contract error. The contract has no 400: every framework error
- * (bad JSON, wrong content type, body too large, schema failure) gets a contract code.
+ * Maps anything thrown into an API error. The API has no 400: every framework error
+ * (bad JSON, wrong content type, body too large, schema failure) gets an API error code.
  */
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;

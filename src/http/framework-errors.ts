@@ -1,7 +1,7 @@
 // Answers for requests that never reach a route: a path the router cannot decode or whose
 // parameter is too long (Fastify's frameworkErrors), and bytes Node's HTTP parser refuses
 // (the server's clientError: oversized or malformed headers, a malformed request line, a
-// request that did not arrive in time). Each gets a contract code in the envelope with a
+// request that did not arrive in time). Each gets an API error code in the envelope with a
 // request id, like every other answer. What cannot be answered is listed in
 // docs/api-behaviour.md.
 import type { Socket } from 'node:net';
@@ -49,7 +49,7 @@ function headerAt(err: ParserError): string | null {
   return HEADER_NAME.test(name) && !looksLikeKey(name) ? name : null;
 }
 
-/** The contract error answering a parser error (the request is never routed, so never a 401 or a 5xx). */
+/** The API error answering a parser error (the request is never routed, so never a 401 or a 5xx). */
 export function apiErrorForParserError(err: ParserError, maxHeaderBytes: number): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -70,7 +70,7 @@ export function apiErrorForParserError(err: ParserError, maxHeaderBytes: number)
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiError('validation_failed', [detail('body', 'is not well-formed chunked encoding')]);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      // The contract has no 408; a request that is cut off is incomplete input.
+      // The API has no 408 (docs/api-behaviour.md); a request that is cut off is incomplete input.
       return new ApiError('validation_failed', [detail('request', 'was not received completely in time')]);
     default:
       // A method, path or request line the parser cannot read: no resource answers to it.

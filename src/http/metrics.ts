@@ -53,7 +53,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   });
   const errors = new Counter({
     name: 'blog_api_errors_total',
-    help: 'Error answers by contract error code',
+    help: 'Error answers by API error code',
     labelNames: ['code'] as const,
     registers,
   });

@@ -1,5 +1,5 @@
 // The last pass over the generated OpenAPI document, so that generic tools (Redocly, Spectral,
-// openapi-typescript, Swagger UI) read it as the contract means it. Naming scheme, for anyone
+// openapi-typescript, Swagger UI) read it as docs/api-behaviour.md means it. Naming scheme, for anyone
 // adding routes or schemas:
 //   - a schema with a `title` (TypeBox option) becomes `components.schemas.<title>` and every
 //     place it appears refers to it by `$ref`. Titles are PascalCase nouns: the resource

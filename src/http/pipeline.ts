@@ -1,4 +1,4 @@
-// The request pipeline in its fixed order (decisions: error precedence, first match wins):
+// The request pipeline in its fixed order (docs/api-behaviour.md, "Error precedence"; first match wins):
 // request id + common headers → 401 → 403 → 429 rate → 429 concurrency → 503 store gates →
 // 404 feature → (Fastify) body parse + schema 422 → idempotency → handler (404, 409/413/415/422, quota).
 // Everything up to the feature flag runs in onRequest, so it wins over a malformed body.
@@ -76,29 +76,29 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   // PostgreSQL with Redis: a key already cached is counted, given its slot and told its store's
   // cache versions in one Redis call, before it is known to be still valid (that needs the
   // versions); a cached read then sends nothing else anywhere.
-  const guess = shared ? ctx.keys.cachedCaller(rawKey) : undefined;
-  let early: Admission | undefined;
-  let copy: SharedRead | null = null;
-  if (shared && guess) {
-    early = await ctx.traffic.admit({ ...admissionOf(guess, policy, rateClass, shared.keyOf(guess.store.id)), markerKey: shared.markerKey() });
-    copy = shared.parse(early.hash, early.marker);
+  const cachedCaller = shared ? ctx.keys.cachedCaller(rawKey) : undefined;
+  let earlyAdmission: Admission | undefined;
+  let sharedCopy: SharedRead | null = null;
+  if (shared && cachedCaller) {
+    earlyAdmission = await ctx.traffic.admit({ ...admissionOf(cachedCaller, policy, rateClass, shared.keyOf(cachedCaller.store.id)), markerKey: shared.markerKey() });
+    sharedCopy = shared.parse(earlyAdmission.hash, earlyAdmission.marker);
   }
   let authenticated;
   try {
-    authenticated = await ctx.keys.authenticate(rawKey, copy?.versions ?? null);
+    authenticated = await ctx.keys.authenticate(rawKey, sharedCopy?.versions ?? null);
   } catch (err) {
     // The database failed: the slot taken first is given back, not left to age out.
-    if (early?.release) void early.release();
+    if (earlyAdmission?.release) void earlyAdmission.release();
     throw err;
   }
   if (!authenticated) {
-    if (early?.release) void early.release();
+    if (earlyAdmission?.release) void earlyAdmission.release();
     throw new ApiError('unauthorized');
   }
   const { caller, versions } = authenticated;
   // No copy in Redis (a writer dropped it): the versions were just read from PostgreSQL; put
   // them back unless another writer dropped the copy since (the generation seen first).
-  if (shared && copy && !copy.versions && versions.keys !== null && caller.store.id === guess!.store.id) shared.fill(caller.store.id, copy, versions);
+  if (shared && sharedCopy && !sharedCopy.versions && versions.keys !== null && caller.store.id === cachedCaller!.store.id) shared.fill(caller.store.id, sharedCopy, versions);
   request.caller = caller;
   request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
@@ -106,7 +106,7 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
 
   // Every authenticated request counts against its class, whatever its outcome; the count and
   // the slot are one round trip to Redis. A request refused for its scope takes no slot.
-  const admission = !early ? await ctx.traffic.admit(admissionOf(caller, policy, rateClass)) : caller === guess ? early : await admitAgain(ctx, early, caller, policy, rateClass);
+  const admission = !earlyAdmission ? await ctx.traffic.admit(admissionOf(caller, policy, rateClass)) : caller === cachedCaller ? earlyAdmission : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
   const { decision } = admission;
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
@@ -140,13 +140,13 @@ function admissionOf(caller: Caller, policy: RoutePolicy, rateClass: RateClass, 
  * The cached key had changed (its limits, scopes or store): the request was already counted
  * once, so it is decided again under the key as it is now, and its slot taken again.
  */
-async function admitAgain(ctx: AppContext, early: Admission, caller: Caller, policy: RoutePolicy, rateClass: RateClass): Promise<Admission> {
-  if (early.release) void early.release();
+async function admitAgain(ctx: AppContext, earlyAdmission: Admission, caller: Caller, policy: RoutePolicy, rateClass: RateClass): Promise<Admission> {
+  if (earlyAdmission.release) void earlyAdmission.release();
   const limit = limitOf(caller, rateClass);
-  const decision = decide(limit, early.consumed, ctx.clock.now().getTime(), early.windowEndMs);
+  const decision = decide(limit, earlyAdmission.consumed, ctx.clock.now().getTime(), earlyAdmission.windowEndMs);
   const takeSlot = decision.allowed && scopeAllows(policy, caller);
   const release = takeSlot ? await ctx.traffic.acquireSlot(caller.keyId, caller.rateLimits.concurrency) : null;
-  return { ...early, decision, release, slotRefused: takeSlot && release === null };
+  return { ...earlyAdmission, decision, release, slotRefused: takeSlot && release === null };
 }
 
 /**

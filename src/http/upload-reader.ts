@@ -120,7 +120,7 @@ async function readFile(file: Readable & { truncated?: boolean }, maxBytes: numb
   return { data: Buffer.concat(chunks, bytes), sha256: hash.digest('hex') };
 }
 
-/** Multipart parser failures as contract errors (the contract has no 400). */
+/** Multipart parser failures as API errors (the API has no 400: docs/api-behaviour.md). */
 function toUploadError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as { code?: string; message?: string };

@@ -1,6 +1,6 @@
 // Two validators: request bodies are checked strictly (no type coercion, no silent removal of
 // unknown fields, every problem reported); query strings, path and headers arrive as text and
-// are coerced. Ajv errors become the contract's `{field, issue}` details.
+// are coerced. Ajv errors become the envelope's `{field, issue}` details.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -69,45 +69,45 @@ interface SchemaShape {
  */
 function boundedView(data: unknown, schema: unknown): unknown {
   if (typeof data !== 'object' || data === null || typeof schema !== 'object' || schema === null) return data;
-  const shape = schema as SchemaShape;
+  const declared = schema as SchemaShape;
   if (Array.isArray(data)) {
     const items = data.length > KEPT ? data.slice(0, KEPT) : data;
-    let copy: unknown[] | null = items === data ? null : items;
+    let trimmed: unknown[] | null = items === data ? null : items;
     for (let i = 0; i < items.length; i++) {
-      const item = boundedView(items[i], shape.items);
-      if (item !== items[i]) (copy ??= items.slice())[i] = item;
+      const item = boundedView(items[i], declared.items);
+      if (item !== items[i]) (trimmed ??= items.slice())[i] = item;
     }
-    return copy ?? data;
+    return trimmed ?? data;
   }
-  const known = shape.properties ?? {};
+  const known = declared.properties ?? {};
   let unknown = 0;
-  let copy: Record<string, unknown> | null = null;
+  let trimmed: Record<string, unknown> | null = null;
   const record = data as Record<string, unknown>;
   for (const key in record) {
     if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
     const isKnown = Object.prototype.hasOwnProperty.call(known, key);
     if (!isKnown && ++unknown > KEPT) {
-      copy ??= copyUpTo(record, key);
+      trimmed ??= copyUpTo(record, key);
       continue;
     }
     const value = isKnown ? boundedView(record[key], known[key]) : record[key];
-    if (copy) copy[key] = value;
+    if (trimmed) trimmed[key] = value;
     else if (value !== record[key]) {
-      copy = copyUpTo(record, key);
-      copy[key] = value;
+      trimmed = copyUpTo(record, key);
+      trimmed[key] = value;
     }
   }
-  return copy ?? data;
+  return trimmed ?? data;
 }
 
 /** A copy of the fields of `record` that come before `stop`. */
 function copyUpTo(record: Record<string, unknown>, stop: string): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = {};
   for (const key in record) {
     if (key === stop) break;
-    if (Object.prototype.hasOwnProperty.call(record, key)) copy[key] = record[key];
+    if (Object.prototype.hasOwnProperty.call(record, key)) fields[key] = record[key];
   }
-  return copy;
+  return fields;
 }
 
 /** Top-level fields of a path, query or header schema whose value is an integer. */
@@ -183,7 +183,7 @@ function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): 
   for (const name of notUtf8 ?? []) if (errors.length < KEPT) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
 }
 
-/** Fields the contract makes read-only in create and update bodies, with the way to change them. */
+/** Fields that are read-only in create and update bodies (docs/api-behaviour.md), with the way to change them. */
 const READ_ONLY_HINTS: Record<string, string> = {
   status: 'is read-only: change it with POST /v1/blog/posts/{id}/publish or /unpublish',
   published_at: 'is read-only here: set it with POST /v1/blog/posts/{id}/publish',
@@ -219,7 +219,7 @@ function issueFor(err: ErrorObject): string {
 }
 
 /**
- * Converts Ajv errors to contract details; `part` names where the value came from. Stops at one
+ * Converts Ajv errors to envelope details; `part` names where the value came from. Stops at one
  * more than MAX_DETAILS, enough for the envelope to say that more were found.
  */
 export function detailsFromAjv(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {

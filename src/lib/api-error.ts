@@ -7,7 +7,7 @@ export interface ErrorDetail {
 }
 
 /**
- * A contract error. Framework-free: the HTTP layer turns it into the envelope
+ * An API error (docs/api-behaviour.md). Framework-free: the HTTP layer turns it into the envelope
  * `{ error: { code, message, details, request_id, retryable } }`.
  */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
-// One JSON form for "the same value", whatever the order of its keys (decisions: sameness of an
-// idempotent request ignores key order; a cursor's conditions likewise).
+// One JSON form for "the same value", whatever the order of its keys (docs/api-behaviour.md:
+// sameness of an idempotent request ignores key order; a cursor's conditions likewise).
 
 /**
  * JSON with every object's keys sorted; `undefined` is written as null. The keys are sorted into

@@ -1,4 +1,4 @@
-// Opaque, signed page cursors (decisions: "signed by the server, and carry the query conditions").
+// Opaque, signed page cursors carrying the query conditions (docs/api-behaviour.md, "Cursors").
 // A cursor = base64url(JSON {h: holder fingerprint, c: conditions fingerprint, p: position}) + "." + HMAC.
 // The holder is who the cursor was issued to (a store and a key application): a cursor is a
 // position in that caller's listing, and anyone else presenting it gets a 422.
@@ -40,8 +40,8 @@ export class CursorCodec {
   /**
    * No cursor → first page. A cursor the service did not sign, or signed for another holder
    * (another store, another application) → invalid (422). A genuine cursor of this holder
-   * issued under other query conditions → first page again (the contract: changing the
-   * conditions restarts paging).
+   * issued under other query conditions → first page again (changing the conditions
+   * restarts paging).
    */
   decode(scope: string, conditions: Record<string, unknown>, cursor: string | undefined, holder: CursorHolder): CursorReading {
     if (cursor === undefined) return { kind: 'first-page' };

@@ -1,5 +1,5 @@
 // The one place where an error code meets its HTTP status, its `retryable` flag and its
-// zh-TW message (contract: Errors → Error codes; decisions: retryable for the open codes).
+// zh-TW message (docs/api-behaviour.md, "Requests and responses": one status and one `retryable` per code).
 
 export interface ErrorSpec {
   status: number;

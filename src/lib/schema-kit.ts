@@ -85,7 +85,7 @@ export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Num
 
 /**
  * The Idempotency-Key header of create endpoints, for the description only: its presence and
- * shape are checked by the idempotency step so that it answers with the contract's details.
+ * shape are checked by the idempotency step so that it answers with the documented details.
  */
 export const IdempotencyHeader = {
   type: 'object',

@@ -1,5 +1,5 @@
 /** What was being done when the shared store failed; lets logs say which limit was skipped. */
-export type TrafficOperation = 'connection' | 'admit' | 'consumeRate' | 'acquireSlot' | 'releaseSlot';
+export type TrafficOperation = 'connection' | 'admit' | 'acquireSlot' | 'releaseSlot';
 
 /** Reported through `onBackendError`; the original failure is kept as `cause`. */
 export class TrafficBackendError extends Error {

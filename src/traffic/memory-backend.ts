@@ -1,15 +1,13 @@
 import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
-import type { Admission, AdmitRequest, RateClass, RateDecision, TrafficControl } from './types.js';
+import type { Admission, AdmitRequest, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
 import { WINDOW_MS, decide } from './window.js';
 
 /*
- * Single-process backend. rate-limiter-flexible's RateLimiterMemory reads Date.now() internally
- * and cannot take a clock, so the window is counted here instead: a few lines, and tests can
- * move time without sleeping.
+ * Single-process backend, counted on the injected clock so tests can move time without sleeping.
  *
- * Window semantics match the Redis backend (rate-limiter-flexible's "flexible fixed window"):
+ * Window semantics match the Redis backend (a "flexible fixed window"):
  * a key's window starts with the first request counted in it and lasts WINDOW_MS; the count is
  * independent of the limit, so a changed limit applies to the very next request.
  */
@@ -44,17 +42,6 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     return fresh;
   }
 
-  async function consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
-    assertKeyId(keyId);
-    assertRateClass(rateClass);
-    assertCount('limitPerMinute', limitPerMinute);
-    const nowMs = clock.now().getTime();
-    sweep(nowMs);
-    // Every request counts, refused ones included, so hammering a full allowance stays refused.
-    const window = countRequest(`${rateClass}:${keyId}`, nowMs);
-    return decide(limitPerMinute, window.count, nowMs, window.startMs + WINDOW_MS);
-  }
-
   function releaseSlot(keyId: string): void {
     const left = (inFlight.get(keyId) ?? 0) - 1;
     if (left > 0) inFlight.set(keyId, left);
@@ -78,6 +65,7 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     assertCount('concurrency', concurrency);
     const nowMs = clock.now().getTime();
     sweep(nowMs);
+    // Every request counts, refused ones included, so hammering a full allowance stays refused.
     const window = countRequest(`${rateClass}:${keyId}`, nowMs);
     const windowEndMs = window.startMs + WINDOW_MS;
     const decision = decide(limitPerMinute, window.count, nowMs, windowEndMs);
@@ -95,5 +83,5 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     inFlight.clear();
   }
 
-  return { backend: 'memory', admit, consumeRate, acquireSlot, check: async () => {}, commandCount: () => 0, redis: null, close };
+  return { backend: 'memory', admit, acquireSlot, check: async () => {}, commandCount: () => 0, redis: null, close };
 }

@@ -6,7 +6,7 @@ import { WINDOW_SECONDS } from './window.js';
 
 /*
  * One request's admission in one script, so a request costs one Redis round trip: the rate
- * count (the same key and window as rate-limiter-flexible's, see redis-rate.ts), the in-flight
+ * count (a counter key per key and class that lives one window from its first request), the in-flight
  * slot when the count allows it (as redis-slots.ts), and optionally a hash read in the same
  * call (a store's cache versions, the fields REDIS_HASH_FIELDS of src/cache/topics.ts). ioredis
  * sends it with EVALSHA and loads it again after a NOSCRIPT (a restarted or flushed Redis).
@@ -66,7 +66,7 @@ export function createRedisAdmit(client: Redis, keyPrefix: string) {
   return async function admit(rateKey: string, keyId: string, limit: number, max: number, takeSlot: boolean, hashKey: string | undefined, markerKey?: string): Promise<AdmitReply> {
     const slotId = takeSlot ? randomUUID() : '';
     const [consumed, ttl, slot, hash, marker] = await command(
-      // The same counter key as RateLimiterRedis with keyPrefix `${keyPrefix}rate` (redis-rate.ts).
+      // Kept as earlier releases named it, so counts survive a rolling upgrade.
       `${keyPrefix}rate:${rateKey}`,
       `${keyPrefix}inflight:${keyId}`,
       hashKey ?? '',

@@ -1,11 +1,10 @@
 import type { Reporter } from './backend-error.js';
 import { openRedisConnection } from './redis-connection.js';
 import { createRedisAdmit } from './redis-admit.js';
-import { createRedisRateCounter } from './redis-rate.js';
 import { createRedisSlots } from './redis-slots.js';
 import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
-import type { Admission, AdmitRequest, RateClass, RateDecision, TrafficControl } from './types.js';
+import type { Admission, AdmitRequest, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
 import { createMemoryTrafficControl } from './memory-backend.js';
 import { decide } from './window.js';
@@ -34,7 +33,6 @@ export interface RedisTrafficControlOptions {
 export function createRedisTrafficControl(opts: RedisTrafficControlOptions): TrafficControl {
   const { clock, keyPrefix, report } = opts;
   const connection = openRedisConnection(opts.redisUrl, report);
-  const rates = createRedisRateCounter(connection.client, keyPrefix);
   const slots = createRedisSlots(connection.client, keyPrefix);
   const admitScript = createRedisAdmit(connection.client, keyPrefix);
   // This process's own counters, used only while Redis fails (see above).
@@ -64,21 +62,6 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     } catch (err) {
       report('admit', err);
       return { ...(await local.admit({ ...request, hashKey: undefined, markerKey: undefined })), local: true };
-    }
-  }
-
-  async function consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
-    assertKeyId(keyId);
-    assertRateClass(rateClass);
-    assertCount('limitPerMinute', limitPerMinute);
-    await connection.whenSettled();
-    try {
-      const window = await rates.count(`${rateClass}:${keyId}`, limitPerMinute);
-      const nowMs = clock.now().getTime();
-      return decide(limitPerMinute, window.consumed, nowMs, nowMs + window.msUntilReset);
-    } catch (err) {
-      report('consumeRate', err);
-      return local.consumeRate(keyId, rateClass, limitPerMinute);
     }
   }
 
@@ -113,7 +96,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     await connection.client.ping();
   }
 
-  return { backend: 'redis', admit, consumeRate, acquireSlot, check, commandCount: connection.commandCount, redis: connection, close: async () => {
+  return { backend: 'redis', admit, acquireSlot, check, commandCount: connection.commandCount, redis: connection, close: async () => {
     await local.close();
     await connection.close();
   } };

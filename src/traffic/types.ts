@@ -57,13 +57,11 @@ export interface Admission {
 export interface TrafficControl {
   /**
    * Counts the request and, when `takeSlot` and the rate allows, takes a slot: one Redis round
-   * trip (one script) for what consumeRate and acquireSlot do in two.
+   * trip (one script) for what counting and acquireSlot would do in two.
    */
   admit(request: AdmitRequest): Promise<Admission>;
   /** Statements sent to Redis by this process so far (0 without Redis); tests count them. */
   commandCount(): number;
-  /** Counts one request of this class for this key against limitPerMinute (every request counts, allowed or not). */
-  consumeRate(keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision>;
   /** Takes one in-flight slot; returns a release function (idempotent: calling it twice releases once) or null when `max` are already in flight. */
   acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null>;
   /** Where the counters live: `redis` is shared by every process, `memory` by this one only. */

@@ -1,6 +1,6 @@
 import type { RateDecision } from './types.js';
 
-/** Length of one rate window. The contract speaks of "per minute" allowances. */
+/** Length of one rate window. Allowances are per minute (docs/traffic-control.md). */
 export const WINDOW_SECONDS = 60;
 export const WINDOW_MS = WINDOW_SECONDS * 1000;
 

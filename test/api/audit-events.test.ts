@@ -1,32 +1,24 @@
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { recordAudit } from '../../src/modules/audit/index.js';
-import type { Store } from '../../src/modules/stores/index.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('GET /v1/audit/events', (target) => {
-  let t: TestApp;
-  let store: Store;
-  let key: string;
+describeTenantApp('GET /v1/audit/events', { scopes: ['read_audit'] }, (suite) => {
   const base = Date.parse('2026-09-15T00:00:00Z');
   before(async () => {
-    t = await startTestApp(target);
-    ({ store, key } = await t.tenant({ scopes: ['read_audit'] }));
     for (let i = 0; i < 7; i++) {
       await recordAudit(
-        t.ctx.db,
-        { storeId: store.id, keyId: i % 2 ? 'aaaaaaaa' : 'bbbbbbbb', application: 'app', requestId: `r${i}` },
+        suite.t.ctx.db,
+        { storeId: suite.store.id, keyId: i % 2 ? 'aaaaaaaa' : 'bbbbbbbb', application: 'app', requestId: `r${i}` },
         { action: i % 2 ? 'post.updated' : 'post.created', resourceType: 'post', resourceId: i, changes: ['title'], at: base + i * 60_000 },
       );
     }
-    const other = await t.createStore();
-    await recordAudit(t.ctx.db, { storeId: other.id, keyId: null, application: null, requestId: null }, { action: 'post.created', resourceType: 'post', resourceId: 99, changes: [], at: base });
+    const other = await suite.t.createStore();
+    await recordAudit(suite.t.ctx.db, { storeId: other.id, keyId: null, application: null, requestId: null }, { action: 'post.created', resourceType: 'post', resourceId: 99, changes: [], at: base });
   });
-  after(() => t?.close());
 
-  const list = (query: string) => t.request({ method: 'GET', url: `/v1/audit/events${query}`, key });
+  const list = (query: string) => suite.t.request({ method: 'GET', url: `/v1/audit/events${query}`, key: suite.key });
 
   it('lists this store’s events newest first with every field', async () => {
     const res = await list('');

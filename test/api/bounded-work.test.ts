@@ -1,30 +1,21 @@
 // One request's work is bounded whatever its shape: at most 100 details (the envelope says when
 // more were found), nesting refused past 32 levels before any recursive check, bodies and query
 // parameters refused where an operation takes none. Inputs are the ones that found each defect.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const DEPTH_ISSUE = 'must not nest arrays and objects more than 32 levels deep';
 
 /** `{"name":"x","extra":[[[…]]]}` with `levels` nested arrays in the extra field. */
 const nestedBody = (levels: number, base = '"name":"x",') => `{${base}"extra":${'['.repeat(levels)}${']'.repeat(levels)}}`;
 
-describeEachEngine('bounded work per request', (target) => {
-  let t: TestApp;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
-    ({ key } = await t.tenant({ categories: true }));
-  });
-  after(() => t?.close());
-
+describeTenantApp('bounded work per request', { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }, tenant: { categories: true } }, (suite) => {
   let n = 0;
   const raw = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload: string, headers: Record<string, string> = {}) =>
-    t.request({ method, url, key, payload, headers: { 'content-type': 'application/json', 'idempotency-key': `bw-${++n}`, ...headers } });
+    suite.t.request({ method, url, key: suite.key, payload, headers: { 'content-type': 'application/json', 'idempotency-key': `bw-${++n}`, ...headers } });
 
   it('refuses 400,000 unknown fields by size or by count before parsing them, and lists at most 100 details below that', async () => {
     const fields: string[] = [];
@@ -47,7 +38,7 @@ describeEachEngine('bounded work per request', (target) => {
   });
 
   it('caps details for a long array of wrong items and for many strings that are not text', async () => {
-    const post = await createPost(t, key);
+    const post = await createPost(suite.t, suite.key);
     const ids = JSON.stringify(Array.from({ length: 5000 }, () => 'x'));
     const res = await raw('PATCH', `/v1/blog/posts/${post.id}`, `{"category_ids":${ids}}`);
     const err = assertError(res, 'validation_failed', [{ field: 'category_ids', issue: 'must NOT have more than 100 items' }, ...Array.from({ length: 99 }, (_, i) => ({ field: `category_ids[${i}]`, issue: 'must be integer' }))], { truncated: true });
@@ -60,7 +51,7 @@ describeEachEngine('bounded work per request', (target) => {
   });
 
   it('refuses 6,000 nested arrays with 422 on every operation that takes a JSON body', async () => {
-    const post = await createPost(t, key);
+    const post = await createPost(suite.t, suite.key);
     const body = nestedBody(6000);
     const routes: Array<['POST' | 'PATCH' | 'DELETE', string]> = [
       ['POST', '/v1/blog/categories'],
@@ -89,20 +80,20 @@ describeEachEngine('bounded work per request', (target) => {
   });
 
   it('refuses a body on operations that take none, and query parameters on operations that take none', async () => {
-    const post = await createPost(t, key);
-    const hook = await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'http://127.0.0.1:9/in', events: ['post.published'] } });
+    const post = await createPost(suite.t, suite.key);
+    const hook = await suite.t.request({ method: 'POST', url: '/v1/webhooks', key: suite.key, body: { url: 'http://127.0.0.1:9/in', events: ['post.published'] } });
     assert.equal(hook.statusCode, 201, hook.body);
     const hookId = hook.json().id;
     for (const url of [`/v1/blog/posts/${post.id}/unpublish`, `/v1/webhooks/${hookId}/rotate-secret`, `/v1/webhooks/${hookId}/test`]) {
       assertError(await raw('POST', url, '{"force":true}'), 'validation_failed', [{ field: 'body', issue: 'must be empty: this operation takes no body' }]);
     }
-    assertError(await t.request({ method: 'GET', url: `/v1/blog/posts/${post.id}?expand=all&x=1`, key }), 'validation_failed', [
+    assertError(await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${post.id}?expand=all&x=1`, key: suite.key }), 'validation_failed', [
       { field: 'expand', issue: 'is not a recognised field' },
       { field: 'x', issue: 'is not a recognised field' },
     ]);
-    assertError(await t.request({ method: 'GET', url: '/v1/webhooks?status=failed', key }), 'validation_failed', [{ field: 'status', issue: 'is not a recognised field' }]);
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/webhooks?status=failed', key: suite.key }), 'validation_failed', [{ field: 'status', issue: 'is not a recognised field' }]);
     // The deliveries list filters by status: a wrong one gets the list's own rule, never the post hint.
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${hookId}/deliveries?status=published`, key }), 'validation_failed', [
+    assertError(await suite.t.request({ method: 'GET', url: `/v1/webhooks/${hookId}/deliveries?status=published`, key: suite.key }), 'validation_failed', [
       { field: 'status', issue: 'must be equal to one of the allowed values' },
     ]);
     // An empty body is no body.

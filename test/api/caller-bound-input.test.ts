@@ -1,33 +1,26 @@
 // Input a caller controls that must not cross a boundary: page cursors stay with the store and
 // key application they were issued to, and a key pasted into X-Request-Id is never echoed,
 // logged or stored.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const CURSOR_REFUSED = [{ field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' }];
 
-describeEachEngine('cursors are bound to their store and key application', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
-
-  const get = (url: string, key: string) => t.request({ method: 'GET', url, key });
+describeTenantApp('cursors are bound to their store and key application', { tenant: false }, (suite) => {
+  const get = (url: string, key: string) => suite.t.request({ method: 'GET', url, key });
 
   it('refuses another store’s post cursor, and another application’s, with 422 cursor', async () => {
-    const a = await t.tenant();
-    const b = await t.tenant();
+    const a = await suite.t.tenant();
+    const b = await suite.t.tenant();
     for (let i = 0; i < 3; i++) {
-      await createPost(t, a.key);
-      await createPost(t, b.key);
+      await createPost(suite.t, a.key);
+      await createPost(suite.t, b.key);
     }
-    const sameAppOtherKey = await t.issueKey(a.store, ['read_blog'], { application: 'test-app' });
-    const otherApp = await t.issueKey(a.store, ['read_blog'], { application: 'reporting' });
+    const sameAppOtherKey = await suite.t.issueKey(a.store, ['read_blog'], { application: 'test-app' });
+    const otherApp = await suite.t.issueKey(a.store, ['read_blog'], { application: 'reporting' });
 
     const first = await get('/v1/blog/posts?limit=2', a.key);
     assert.equal(first.statusCode, 200, first.body);
@@ -45,9 +38,9 @@ describeEachEngine('cursors are bound to their store and key application', (targ
   });
 
   it('does not hand one application a kept page whose cursor was issued to another', async () => {
-    const { store, key } = await t.tenant();
-    for (let i = 0; i < 3; i++) await createPost(t, key);
-    const otherApp = await t.issueKey(store, ['read_blog'], { application: 'reporting' });
+    const { store, key } = await suite.t.tenant();
+    for (let i = 0; i < 3; i++) await createPost(suite.t, key);
+    const otherApp = await suite.t.issueKey(store, ['read_blog'], { application: 'reporting' });
     // Same query from two applications: each must receive a cursor it can use.
     const mine = (await get('/v1/blog/posts?limit=2', key)).json().meta.next_cursor as string;
     const theirs = (await get('/v1/blog/posts?limit=2', otherApp)).json().meta.next_cursor as string;
@@ -57,13 +50,13 @@ describeEachEngine('cursors are bound to their store and key application', (targ
   });
 
   it('refuses another store’s audit cursor, and another application’s, with 422 cursor', async () => {
-    const a = await t.tenant();
-    const b = await t.tenant();
+    const a = await suite.t.tenant();
+    const b = await suite.t.tenant();
     for (let i = 0; i < 3; i++) {
-      await createPost(t, a.key);
-      await createPost(t, b.key);
+      await createPost(suite.t, a.key);
+      await createPost(suite.t, b.key);
     }
-    const otherApp = await t.issueKey(a.store, ['read_audit'], { application: 'reporting' });
+    const otherApp = await suite.t.issueKey(a.store, ['read_audit'], { application: 'reporting' });
     const cursor = (await get('/v1/audit/events?limit=1', a.key)).json().meta.next_cursor as string;
     const next = `/v1/audit/events?limit=1&cursor=${encodeURIComponent(cursor)}`;
     assertError(await get(next, b.key), 'validation_failed', CURSOR_REFUSED);
@@ -72,15 +65,9 @@ describeEachEngine('cursors are bound to their store and key application', (targ
   });
 });
 
-describeEachEngine('a key in X-Request-Id goes nowhere', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
-
+describeTenantApp('a key in X-Request-Id goes nowhere', { tenant: false }, (suite) => {
   it('replaces a key-shaped request id, and never logs or stores it', async () => {
-    const { key } = await t.tenant();
+    const { key } = await suite.t.tenant();
     const secret = key.slice(-32);
     const keyShaped = [
       key,
@@ -91,7 +78,7 @@ describeEachEngine('a key in X-Request-Id goes nowhere', (target) => {
     ];
     const used: string[] = [];
     for (const sent of keyShaped) {
-      const res = await t.request({
+      const res = await suite.t.request({
         method: 'POST',
         url: '/v1/blog/posts',
         key,
@@ -102,18 +89,18 @@ describeEachEngine('a key in X-Request-Id goes nowhere', (target) => {
       const id = String(res.headers['x-request-id']);
       assert.match(id, /^req_[A-Za-z0-9_-]+$/, `${sent} was replaced`);
       used.push(id);
-      const err = assertError(await t.request({ method: 'GET', url: '/v1/me', headers: { 'x-request-id': sent } }), 'unauthorized');
+      const err = assertError(await suite.t.request({ method: 'GET', url: '/v1/me', headers: { 'x-request-id': sent } }), 'unauthorized');
       assert.match(err.request_id, /^req_/);
     }
     // The audit events of those creates carry the generated ids.
-    const events = (await t.request({ method: 'GET', url: '/v1/audit/events?action=post.created&limit=50', key })).json().data;
+    const events = (await suite.t.request({ method: 'GET', url: '/v1/audit/events?action=post.created&limit=50', key })).json().data;
     assert.deepEqual(events.map((e: { request_id: string }) => e.request_id).reverse(), used);
-    const logs = t.logs.join('');
+    const logs = suite.t.logs.join('');
     assert.ok(!logs.includes(secret), 'the secret reached the log');
     assert.ok(!logs.includes('ABCDEFGHIJKLMNOPQRSTUVWXYZ123456'), 'a key-shaped id reached the log');
     assert.ok(used.every((id) => logs.includes(id)), 'the generated ids are logged');
     // A plain trace id is still echoed.
-    const plain = await t.request({ method: 'GET', url: '/v1/me', key, headers: { 'x-request-id': 'trace_live-2026.09' } });
+    const plain = await suite.t.request({ method: 'GET', url: '/v1/me', key, headers: { 'x-request-id': 'trace_live-2026.09' } });
     assert.equal(plain.headers['x-request-id'], 'trace_live-2026.09');
   });
 });

@@ -1,25 +1,14 @@
 // Creating a category completes its idempotent request the way creating a post does: the
 // response for replays commits in the category's own transaction; a refused create frees the key.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
-import type { Store } from '../../src/modules/stores/index.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('category creation and idempotency', (target) => {
-  let t: TestApp;
-  let store: Store;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target);
-    ({ store, key } = await t.tenant());
-  });
-  after(async () => t?.close());
-
-  const create = (idem: string, body: unknown) => t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': idem }, body });
+describeTenantApp('category creation and idempotency', (suite) => {
+  const create = (idem: string, body: unknown) => suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: suite.key, headers: { 'idempotency-key': idem }, body });
   const record = (idem: string) =>
-    t.ctx.db.selectFrom('idempotency_records').selectAll().where('store_id', '=', store.id).where('idem_key', '=', idem).executeTakeFirst();
+    suite.t.ctx.db.selectFrom('idempotency_records').selectAll().where('store_id', '=', suite.store.id).where('idem_key', '=', idem).executeTakeFirst();
 
   it('stores the exact answer for replays, which then come back marked as replayed', async () => {
     const first = await create('cat-replay', { name: 'Recipes' });
@@ -34,7 +23,7 @@ describeEachEngine('category creation and idempotency', (target) => {
     assert.equal(again.body, first.body);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal(first.headers['idempotent-replayed'], undefined);
-    const all = (await t.request({ method: 'GET', url: '/v1/blog/categories', key })).json().data;
+    const all = (await suite.t.request({ method: 'GET', url: '/v1/blog/categories', key: suite.key })).json().data;
     assert.equal(all.filter((c: { name: string }) => c.name === 'Recipes').length, 1);
   });
 

@@ -1,40 +1,31 @@
 // PATCH and DELETE /v1/blog/categories/{id}: rename, move (cycles, depth limit with the
 // subtree), delete (children refused; posts lose the category in the same transaction).
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('category management', (target) => {
-  let t: TestApp;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target);
-    ({ key } = await t.tenant());
-  });
-  after(() => t?.close());
-
+describeTenantApp('category management', (suite) => {
   let n = 0;
   const create = async (name: string, parent_id: number | null = null) => {
-    const res = await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': `cm-${++n}` }, body: { name, parent_id } });
+    const res = await suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: suite.key, headers: { 'idempotency-key': `cm-${++n}` }, body: { name, parent_id } });
     assert.equal(res.statusCode, 201, res.body);
     return res.json() as { id: number; name: string; parent_id: number | null; depth: number };
   };
-  const patch = (id: number, body: unknown, k = key) => t.request({ method: 'PATCH', url: `/v1/blog/categories/${id}`, key: k, body });
-  const remove = (id: number, k = key) => t.request({ method: 'DELETE', url: `/v1/blog/categories/${id}`, key: k });
+  const patch = (id: number, body: unknown, k = suite.key) => suite.t.request({ method: 'PATCH', url: `/v1/blog/categories/${id}`, key: k, body });
+  const remove = (id: number, k = suite.key) => suite.t.request({ method: 'DELETE', url: `/v1/blog/categories/${id}`, key: k });
   const tree = async () => {
-    const res = await t.request({ method: 'GET', url: '/v1/blog/categories', key });
+    const res = await suite.t.request({ method: 'GET', url: '/v1/blog/categories', key: suite.key });
     return new Map((res.json().data as Array<{ id: number; parent_id: number | null; depth: number; name: string }>).map((c) => [c.id, c]));
   };
   const audit = async (type: string, id: number) =>
-    (await t.request({ method: 'GET', url: `/v1/audit/events?resource_type=${type}&resource_id=${id}`, key })).json().data.map((e: any) => [e.action, e.changes]);
+    (await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_type=${type}&resource_id=${id}`, key: suite.key })).json().data.map((e: any) => [e.action, e.changes]);
 
   it('renames: 200 with the category, same conflict rule, audit category.updated', async () => {
     const a = await create('Alpha');
     const b = await create('Beta');
-    t.clock.advance(60_000);
+    suite.t.clock.advance(60_000);
     const res = await patch(a.id, { name: '  Alpha renamed ' });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { ...a, name: 'Alpha renamed', created_at: res.json().created_at, updated_at: res.json().updated_at });
@@ -52,7 +43,7 @@ describeEachEngine('category management', (target) => {
     assertError(await patch(c.id, { parent_id: 0 }), 'validation_failed', [{ field: 'parent_id', issue: 'must be >= 1' }]);
     assertError(await patch(c.id, { parent_id: 99999999 }), 'validation_failed', [{ field: 'parent_id', issue: 'is not a category of this store' }]);
     assertError(await patch(99999999, { name: 'x' }), 'not_found');
-    const other = await t.tenant();
+    const other = await suite.t.tenant();
     assertError(await patch(c.id, { name: 'stolen' }, other.key), 'not_found');
     assertError(await remove(c.id, other.key), 'not_found');
     assertError(await remove(99999999), 'not_found');
@@ -107,14 +98,14 @@ describeEachEngine('category management', (target) => {
     const child = await create('Book', parent.id);
     const keep = await create('Keep');
     assertError(await remove(parent.id), 'category_has_children', [{ field: 'child_category_ids', issue: String(child.id) }]);
-    const linked = await createPost(t, key, { category_ids: [child.id, keep.id], default_category_id: child.id });
-    const alsoLinked = await createPost(t, key, { category_ids: [child.id, keep.id], default_category_id: keep.id });
-    const unrelated = await createPost(t, key, { category_ids: [keep.id] });
-    t.clock.advance(60_000);
+    const linked = await createPost(suite.t, suite.key, { category_ids: [child.id, keep.id], default_category_id: child.id });
+    const alsoLinked = await createPost(suite.t, suite.key, { category_ids: [child.id, keep.id], default_category_id: keep.id });
+    const unrelated = await createPost(suite.t, suite.key, { category_ids: [keep.id] });
+    suite.t.clock.advance(60_000);
     const res = await remove(child.id);
     assert.equal(res.statusCode, 204, res.body);
     assert.equal(res.body, '');
-    const get = async (id: number) => (await t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key })).json();
+    const get = async (id: number) => (await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key })).json();
     const [a, b, c] = [await get(linked.id), await get(alsoLinked.id), await get(unrelated.id)];
     assert.deepEqual([a.category_ids, a.default_category_id], [[keep.id], null]);
     assert.deepEqual([b.category_ids, b.default_category_id], [[keep.id], keep.id]);
@@ -128,17 +119,17 @@ describeEachEngine('category management', (target) => {
     assertError(await remove(child.id), 'not_found');
     // The parent has no children left now.
     assert.equal((await remove(parent.id)).statusCode, 204);
-    const listed = await t.request({ method: 'GET', url: `/v1/blog/posts?category_id=${child.id}`, key });
+    const listed = await suite.t.request({ method: 'GET', url: `/v1/blog/posts?category_id=${child.id}`, key: suite.key });
     assert.deepEqual(listed.json().data, []);
   });
 
   it('needs write_blog, and categories enabled', async () => {
     const c = await create('Scoped');
-    const store = await t.createStore();
-    const reader = await t.issueKey(store, ['read_blog']);
+    const store = await suite.t.createStore();
+    const reader = await suite.t.issueKey(store, ['read_blog']);
     assertError(await patch(c.id, { name: 'x' }, reader), 'insufficient_scope', [{ field: 'scope', issue: 'required: write_blog' }]);
     assertError(await remove(c.id, reader), 'insufficient_scope', [{ field: 'scope', issue: 'required: write_blog' }]);
-    const off = await t.tenant({ categories: false });
+    const off = await suite.t.tenant({ categories: false });
     assertError(await patch(c.id, { name: 'x' }, off.key), 'feature_unavailable');
     assertError(await remove(c.id, off.key), 'feature_unavailable');
   });

@@ -1,52 +1,42 @@
 // Conditional requests on posts: ETag on every answer that carries one post, If-None-Match →
 // 304 on GET, If-Match → 412 precondition_failed on PATCH, publish, unpublish and DELETE, with
 // nothing written on a mismatch, checked inside the writing transaction.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, START_TIME, type TestApp } from '../helpers/test-app.js';
+import { START_TIME } from '../helpers/test-app.js';
 import { assertCommonHeaders, assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';
-import type { Store } from '../../src/modules/stores/index.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const STALE = [{ field: 'If-Match', issue: /changed since you read it/ }];
 const STRONG_ETAG = /^"[A-Za-z0-9_-]{27}"$/;
 
-describeEachEngine('conditional requests', (target) => {
-  let t: TestApp;
-  let store: Store;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target);
-    ({ store, key } = await t.tenant());
-  });
-  after(() => t?.close());
-
-  const get = (id: number, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key, headers });
-  const patch = (id: number, body: unknown, headers: Record<string, string> = {}) => t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key, body, headers });
-  const auditCount = async () => (await t.request({ method: 'GET', url: '/v1/audit/events?limit=50', key })).json().data.length as number;
+describeTenantApp('conditional requests', (suite) => {
+  const get = (id: number, headers: Record<string, string> = {}) => suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key, headers });
+  const patch = (id: number, body: unknown, headers: Record<string, string> = {}) => suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key: suite.key, body, headers });
+  const auditCount = async () => (await suite.t.request({ method: 'GET', url: '/v1/audit/events?limit=50', key: suite.key })).json().data.length as number;
 
   it('create, GET, PATCH, publish and unpublish carry the same strong ETag a GET then shows; a replayed create carries it too', async () => {
-    t.clock.set(START_TIME);
+    suite.t.clock.set(START_TIME);
     const body = { title: 'Autumn tea guide', body_html: '<p>Oolong first.</p>' };
-    const created = await t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': 'etag-create' }, body });
+    const created = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key: suite.key, headers: { 'idempotency-key': 'etag-create' }, body });
     assert.equal(created.statusCode, 201);
     const etag = String(created.headers.etag);
     assert.match(etag, STRONG_ETAG);
     const id = created.json().id;
     assert.equal((await get(id)).headers.etag, etag);
 
-    const replay = await t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': 'etag-create' }, body });
+    const replay = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key: suite.key, headers: { 'idempotency-key': 'etag-create' }, body });
     assert.equal(replay.headers['idempotent-replayed'], 'true');
     assert.equal(replay.headers.etag, etag);
 
     const seen = new Set([etag]);
-    const calls = [() => patch(id, { title: 'Autumn tea guide, revised' }), () => publish(t, key, id), () => t.request({ method: 'POST', url: `/v1/blog/posts/${id}/unpublish`, key })];
+    const calls = [() => patch(id, { title: 'Autumn tea guide, revised' }), () => publish(suite.t, suite.key, id), () => suite.t.request({ method: 'POST', url: `/v1/blog/posts/${id}/unpublish`, key: suite.key })];
     for (const call of calls) {
       // A change in another second: unpublishing returns the post to exactly what it showed
       // after the edit, which within the same second (updated_at has whole seconds) is the same
       // representation and so the same ETag (docs/api-behaviour.md).
-      t.clock.advance(1000);
+      suite.t.clock.advance(1000);
       const res = await call();
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.headers.etag), STRONG_ETAG);
@@ -57,8 +47,8 @@ describeEachEngine('conditional requests', (target) => {
   });
 
   it('If-None-Match on GET: 304 without a body while unchanged (weak, lists and * too), 200 once the post changes', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key);
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key);
     const etag = String((await get(post.id)).headers.etag);
     for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
       const res = await get(post.id, { 'if-none-match': header });
@@ -80,19 +70,19 @@ describeEachEngine('conditional requests', (target) => {
   });
 
   it('the ETag follows the clock (a scheduled post turning published) but not the view count', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key);
-    assert.equal((await publish(t, key, post.id, '2026-09-15T11:00:00+08:00')).json().status, 'scheduled');
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key);
+    assert.equal((await publish(suite.t, suite.key, post.id, '2026-09-15T11:00:00+08:00')).json().status, 'scheduled');
     const scheduled = String((await get(post.id)).headers.etag);
-    t.clock.advance(3600_000);
+    suite.t.clock.advance(3600_000);
     const now = await get(post.id, { 'if-none-match': scheduled });
     assert.equal(now.statusCode, 200);
     assert.equal(now.json().status, 'published');
     const published = String(now.headers.etag);
 
-    const page = await t.request({ method: 'GET', url: `/s/${store.handle}/blog/posts/${post.id}` });
+    const page = await suite.t.request({ method: 'GET', url: `/s/${suite.store.handle}/blog/posts/${post.id}` });
     assert.equal(page.statusCode, 200);
-    await t.ctx.storefront.views.flush();
+    await suite.t.ctx.storefront.views.flush();
     const viewed = await get(post.id, { 'if-none-match': published });
     assert.equal(viewed.statusCode, 304, 'a view does not change the ETag');
     assert.equal((await get(post.id)).json().view_count, 1);
@@ -100,8 +90,8 @@ describeEachEngine('conditional requests', (target) => {
   });
 
   it('PATCH with a stale If-Match: 412 precondition_failed and nothing written; with the current one it goes ahead', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key, { title: 'Original title' });
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key, { title: 'Original title' });
     const stale = String((await get(post.id)).headers.etag);
     const first = await patch(post.id, { title: 'Edited by someone else' }, { 'if-match': stale });
     assert.equal(first.statusCode, 200);
@@ -126,32 +116,32 @@ describeEachEngine('conditional requests', (target) => {
   });
 
   it('publish and unpublish with a stale If-Match: 412 and the status unchanged, even when the call would change nothing', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key);
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key);
     const draft = String((await get(post.id)).headers.etag);
     assert.equal((await patch(post.id, { summary: 'changed' })).statusCode, 200);
     const events = await auditCount();
-    assertError(await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key, headers: { 'if-match': draft } }), 'precondition_failed', STALE);
-    assertError(await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key, headers: { 'if-match': draft } }), 'precondition_failed', STALE);
+    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key: suite.key, headers: { 'if-match': draft } }), 'precondition_failed', STALE);
+    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key, headers: { 'if-match': draft } }), 'precondition_failed', STALE);
     assert.equal((await get(post.id)).json().status, 'draft');
     assert.equal(await auditCount(), events);
 
     const current = String((await get(post.id)).headers.etag);
-    const published = await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key, headers: { 'if-match': current } });
+    const published = await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key: suite.key, headers: { 'if-match': current } });
     assert.equal(published.statusCode, 200);
     assert.equal(published.json().status, 'published');
-    assertError(await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key, headers: { 'if-match': current } }), 'precondition_failed', STALE);
+    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key, headers: { 'if-match': current } }), 'precondition_failed', STALE);
     assert.equal((await get(post.id)).json().status, 'published');
-    const back = await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key, headers: { 'if-match': String(published.headers.etag) } });
+    const back = await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key, headers: { 'if-match': String(published.headers.etag) } });
     assert.equal(back.statusCode, 200);
     assert.equal(back.json().status, 'draft');
   });
 
   it('DELETE: a stale If-Match on the second call is 412, the post and its token stay; the current one deletes', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key);
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key);
     const stale = String((await get(post.id)).headers.etag);
-    const confirm = await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key, headers: { 'if-match': stale } });
+    const confirm = await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key, headers: { 'if-match': stale } });
     const token = assertError(confirm, 'confirmation_required', [
       { field: 'confirmation_token', issue: /.+/ },
       { field: 'expires_in_seconds', issue: '300' },
@@ -159,7 +149,7 @@ describeEachEngine('conditional requests', (target) => {
       { field: 'post.status', issue: 'draft' },
     ]).details[0].issue;
     const edited = await patch(post.id, { summary: 'edited between the two calls' });
-    const del = (ifMatch: string) => t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key, body: { confirmation_token: token }, headers: { 'if-match': ifMatch } });
+    const del = (ifMatch: string) => suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { confirmation_token: token }, headers: { 'if-match': ifMatch } });
     assertError(await del(stale), 'precondition_failed', STALE);
     assert.equal((await get(post.id)).statusCode, 200);
     const gone = await del(String(edited.headers.etag));
@@ -168,13 +158,13 @@ describeEachEngine('conditional requests', (target) => {
   });
 
   it('precedence: validation (422) and not_found (404) come before 412; 412 comes before the business rules', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key);
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key);
     const stale = String((await get(post.id)).headers.etag);
     await patch(post.id, { summary: 'moved on' });
     assertError(await patch(post.id, { title: 42 }, { 'if-match': stale }), 'validation_failed', [{ field: 'title', issue: /string/ }]);
     assertError(await patch(999_999, { title: 'x' }, { 'if-match': stale }), 'not_found');
-    const other = await createPost(t, key, { title: 'Taken title', body_html: '<p>Taken body</p>' });
+    const other = await createPost(suite.t, suite.key, { title: 'Taken title', body_html: '<p>Taken body</p>' });
     assert.ok(other.id);
     // Without the header this is duplicate_content; a stale client hears 412 first.
     assertError(await patch(post.id, { title: 'Taken title', body_html: '<p>Taken body</p>' }, { 'if-match': stale }), 'precondition_failed', STALE);
@@ -182,8 +172,8 @@ describeEachEngine('conditional requests', (target) => {
   });
 
   it('two writes racing with the same If-Match: exactly one is written, the other is 412 (checked inside the transaction)', async () => {
-    t.clock.set(START_TIME);
-    const post = await createPost(t, key);
+    suite.t.clock.set(START_TIME);
+    const post = await createPost(suite.t, suite.key);
     const etag = String((await get(post.id)).headers.etag);
     const answers = await Promise.all(['First writer', 'Second writer', 'Third writer'].map((title) => patch(post.id, { title }, { 'if-match': etag })));
     const ok = answers.filter((r) => r.statusCode === 200);

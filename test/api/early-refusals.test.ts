@@ -2,17 +2,16 @@
 // the body: the server answers with Connection: close, keeps reading and dropping the rest of
 // the body for a bounded time and size (a lingering close), then closes. Real sockets and
 // Node's fetch, on fresh and kept-alive connections; bodies up to the largest allowed size.
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { describeEachEngine } from '../helpers/engines.js';
 import { assertError } from '../helpers/assertions.js';
 import { readResponse, type FetchedResponse } from '../helpers/fetch-response.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { watchSlots } from '../helpers/slot-watch.js';
 import type { ErrorCode } from '../../src/lib/error-catalogue.js';
 import { multipartBody } from './media-support.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 /** The largest JSON body, small so that bodies of exactly that size stay quick. */
 const MAX_JSON = 256 * 1024;
@@ -52,18 +51,14 @@ function streamed(payload: Buffer): ReadableStream<Uint8Array> {
   });
 }
 
-describeEachEngine('early refusals reach the client', (target) => {
-  let t: TestApp;
+describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }, (suite) => {
   let base: string;
   let connections = 0;
-
   before(async () => {
-    t = await startTestApp(target, ENV);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    t.app.server.on('connection', () => connections++);
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(suite.t.app.server.address() as AddressInfo).port}`;
+    suite.t.app.server.on('connection', () => connections++);
   });
-  after(async () => t?.close());
 
   async function post(path: string, key: string, body: Body, stream: boolean): Promise<FetchedResponse> {
     const init = {
@@ -148,18 +143,18 @@ describeEachEngine('early refusals reach the client', (target) => {
   });
 
   it('answers an uncertified store and paused writes', async () => {
-    const uncertified = await t.createStore({ certified: false, media: true });
-    const paused = await t.createStore({ media: true, changes: { writes_paused: 1 } });
+    const uncertified = await suite.t.createStore({ certified: false, media: true });
+    const paused = await suite.t.createStore({ media: true, changes: { writes_paused: 1 } });
     for (const [store, code] of [[uncertified, 'tenant_not_certified'], [paused, 'tenant_schema_changed']] as const) {
-      const key = await t.issueKey(store);
+      const key = await suite.t.issueKey(store);
       await assertRefused('/v1/media/images', key, uploadBody(1024 * 1024), code);
       await assertRefused('/v1/blog/posts', key, jsonBody(MAX_JSON), code);
     }
   });
 
   it('answers the per-minute limit', async () => {
-    const store = await t.createStore({ media: true });
-    const key = await t.issueKey(store, undefined, { writePerMinute: 1 });
+    const store = await suite.t.createStore({ media: true });
+    const key = await suite.t.issueKey(store, undefined, { writePerMinute: 1 });
     const first = await readResponse(await fetch(`${base}/v1/blog/categories`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }));
     assert.notEqual(first.statusCode, 429, first.body);
     await assertRefused('/v1/media/images', key, uploadBody(1024 * 1024), 'rate_limited');
@@ -167,10 +162,10 @@ describeEachEngine('early refusals reach the client', (target) => {
   });
 
   it('answers the in-flight limit', async () => {
-    const store = await t.createStore({ media: true });
-    const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const store = await suite.t.createStore({ media: true });
+    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
     // An upload whose body never comes holds the key's only slot.
-    const slots = watchSlots(t.ctx);
+    const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(key);
     const holder = connect(Number(new URL(base).port), '127.0.0.1');
     holder.on('error', () => undefined);
@@ -187,15 +182,15 @@ describeEachEngine('early refusals reach the client', (target) => {
   });
 
   it('answers a body above the largest JSON size', async () => {
-    const { key } = await t.tenant();
+    const { key } = await suite.t.tenant();
     const details = [{ field: 'body', issue: 'exceeds the size this endpoint accepts' }];
     await assertRefused('/v1/blog/posts', key, jsonBody(MAX_JSON + 1), 'content_too_large', details);
   });
 
   it('keeps reading the rest of a refused body, then closes: the client never meets a reset', async () => {
-    const { key } = await t.tenant({ media: true });
-    const store = await t.createStore({ certified: false, media: true });
-    const uncertifiedKey = await t.issueKey(store);
+    const { key } = await suite.t.tenant({ media: true });
+    const store = await suite.t.createStore({ certified: false, media: true });
+    const uncertifiedKey = await suite.t.issueKey(store);
     for (const k of [key.replace(/.$/, '0'), uncertifiedKey]) {
       const client = rawClient(base);
       const rest = Buffer.alloc(2 * 1024 * 1024, 7);
@@ -213,8 +208,8 @@ describeEachEngine('early refusals reach the client', (target) => {
   });
 
   it('cuts a client that keeps sending past the largest body, and gives its slot back', async () => {
-    const store = await t.createStore({ changes: { writes_paused: 1 } });
-    const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const store = await suite.t.createStore({ changes: { writes_paused: 1 } });
+    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
     const client = rawClient(base);
     client.socket.write(
       `POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{`,

@@ -1,13 +1,12 @@
 // Requests that never reach a route, over a real socket: a path the router cannot decode, an
-// over-long path parameter, and bytes Node's HTTP parser refuses. Each answer is the contract's
+// over-long path parameter, and bytes Node's HTTP parser refuses. Each answer is the API's
 // envelope with a request id, and the connection is closed cleanly (FIN after the answer).
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 interface RawExchange {
   /** Every answer read from the connection, in order, shaped for assertError. */
@@ -34,17 +33,12 @@ function parseResponses(data: Buffer): LightMyRequestResponse[] {
   return out;
 }
 
-describeEachEngine('errors before any route, over a real socket', (target) => {
-  let t: TestApp;
+describeTenantApp('errors before any route, over a real socket', (suite) => {
   let port: number;
-  let key: string;
   before(async () => {
-    t = await startTestApp(target);
-    ({ key } = await t.tenant());
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (suite.t.app.server.address() as AddressInfo).port;
   });
-  after(() => t?.close());
 
   /** Writes raw bytes and reads until the server closes the connection. */
   function exchange(...writes: Array<string | Buffer>): Promise<RawExchange> {
@@ -62,7 +56,7 @@ describeEachEngine('errors before any route, over a real socket', (target) => {
     });
   }
 
-  const get = (path: string, extraHeaders = '') => `GET ${path} HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${key}\r\n${extraHeaders}\r\n`;
+  const get = (path: string, extraHeaders = '') => `GET ${path} HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${suite.key}\r\n${extraHeaders}\r\n`;
 
   function assertOneAnswer(ex: RawExchange) {
     assert.ok(ex.endedCleanly);
@@ -71,7 +65,7 @@ describeEachEngine('errors before any route, over a real socket', (target) => {
   }
 
   function assertLogged(requestId: string) {
-    const lines = t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = suite.t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     assert.ok(lines.some((l) => l.reqId === requestId), `a log line carries ${requestId}`);
   }
 
@@ -116,10 +110,10 @@ describeEachEngine('errors before any route, over a real socket', (target) => {
   });
 
   it('answers a malformed chunked body with 422 body, once, and stores nothing', async () => {
-    const head = `POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${key}\r\nIdempotency-Key: chunked-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const head = `POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${suite.key}\r\nIdempotency-Key: chunked-1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const res = assertOneAnswer(await exchange(head, '5\r\n{"tit\r\nzz\r\n'));
     assertError(res, 'validation_failed', [{ field: 'body', issue: 'is not well-formed chunked encoding' }]);
-    const list = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
+    const list = await suite.t.request({ method: 'GET', url: '/v1/blog/posts', key: suite.key });
     assert.deepEqual(list.json().data, []);
   });
 
@@ -129,7 +123,7 @@ describeEachEngine('errors before any route, over a real socket', (target) => {
   });
 
   it('answers a request without a Host header, or with an Expect it does not meet, as usual', async () => {
-    const noHost = assertOneAnswer(await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+    const noHost = assertOneAnswer(await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${suite.key}\r\nConnection: close\r\n\r\n`));
     assert.equal(noHost.statusCode, 200, noHost.body);
     const unauthorized = assertOneAnswer(await exchange('GET /v1/me HTTP/1.1\r\nConnection: close\r\n\r\n'));
     assertError(unauthorized, 'unauthorized');
@@ -147,6 +141,6 @@ describeEachEngine('errors before any route, over a real socket', (target) => {
   });
 
   it('never logs the bytes the parser refused (credentials included)', () => {
-    assert.ok(!t.logs.join('').includes(key.slice(-32)));
+    assert.ok(!suite.t.logs.join('').includes(suite.key.slice(-32)));
   });
 });

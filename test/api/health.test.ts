@@ -11,13 +11,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { describeEachEngine, describeOnPostgres, type EngineTarget } from '../helpers/engines.js';
+import { describeOnPostgres, type EngineTarget } from '../helpers/engines.js';
 import { unusedPort } from '../helpers/ports.js';
 import { assertCommonHeaders } from '../helpers/assertions.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { DEGRADED_WARNINGS } from '../../src/http/readiness.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const PER_PROCESS = 'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits';
 
@@ -44,18 +45,13 @@ const livez = (t: TestApp) => t.request({ method: 'GET', url: '/livez' });
 
 const redisUp = await redisReachable();
 
-describeEachEngine('health probes', (target) => {
-  const warnings = target.name === 'postgres' ? [PER_PROCESS] : [];
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target, { HEALTH_CHECK_TIMEOUT_MS: '300' });
-  });
-  after(async () => t?.close());
+describeTenantApp('health probes', { env: { HEALTH_CHECK_TIMEOUT_MS: '300' }, tenant: false }, (suite) => {
+  const warnings = suite.target.name === 'postgres' ? [PER_PROCESS] : [];
 
   it('answers /livez and /readyz without a key, every time, and never logs them at info', async () => {
     for (let i = 0; i < 30; i++) {
-      assertProbe(await livez(t), 200, { status: 'alive' });
-      assertProbe(await readyz(t), 200, {
+      assertProbe(await livez(suite.t), 200, { status: 'alive' });
+      assertProbe(await readyz(suite.t), 200, {
         status: 'ready',
         checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
         failing: [],
@@ -63,17 +59,17 @@ describeEachEngine('health probes', (target) => {
         warnings,
       });
     }
-    assert.deepEqual(t.logs.filter((line) => /livez|readyz/.test(line)), []);
+    assert.deepEqual(suite.t.logs.filter((line) => /livez|readyz/.test(line)), []);
     // Other requests still are logged at info.
-    await t.request({ method: 'GET', url: '/v1/me' });
-    assert.ok(t.logs.some((line) => line.includes('/v1/me')));
+    await suite.t.request({ method: 'GET', url: '/v1/me' });
+    assert.ok(suite.t.logs.some((line) => line.includes('/v1/me')));
   });
 
   it('names the media store when it cannot be written: still ready (degraded, with a warning), 503 only when strict', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'blogapi-health-'));
     // The media folder's parent is a file, so the folder can never be made.
     writeFileSync(join(dir, 'not-a-dir'), 'x');
-    const broken = await startTestApp(target, { MEDIA_DIR: join(dir, 'not-a-dir', 'media'), HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const broken = await startTestApp(suite.target, { MEDIA_DIR: join(dir, 'not-a-dir', 'media'), HEALTH_CHECK_TIMEOUT_MS: '300' });
     try {
       const checks = { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'failed', reason: 'unavailable' } };
       assertProbe(await readyz(broken), 200, { status: 'ready', checks, failing: [], degraded: ['media'], warnings: [...warnings, DEGRADED_WARNINGS.media] });
@@ -91,7 +87,7 @@ describeEachEngine('health probes', (target) => {
   });
 
   it('names Redis when it refuses connections: still ready (degraded, with warnings), 503 only when strict', async () => {
-    const broken = await startTestApp(target, { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const broken = await startTestApp(suite.target, { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
     try {
       const res = await readyz(broken);
       assert.equal(res.statusCode, 200, res.body);
@@ -118,7 +114,7 @@ describeEachEngine('health probes', (target) => {
     const proxied = new URL(TEST_REDIS_URL);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    const app = await startTestApp(target, { REDIS_URL: proxied.toString(), HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const app = await startTestApp(suite.target, { REDIS_URL: proxied.toString(), HEALTH_CHECK_TIMEOUT_MS: '300' });
     try {
       const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'ok' }, media: { status: 'ok' } }, failing: [], degraded: [], warnings: [] };
       // The Redis connection is opened by the first use: the first probe starts it.
@@ -151,7 +147,7 @@ describeEachEngine('health probes', (target) => {
   });
 
   it('answers 503 as soon as shutdown begins, and its answers then close their connection', async () => {
-    const closing = await startTestApp(target);
+    const closing = await startTestApp(suite.target);
     try {
       closing.app.shutdownFlag.begin();
       const res = await readyz(closing);

@@ -1,20 +1,13 @@
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('identity, scopes and store gates', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
-
+describeTenantApp('identity, scopes and store gates', { tenant: false }, (suite) => {
   it('GET /v1/me reports every member of the identity object with the documented defaults', async () => {
-    const store = await t.createStore();
-    const key = await t.issueKey(store, ['write_blog', 'read_audit'], { application: 'sync-bot' });
-    const res = await t.request({ method: 'GET', url: '/v1/me', key });
+    const store = await suite.t.createStore();
+    const key = await suite.t.issueKey(store, ['write_blog', 'read_audit'], { application: 'sync-bot' });
+    const res = await suite.t.request({ method: 'GET', url: '/v1/me', key });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), {
       api_version: '2026-09-14',
@@ -48,10 +41,10 @@ describeEachEngine('identity, scopes and store gates', (target) => {
   });
 
   it('reflects operator changes to features, limits and the key’s own allowances', async () => {
-    const store = await t.createStore({ categories: false, media: false, emoji: false });
-    await t.ctx.stores.update(store.handle, { posts_per_day: 5, body_max_bytes: 2048 });
-    const key = await t.issueKey(store, ['read_blog'], { readPerMinute: 30, writePerMinute: 10, concurrency: 2 });
-    const body = (await t.request({ method: 'GET', url: '/v1/me', key })).json();
+    const store = await suite.t.createStore({ categories: false, media: false, emoji: false });
+    await suite.t.ctx.stores.update(store.handle, { posts_per_day: 5, body_max_bytes: 2048 });
+    const key = await suite.t.issueKey(store, ['read_blog'], { readPerMinute: 30, writePerMinute: 10, concurrency: 2 });
+    const body = (await suite.t.request({ method: 'GET', url: '/v1/me', key })).json();
     assert.deepEqual(body.features, { blog_categories: false, media_upload: false, webhooks: true });
     assert.equal(body.limits.title_allows_emoji, false);
     assert.equal(body.limits.body_max_bytes, 2048);
@@ -60,31 +53,31 @@ describeEachEngine('identity, scopes and store gates', (target) => {
   });
 
   it('answers 403 insufficient_scope naming the missing scope (after a valid key, before anything else)', async () => {
-    const store = await t.createStore({ certified: false });
-    const key = await t.issueKey(store, ['read_blog', 'publish_blog']);
-    const res = await t.request({ method: 'GET', url: '/v1/audit/events?limit=999', key });
+    const store = await suite.t.createStore({ certified: false });
+    const key = await suite.t.issueKey(store, ['read_blog', 'publish_blog']);
+    const res = await suite.t.request({ method: 'GET', url: '/v1/audit/events?limit=999', key });
     assertError(res, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
     assert.equal(res.headers['x-ratelimit-limit'], '600', 'authenticated responses carry rate headers');
   });
 
   it('blocks reads and writes of an uncertified store with 503, but /v1/me and /v1/openapi.json answer', async () => {
-    const store = await t.createStore({ certified: false });
-    const key = await t.issueKey(store);
-    assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
-    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
-    assert.equal((await t.request({ method: 'GET', url: '/v1/openapi.json', key })).statusCode, 200);
-    await t.ctx.stores.update(store.handle, { certified: 1 });
-    assert.equal((await t.request({ method: 'GET', url: '/v1/audit/events', key })).statusCode, 200);
+    const store = await suite.t.createStore({ certified: false });
+    const key = await suite.t.issueKey(store);
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/openapi.json', key })).statusCode, 200);
+    await suite.t.ctx.stores.update(store.handle, { certified: 1 });
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/audit/events', key })).statusCode, 200);
   });
 
   it('keeps reads going while writes are paused', async () => {
-    const store = await t.createStore({ changes: { writes_paused: 1 } });
-    const key = await t.issueKey(store);
-    assert.equal((await t.request({ method: 'GET', url: '/v1/audit/events', key })).statusCode, 200);
-    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
+    const store = await suite.t.createStore({ changes: { writes_paused: 1 } });
+    const key = await suite.t.issueKey(store);
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/audit/events', key })).statusCode, 200);
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
   });
 
   it('needs a valid key for the OpenAPI description', async () => {
-    assertError(await t.request({ method: 'GET', url: '/v1/openapi.json' }), 'unauthorized');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/openapi.json' }), 'unauthorized');
   });
 });

@@ -7,28 +7,20 @@ import { assertError } from '../helpers/assertions.js';
 import { findOwnedImageByUrl, imagePublicRef, LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { deleteImage, fetchFile, upload, uniqueJpeg } from './media-support.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 type Image = { id: string; basename: string; path: string; url: string; bytes: number; content_type: string };
 
-describeEachEngine('DELETE /v1/media/images/{id}', (target) => {
-  let t: TestApp;
-  let store: Store;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target);
-    ({ store, key } = await t.tenant());
-  });
-  after(() => t?.close());
-
-  const newImage = async (k = key): Promise<Image> => {
-    const res = await upload(t, k, await uniqueJpeg());
+describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
+  const newImage = async (k = suite.key): Promise<Image> => {
+    const res = await upload(suite.t, k, await uniqueJpeg());
     assert.equal(res.statusCode, 201, res.body);
     return res.json();
   };
   let postSeq = 0;
   const insertPost = async (storeId: number, fields: { cover_image_id?: string | null; body_html?: string }) => {
     const now = Date.parse('2026-09-15T02:00:00Z') + postSeq++;
-    const row = await t.ctx.db
+    const row = await suite.t.ctx.db
       .insertInto('posts')
       .values({
         store_id: storeId,
@@ -50,58 +42,58 @@ describeEachEngine('DELETE /v1/media/images/{id}', (target) => {
 
   it('answers 204 with no body, then 404 for the same delete; the address stops working', async () => {
     const image = await newImage();
-    assert.equal((await fetchFile(t, image.path)).statusCode, 200);
-    const res = await deleteImage(t, key, image.id);
+    assert.equal((await fetchFile(suite.t, image.path)).statusCode, 200);
+    const res = await deleteImage(suite.t, suite.key, image.id);
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
-    assertError(await deleteImage(t, key, image.id), 'not_found');
-    assertError(await fetchFile(t, image.path), 'not_found');
-    assert.equal((await t.app.inject({ method: 'HEAD', url: image.path })).statusCode, 404);
-    const row = await t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
+    assertError(await deleteImage(suite.t, suite.key, image.id), 'not_found');
+    assertError(await fetchFile(suite.t, image.path), 'not_found');
+    assert.equal((await suite.t.app.inject({ method: 'HEAD', url: image.path })).statusCode, 404);
+    const row = await suite.t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
     assert.equal(Number(row.deleted_at), Date.parse('2026-09-15T02:00:00Z'));
   });
 
   it('answers 404 for unknown ids and for another store’s image, which stays', async () => {
-    assertError(await deleteImage(t, key, 'img_aaaaaaaaaaaaaaaaaaaaaaaa'), 'not_found');
-    assertError(await deleteImage(t, key, 'not-an-id'), 'not_found');
-    const other = await t.tenant();
+    assertError(await deleteImage(suite.t, suite.key, 'img_aaaaaaaaaaaaaaaaaaaaaaaa'), 'not_found');
+    assertError(await deleteImage(suite.t, suite.key, 'not-an-id'), 'not_found');
+    const other = await suite.t.tenant();
     const theirs = await newImage(other.key);
-    assertError(await deleteImage(t, key, theirs.id), 'not_found');
-    assert.equal((await fetchFile(t, theirs.path)).statusCode, 200);
+    assertError(await deleteImage(suite.t, suite.key, theirs.id), 'not_found');
+    assert.equal((await fetchFile(suite.t, theirs.path)).statusCode, 200);
   });
 
   it('refuses with 409 image_in_use while a post uses it as cover, by url or by path', async () => {
     const byCover = await newImage();
-    const coverPost = await insertPost(store.id, { cover_image_id: byCover.id });
-    assertError(await deleteImage(t, key, byCover.id), 'image_in_use', [{ field: 'post_id', issue: String(coverPost) }]);
+    const coverPost = await insertPost(suite.store.id, { cover_image_id: byCover.id });
+    assertError(await deleteImage(suite.t, suite.key, byCover.id), 'image_in_use', [{ field: 'post_id', issue: String(coverPost) }]);
 
     const byUrl = await newImage();
-    const urlPost = await insertPost(store.id, { body_html: `<p><img src="${byUrl.url}" alt=""></p>` });
-    assertError(await deleteImage(t, key, byUrl.id), 'image_in_use', [{ field: 'post_id', issue: String(urlPost) }]);
+    const urlPost = await insertPost(suite.store.id, { body_html: `<p><img src="${byUrl.url}" alt=""></p>` });
+    assertError(await deleteImage(suite.t, suite.key, byUrl.id), 'image_in_use', [{ field: 'post_id', issue: String(urlPost) }]);
 
     const byPath = await newImage();
-    const pathPost = await insertPost(store.id, { body_html: `<p><a href="${byPath.path}">full size</a></p>` });
-    const draft = await insertPost(store.id, { cover_image_id: byPath.id });
-    assertError(await deleteImage(t, key, byPath.id), 'image_in_use', [
+    const pathPost = await insertPost(suite.store.id, { body_html: `<p><a href="${byPath.path}">full size</a></p>` });
+    const draft = await insertPost(suite.store.id, { cover_image_id: byPath.id });
+    assertError(await deleteImage(suite.t, suite.key, byPath.id), 'image_in_use', [
       { field: 'post_id', issue: String(pathPost) },
       { field: 'post_id', issue: String(draft) },
     ]);
 
     // Still live and served; the refusal changed nothing.
-    assert.equal((await fetchFile(t, byPath.path)).statusCode, 200);
+    assert.equal((await fetchFile(suite.t, byPath.path)).statusCode, 200);
 
     // Replacing the references lets the delete through.
-    await t.ctx.db.updateTable('posts').set({ cover_image_id: null, body_html: '<p>none</p>' }).where('id', 'in', [coverPost, pathPost, draft]).execute();
-    assert.equal((await deleteImage(t, key, byCover.id)).statusCode, 204);
-    assert.equal((await deleteImage(t, key, byPath.id)).statusCode, 204);
+    await suite.t.ctx.db.updateTable('posts').set({ cover_image_id: null, body_html: '<p>none</p>' }).where('id', 'in', [coverPost, pathPost, draft]).execute();
+    assert.equal((await deleteImage(suite.t, suite.key, byCover.id)).statusCode, 204);
+    assert.equal((await deleteImage(suite.t, suite.key, byPath.id)).statusCode, 204);
   });
 
   it('lists at most 20 posts, ordered by post id', async () => {
     const image = await newImage();
     const ids: number[] = [];
-    for (let i = 0; i < 23; i++) ids.push(await insertPost(store.id, i % 2 ? { cover_image_id: image.id } : { body_html: `<img src="${image.url}">` }));
+    for (let i = 0; i < 23; i++) ids.push(await insertPost(suite.store.id, i % 2 ? { cover_image_id: image.id } : { body_html: `<img src="${image.url}">` }));
     const err = assertError(
-      await deleteImage(t, key, image.id),
+      await deleteImage(suite.t, suite.key, image.id),
       'image_in_use',
       ids.slice(0, 20).map((id) => ({ field: 'post_id', issue: String(id) })),
     );
@@ -110,24 +102,24 @@ describeEachEngine('DELETE /v1/media/images/{id}', (target) => {
 
   it('ignores posts of other stores', async () => {
     const image = await newImage();
-    const other = await t.createStore();
+    const other = await suite.t.createStore();
     await insertPost(other.id, { body_html: `<img src="${image.url}">` });
-    assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
+    assert.equal((await deleteImage(suite.t, suite.key, image.id)).statusCode, 204);
   });
 
   it('restores the image and answers 500 when the file cannot be removed; its audit event and deliveries are withdrawn, the feed records its return', async () => {
     // An endpoint listening to every event (an address given as IP: nothing is resolved or sent here).
-    const endpoint = await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'https://93.184.215.14/hooks', events: ['*'] } });
+    const endpoint = await suite.t.request({ method: 'POST', url: '/v1/webhooks', key: suite.key, body: { url: 'https://93.184.215.14/hooks', events: ['*'] } });
     assert.equal(endpoint.statusCode, 201, endpoint.body);
     const image = await newImage();
     // This image's events in the feed, in order.
     const imageEvents = async () =>
-      (await t.request({ method: 'GET', url: '/v1/events?types=image.*', key })).json().data.filter((e: any) => e.data.id === image.id).map((e: any) => e.type);
+      (await suite.t.request({ method: 'GET', url: '/v1/events?types=image.*', key: suite.key })).json().data.filter((e: any) => e.data.id === image.id).map((e: any) => e.type);
     const pendingDeliveries = async () =>
-      Number((await t.ctx.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('store_id', '=', store.id).executeTakeFirstOrThrow()).n);
+      Number((await suite.t.ctx.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('store_id', '=', suite.store.id).executeTakeFirstOrThrow()).n);
     const uploadDeliveries = await pendingDeliveries();
     assert.ok(uploadDeliveries >= 1, 'the upload was announced');
-    const local = new LocalMediaStore(t.config.mediaDir);
+    const local = new LocalMediaStore(suite.t.config.mediaDir);
     const failing: MediaStore = {
       put: (h, b, d) => local.put(h, b, d),
       stat: (h, b) => local.stat(h, b),
@@ -140,29 +132,29 @@ describeEachEngine('DELETE /v1/media/images/{id}', (target) => {
         throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
       },
     };
-    const original = t.ctx.media;
-    t.ctx.media = new MediaService(t.ctx.db, t.clock, failing, t.config.publicBaseUrl, original.settings);
+    const original = suite.t.ctx.media;
+    suite.t.ctx.media = new MediaService(suite.t.ctx.db, suite.t.clock, failing, suite.t.config.publicBaseUrl, original.settings);
     try {
-      assertError(await deleteImage(t, key, image.id), 'internal_error');
+      assertError(await deleteImage(suite.t, suite.key, image.id), 'internal_error');
     } finally {
-      t.ctx.media = original;
+      suite.t.ctx.media = original;
     }
-    const served = await fetchFile(t, image.path);
+    const served = await fetchFile(suite.t, image.path);
     assert.equal(served.statusCode, 200);
     assert.equal(served.rawPayload.length, image.bytes);
-    const row = await t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
+    const row = await suite.t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
     assert.equal(row.deleted_at, null);
-    const events = (await t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${image.id}`, key })).json().data;
+    const events = (await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${image.id}`, key: suite.key })).json().data;
     assert.deepEqual(events.map((e: any) => e.action), ['image.uploaded'], 'the failed deletion left no event');
     // A mirror following the feed may have read the deletion: the image's return follows it.
     assert.deepEqual(await imageEvents(), ['image.uploaded', 'image.deleted', 'image.uploaded']);
     assert.equal(await pendingDeliveries(), uploadDeliveries + 1, 'no delivery of the deletion, one of the return');
-    assert.ok(t.logs.some((line) => line.includes('file could not be removed')), 'the cause is logged');
+    assert.ok(suite.t.logs.some((line) => line.includes('file could not be removed')), 'the cause is logged');
 
     // With a working store the same delete now succeeds, and is announced.
-    assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
+    assert.equal((await deleteImage(suite.t, suite.key, image.id)).statusCode, 204);
     assert.deepEqual(await imageEvents(), ['image.uploaded', 'image.deleted', 'image.uploaded', 'image.deleted']);
-    assertError(await fetchFile(t, image.path), 'not_found');
+    assertError(await fetchFile(suite.t, image.path), 'not_found');
   });
 });
 

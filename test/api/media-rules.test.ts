@@ -14,6 +14,7 @@ import { settled } from '../helpers/settled.js';
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { assertImageObject, deleteImage, multipartBody, upload, uniqueJpeg } from './media-support.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const filesOf = (t: TestApp, handle: string): string[] => {
   try {
@@ -63,60 +64,54 @@ function streamedUpload(fileBytes: number, opts: { stallAfter?: number } = {}) {
   return { stream, contentType: `multipart/form-data; boundary=${boundary}`, pulled: () => sent, stalled };
 }
 
-describeEachEngine('POST /v1/media/images: dedup, quota, audit', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
-
+describeTenantApp('POST /v1/media/images: dedup, quota, audit', { tenant: false }, (suite) => {
   it('answers 200 with the same image when the store uploads the same bytes again', async () => {
-    const { store, key } = await t.tenant();
+    const { store, key } = await suite.t.tenant();
     const input = await uniqueJpeg();
-    const first = assertImageObject(await upload(t, key, input, { filename: 'a.jpg' }), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
-    const again = assertImageObject(await upload(t, key, input, { filename: 'other-name.png' }), 200, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
+    const first = assertImageObject(await upload(suite.t, key, input, { filename: 'a.jpg' }), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
+    const again = assertImageObject(await upload(suite.t, key, input, { filename: 'other-name.png' }), 200, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
     assert.deepEqual(again, first);
-    assert.deepEqual(filesOf(t, store.handle), [first.basename]);
+    assert.deepEqual(filesOf(suite.t, store.handle), [first.basename]);
 
     // Another store with the same bytes gets its own image.
-    const other = await t.tenant();
-    const theirs = assertImageObject(await upload(t, other.key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: other.store.handle });
+    const other = await suite.t.tenant();
+    const theirs = assertImageObject(await upload(suite.t, other.key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: other.store.handle });
     assert.notEqual(theirs.id, first.id);
   });
 
   it('counts new images against quotas.images_per_day; a dedup replay costs nothing', async () => {
-    const store = await t.createStore({ changes: { images_per_day: 2 } });
-    const key = await t.issueKey(store);
+    const store = await suite.t.createStore({ changes: { images_per_day: 2 } });
+    const key = await suite.t.issueKey(store);
     const a = await uniqueJpeg();
-    assert.equal((await upload(t, key, a)).statusCode, 201);
-    assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
-    assert.equal((await upload(t, key, a)).statusCode, 200);
+    assert.equal((await upload(suite.t, key, a)).statusCode, 201);
+    assert.equal((await upload(suite.t, key, await uniqueJpeg())).statusCode, 201);
+    assert.equal((await upload(suite.t, key, a)).statusCode, 200);
 
-    const refused = await upload(t, key, await uniqueJpeg());
+    const refused = await upload(suite.t, key, await uniqueJpeg());
     assertError(refused, 'quota_exceeded', [{ field: 'quotas.images_per_day', issue: 'daily limit of 2 reached' }]);
     // 10:00 in Taipei → 14 hours to the next Taipei midnight.
     assert.equal(refused.headers['retry-after'], String(14 * 3600));
-    assert.equal(filesOf(t, store.handle).length, 2, 'the refused upload left no file behind');
-    assert.equal((await upload(t, key, a)).statusCode, 200, 'a replay still answers once the quota is used up');
+    assert.equal(filesOf(suite.t, store.handle).length, 2, 'the refused upload left no file behind');
+    assert.equal((await upload(suite.t, key, a)).statusCode, 200, 'a replay still answers once the quota is used up');
 
-    const me = (await t.request({ method: 'GET', url: '/v1/me', key })).json();
+    const me = (await suite.t.request({ method: 'GET', url: '/v1/me', key })).json();
     assert.deepEqual(me.quotas.images_per_day, { limit: 2, used: 2, remaining: 0, resets_at: '2026-09-16T00:00:00+08:00' });
 
     // The next Taipei day has a fresh allowance.
-    t.clock.advance(14 * 3600 * 1000);
-    assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
-    t.clock.set('2026-09-15T02:00:00.000Z');
+    suite.t.clock.advance(14 * 3600 * 1000);
+    assert.equal((await upload(suite.t, key, await uniqueJpeg())).statusCode, 201);
+    suite.t.clock.set('2026-09-15T02:00:00.000Z');
   });
 
   it('records image.uploaded once per new image and image.deleted per deletion', async () => {
-    const { key } = await t.tenant();
+    const { key } = await suite.t.tenant();
     const input = await uniqueJpeg();
-    const created = await upload(t, key, input);
+    const created = await upload(suite.t, key, input);
     const image = created.json();
-    await upload(t, key, input); // replay: no event
-    const deleted = await deleteImage(t, key, image.id);
+    await upload(suite.t, key, input); // replay: no event
+    const deleted = await deleteImage(suite.t, key, image.id);
     assert.equal(deleted.statusCode, 204);
-    const events = (await t.request({ method: 'GET', url: '/v1/audit/events?resource_type=image', key })).json().data;
+    const events = (await suite.t.request({ method: 'GET', url: '/v1/audit/events?resource_type=image', key })).json().data;
     assert.deepEqual(
       events.map((e: any) => [e.action, e.resource_type, e.resource_id, e.changes, e.request_id]),
       [
@@ -129,11 +124,11 @@ describeEachEngine('POST /v1/media/images: dedup, quota, audit', (target) => {
   });
 
   it('stores one image when the same bytes arrive five times at once', async () => {
-    const { store, key } = await t.tenant();
+    const { store, key } = await suite.t.tenant();
     const input = await uniqueJpeg({ r: 200, g: 30, b: 90 }, 64);
     // Count file writes and removals: requests that lost the race on the unique index must
     // remove the file they wrote.
-    const local = new LocalMediaStore(t.config.mediaDir);
+    const local = new LocalMediaStore(suite.t.config.mediaDir);
     let puts = 0;
     let removes = 0;
     const counting: MediaStore = {
@@ -146,30 +141,30 @@ describeEachEngine('POST /v1/media/images: dedup, quota, audit', (target) => {
       removeLeftovers: (o) => local.removeLeftovers(o),
       close: () => local.close(),
     };
-    const original = t.ctx.media;
-    t.ctx.media = new MediaService(t.ctx.db, t.clock, counting, t.config.publicBaseUrl, original.settings);
-    const results = await Promise.all(Array.from({ length: 5 }, () => upload(t, key, input))).finally(() => (t.ctx.media = original));
+    const original = suite.t.ctx.media;
+    suite.t.ctx.media = new MediaService(suite.t.ctx.db, suite.t.clock, counting, suite.t.config.publicBaseUrl, original.settings);
+    const results = await Promise.all(Array.from({ length: 5 }, () => upload(suite.t, key, input))).finally(() => (suite.t.ctx.media = original));
     assert.equal(puts - removes, 1, `${puts} files written, ${removes} removed`);
     const statuses = results.map((r) => r.statusCode).sort();
     assert.deepEqual(statuses, [200, 200, 200, 200, 201]);
     const ids = new Set(results.map((r) => r.json().id));
     assert.equal(ids.size, 1);
-    const rows = await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute();
+    const rows = await suite.t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute();
     assert.equal(rows.length, 1);
-    assert.deepEqual(filesOf(t, store.handle), [results[0].json().basename], 'the losers’ files were cleaned up');
-    const me = (await t.request({ method: 'GET', url: '/v1/me', key })).json();
+    assert.deepEqual(filesOf(suite.t, store.handle), [results[0].json().basename], 'the losers’ files were cleaned up');
+    const me = (await suite.t.request({ method: 'GET', url: '/v1/me', key })).json();
     assert.equal(me.quotas.images_per_day.used, 1);
   });
 
   it('gives the same bytes a new id and a new file name after deletion', async () => {
-    const { store, key } = await t.tenant();
+    const { store, key } = await suite.t.tenant();
     const input = await uniqueJpeg();
-    const first = (await upload(t, key, input)).json();
-    assert.equal((await deleteImage(t, key, first.id)).statusCode, 204);
-    const second = assertImageObject(await upload(t, key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
+    const first = (await upload(suite.t, key, input)).json();
+    assert.equal((await deleteImage(suite.t, key, first.id)).statusCode, 204);
+    const second = assertImageObject(await upload(suite.t, key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
     assert.notEqual(second.id, first.id);
     assert.notEqual(second.basename, first.basename);
-    assert.deepEqual(filesOf(t, store.handle), [second.basename]);
+    assert.deepEqual(filesOf(suite.t, store.handle), [second.basename]);
   });
 });
 

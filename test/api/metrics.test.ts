@@ -2,7 +2,7 @@
 // limit refusals, image-processing and HTML-filter durations, the PostgreSQL pool, the default
 // process metrics; no label carries an id, a handle or a key; METRICS=off and METRICS_TOKEN;
 // one registry per app.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describeEachEngine } from '../helpers/engines.js';
@@ -10,6 +10,7 @@ import { assertError } from '../helpers/assertions.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { watchSlots } from '../helpers/slot-watch.js';
 import { upload, uniqueJpeg } from './media-support.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 interface Sample {
   name: string;
@@ -44,23 +45,17 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found[0]?.value ?? 0;
 }
 
-describeEachEngine('metrics', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(async () => t?.close());
-
+describeTenantApp('metrics', { tenant: false }, (suite) => {
   it('counts requests and their durations by method, route template and status, never by path', async () => {
-    const { store, key } = await t.tenant();
-    const before = await scrape(t);
+    const { store, key } = await suite.t.tenant();
+    const before = await scrape(suite.t);
     const labels = { method: 'GET', route: '/v1/blog/posts/:id', status: '404' };
     for (const id of ['987654321', '987654322']) {
-      assertError(await t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key }), 'not_found');
+      assertError(await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key }), 'not_found');
     }
-    assertError(await t.request({ method: 'GET', url: '/no/such/path/5551234' }), 'not_found');
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts/1' }), 'unauthorized');
-    const after = await scrape(t);
+    assertError(await suite.t.request({ method: 'GET', url: '/no/such/path/5551234' }), 'not_found');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/blog/posts/1' }), 'unauthorized');
+    const after = await scrape(suite.t);
 
     assert.equal(valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels), 2);
     assert.equal(valueOf(after, 'http_request_duration_seconds_count', labels) - valueOf(before, 'http_request_duration_seconds_count', labels), 2);
@@ -72,33 +67,33 @@ describeEachEngine('metrics', (target) => {
     assert.equal(valueOf(after, 'http_requests_total', refused) - valueOf(before, 'http_requests_total', refused), 1);
 
     // No label value anywhere is an id, a path, the store's handle or the key.
-    const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
+    const text = (await suite.t.request({ method: 'GET', url: '/metrics' })).body;
     for (const secret of ['987654321', '5551234', store.handle, key.slice(0, 17), 'no/such']) assert.ok(!text.includes(secret), `metrics mention ${secret}`);
     const routes = new Set(after.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
     for (const route of routes) assert.ok(route === 'unmatched' || /^\/[\w/:.-]*$/.test(route!), `route label ${route}`);
   });
 
   it('counts error answers by code and limit refusals by limit: rate, concurrency, quota', async () => {
-    const store = await t.createStore({ changes: { posts_per_day: 1 } });
-    const key = await t.issueKey(store, undefined, { readPerMinute: 1, writePerMinute: 100, concurrency: 1 });
-    const before = await scrape(t);
+    const store = await suite.t.createStore({ changes: { posts_per_day: 1 } });
+    const key = await suite.t.issueKey(store, undefined, { readPerMinute: 1, writePerMinute: 100, concurrency: 1 });
+    const before = await scrape(suite.t);
 
     // Rate: the second read within the minute.
-    assert.equal((await t.request({ method: 'GET', url: '/v1/blog/posts', key })).statusCode, 200);
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'rate_limited');
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/blog/posts', key })).statusCode, 200);
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'rate_limited');
 
     // Quota: the second post of the day.
     const create = (n: number) =>
-      t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': `m-${n}` }, body: { title: `Metric ${n}`, body_html: `<p>${n}</p>` } });
+      suite.t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': `m-${n}` }, body: { title: `Metric ${n}`, body_html: `<p>${n}</p>` } });
     assert.equal((await create(1)).statusCode, 201);
     assertError(await create(2), 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 1 reached' }]);
 
     // Concurrency: a request held in flight (its body never ends) takes the only slot of a second key.
-    const holder = await t.issueKey(await t.createStore(), undefined, { concurrency: 1, readPerMinute: 10_000 });
-    const slots = watchSlots(t.ctx);
+    const holder = await suite.t.issueKey(await suite.t.createStore(), undefined, { concurrency: 1, readPerMinute: 10_000 });
+    const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(holder);
     const body = new PassThrough();
-    const held = t.app.inject({
+    const held = suite.t.app.inject({
       method: 'POST',
       url: '/v1/blog/posts',
       headers: { authorization: `Bearer ${holder}`, 'content-type': 'application/json', 'idempotency-key': 'm-held' },
@@ -107,11 +102,11 @@ describeEachEngine('metrics', (target) => {
     body.write('{"title":');
     await acquired;
     slots.restore();
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key: holder }), 'concurrency_limited');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/blog/posts', key: holder }), 'concurrency_limited');
     body.end('"Held","body_html":"<p>held</p>"}');
     assert.equal((await held).statusCode, 201);
 
-    const after = await scrape(t);
+    const after = await scrape(suite.t);
     const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
     assert.equal(delta('blog_api_limit_refusals_total', { limit: 'rate' }), 1);
     assert.equal(delta('blog_api_limit_refusals_total', { limit: 'quota' }), 1);
@@ -122,11 +117,11 @@ describeEachEngine('metrics', (target) => {
   });
 
   it('times image processing and the HTML filter, by outcome', async () => {
-    const { key } = await t.tenant();
-    const before = await scrape(t);
-    assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
-    assertError(await upload(t, key, Buffer.from('not an image at all')), 'unsupported_media_type', [{ field: 'file', issue: /./ }]);
-    const created = await t.request({
+    const { key } = await suite.t.tenant();
+    const before = await scrape(suite.t);
+    assert.equal((await upload(suite.t, key, await uniqueJpeg())).statusCode, 201);
+    assertError(await upload(suite.t, key, Buffer.from('not an image at all')), 'unsupported_media_type', [{ field: 'file', issue: /./ }]);
+    const created = await suite.t.request({
       method: 'POST',
       url: '/v1/blog/posts',
       key,
@@ -134,7 +129,7 @@ describeEachEngine('metrics', (target) => {
       body: { title: 'Filtered', body_html: `<p>${'long text '.repeat(200)}</p><script>x()</script>` },
     });
     assert.equal(created.statusCode, 201, created.body);
-    const after = await scrape(t);
+    const after = await scrape(suite.t);
     const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
     assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'ok' }), 1);
     assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'rejected' }), 1);
@@ -144,13 +139,13 @@ describeEachEngine('metrics', (target) => {
   });
 
   it('reports the database pool on PostgreSQL only, and the default process metrics with event-loop lag', async () => {
-    const samples = await scrape(t);
+    const samples = await scrape(suite.t);
     const names = new Set(samples.map((s) => s.name));
     for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
       assert.ok(names.has(name), `has ${name}`);
     }
     const pool = ['blog_api_db_pool_connections_in_use', 'blog_api_db_pool_waiting', 'blog_api_db_pool_connections_open', 'blog_api_db_pool_max'];
-    if (target.name === 'postgres') {
+    if (suite.target.name === 'postgres') {
       assert.equal(valueOf(samples, 'blog_api_db_pool_max'), 10);
       assert.ok(valueOf(samples, 'blog_api_db_pool_connections_open') >= 1);
       assert.equal(valueOf(samples, 'blog_api_db_pool_waiting'), 0);
@@ -162,10 +157,10 @@ describeEachEngine('metrics', (target) => {
   });
 
   it('keeps one registry per app: a second app counts only its own requests', async () => {
-    const other = await startTestApp(target);
+    const other = await startTestApp(suite.target);
     try {
       await other.request({ method: 'GET', url: '/livez' });
-      const mine = valueOf(await scrape(t), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
+      const mine = valueOf(await scrape(suite.t), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
       const theirs = valueOf(await scrape(other), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
       assert.equal(theirs, 1);
       assert.equal(mine, 0);

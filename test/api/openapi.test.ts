@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../../src/lib/error-catalogue.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** Every endpoint of the contract, as `METHOD path` in OpenAPI's path syntax. */
+/** Every documented endpoint, as `METHOD path` in OpenAPI's path syntax. */
 const CONTRACT_OPERATIONS = [
   'post /v1/blog/posts',
   'patch /v1/blog/posts/{id}',
@@ -51,7 +51,7 @@ describe('GET /v1/openapi.json', () => {
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 3000));
   });
 
-  it('describes every endpoint of the contract that is served, and only /v1', () => {
+  it('describes every documented endpoint that is served, and only /v1', () => {
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
       Object.keys(item).filter((m) => ['get', 'post', 'patch', 'delete', 'put'].includes(m)).map((m) => `${m} ${path}`),
     );
@@ -129,7 +129,7 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
     assert.ok(doc.paths['/v1/openapi.json'].get.responses['200'].description);
   });
 
-  it('states required and optional as the contract does', () => {
+  it('states required and optional as the API does', () => {
     assert.equal(doc.paths['/v1/blog/posts/{id}/publish'].post.requestBody.required, false);
     assert.equal(doc.paths['/v1/blog/posts/{id}'].delete.requestBody.required, false);
     for (const path of ['/v1/blog/posts', '/v1/blog/categories']) {

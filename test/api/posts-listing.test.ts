@@ -1,34 +1,29 @@
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, START_TIME, type TestApp } from '../helpers/test-app.js';
+import { START_TIME } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('GET /v1/blog/posts', (target) => {
-  let t: TestApp;
-  let key: string;
+describeTenantApp('GET /v1/blog/posts', (suite) => {
   const ids: number[] = [];
   let categoryId: number;
   before(async () => {
-    t = await startTestApp(target);
-    ({ key } = await t.tenant());
-    categoryId = (await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'c1' }, body: { name: 'News' } })).json().id;
+    categoryId = (await suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: suite.key, headers: { 'idempotency-key': 'c1' }, body: { name: 'News' } })).json().id;
     for (let i = 0; i < 45; i++) {
       // Two posts share each creation second: ordering falls back to id.
-      if (i % 2 === 0) t.clock.advance(1000);
-      const post = await createPost(t, key, i % 3 === 0 ? { category_ids: [categoryId] } : {});
+      if (i % 2 === 0) suite.t.clock.advance(1000);
+      const post = await createPost(suite.t, suite.key, i % 3 === 0 ? { category_ids: [categoryId] } : {});
       ids.push(post.id);
     }
-    await publish(t, key, ids[0]);
-    await publish(t, key, ids[1], '2026-09-01T00:00:00+08:00');
-    await publish(t, key, ids[2], '2027-01-01T00:00:00+08:00');
-    const other = await t.tenant();
-    await createPost(t, other.key); // another store's post never shows
+    await publish(suite.t, suite.key, ids[0]);
+    await publish(suite.t, suite.key, ids[1], '2026-09-01T00:00:00+08:00');
+    await publish(suite.t, suite.key, ids[2], '2027-01-01T00:00:00+08:00');
+    const other = await suite.t.tenant();
+    await createPost(suite.t, other.key); // another store's post never shows
   });
-  after(() => t?.close());
 
-  const list = (query = '') => t.request({ method: 'GET', url: `/v1/blog/posts${query}`, key });
+  const list = (query = '') => suite.t.request({ method: 'GET', url: `/v1/blog/posts${query}`, key: suite.key });
   const walk = async (query: string) => {
     const seen: number[] = [];
     let cursor: string | null = null;
@@ -64,10 +59,10 @@ describeEachEngine('GET /v1/blog/posts', (target) => {
     assert.deepEqual((await walk('?status=published&limit=1')).seen, [ids[0], ids[1]].reverse());
     assert.deepEqual((await walk('?status=scheduled')).seen, [ids[2]]);
     assert.equal((await walk('?status=draft&limit=50')).seen.length, 42);
-    t.clock.set('2027-01-01T00:00:00+08:00');
+    suite.t.clock.set('2027-01-01T00:00:00+08:00');
     assert.deepEqual((await walk('?status=published')).seen, [ids[0], ids[1], ids[2]].sort((a, b) => b - a));
-    t.clock.set(START_TIME);
-    t.clock.advance(30_000);
+    suite.t.clock.set(START_TIME);
+    suite.t.clock.advance(30_000);
   });
 
   it('filters by category_id (posts carrying that id)', async () => {
@@ -76,8 +71,8 @@ describeEachEngine('GET /v1/blog/posts', (target) => {
   });
 
   it('answers 404 feature_unavailable for category_id when categories are off', async () => {
-    const off = await t.tenant({ categories: false });
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts?category_id=1', key: off.key }), 'feature_unavailable', [
+    const off = await suite.t.tenant({ categories: false });
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/blog/posts?category_id=1', key: off.key }), 'feature_unavailable', [
       { field: 'category_id', issue: 'categories are not enabled for this store' },
     ]);
   });

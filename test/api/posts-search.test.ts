@@ -1,23 +1,18 @@
 // GET /v1/blog/posts: q (search), order_by, direction and updated_since, on both engines.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('GET /v1/blog/posts search and order', (target) => {
-  let t: TestApp;
-  let key: string;
+describeTenantApp('GET /v1/blog/posts search and order', (suite) => {
   let otherKey: string;
   const post: Record<string, number> = {};
   before(async () => {
-    t = await startTestApp(target);
-    ({ key } = await t.tenant());
-    ({ key: otherKey } = await t.tenant());
+    ({ key: otherKey } = await suite.t.tenant());
     const add = async (name: string, body: Record<string, unknown>) => {
-      t.clock.advance(1000);
-      post[name] = (await createPost(t, key, body)).id;
+      suite.t.clock.advance(1000);
+      post[name] = (await createPost(suite.t, suite.key, body)).id;
     };
     await add('cakeEn', { title: 'Chocolate Cake for Beginners', body_html: '<p>Melt the <strong>butter</strong> first.</p>' });
     await add('cakeZh', { title: '巧克力蛋糕食譜', body_html: '<p>先把奶油融化，再加入可可粉。</p>', summary: '簡單的甜點' });
@@ -27,11 +22,10 @@ describeEachEngine('GET /v1/blog/posts search and order', (target) => {
     await add('inline', { title: 'Inline markup', body_html: '<p>Fluffy waf<em>fle</em>s</p><p>end</p><p>start</p>' });
     await add('percent', { title: 'Discount 100% off', body_html: '<p>Sale: 1000 items, under_score "quoted"</p>' });
     // Another store's post with the same words never shows.
-    await createPost(t, otherKey, { title: 'Chocolate Cake elsewhere', body_html: '<p>蛋糕 butter</p>' });
+    await createPost(suite.t, otherKey, { title: 'Chocolate Cake elsewhere', body_html: '<p>蛋糕 butter</p>' });
   });
-  after(() => t?.close());
 
-  const list = (query: string, k = key) => t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key: k });
+  const list = (query: string, k = suite.key) => suite.t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key: k });
   const ids = async (query: string) => {
     const res = await list(query);
     assert.equal(res.statusCode, 200, res.body);
@@ -82,19 +76,19 @@ describeEachEngine('GET /v1/blog/posts search and order', (target) => {
   });
 
   it('follows edits and deletions', async () => {
-    const created = await createPost(t, key, { title: 'Temporary lemon tart', body_html: '<p>檸檬塔</p>' });
+    const created = await createPost(suite.t, suite.key, { title: 'Temporary lemon tart', body_html: '<p>檸檬塔</p>' });
     assert.deepEqual(await q('lemon'), [created.id]);
     assert.deepEqual(await q('檸檬'), [created.id]);
-    let res = await t.request({ method: 'PATCH', url: `/v1/blog/posts/${created.id}`, key, body: { title: 'Orange tart', body_html: '<p>柳橙塔</p>' } });
+    let res = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${created.id}`, key: suite.key, body: { title: 'Orange tart', body_html: '<p>柳橙塔</p>' } });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(await q('lemon'), []);
     assert.deepEqual(await q('檸檬'), []);
     assert.deepEqual(await q('柳橙'), [created.id]);
-    res = await t.request({ method: 'PATCH', url: `/v1/blog/posts/${created.id}`, key, body: { summary: 'with pistachio' } });
+    res = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${created.id}`, key: suite.key, body: { summary: 'with pistachio' } });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(await q('pistachio orange'), [created.id]);
-    const token = (await t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key })).json().error.details[0].issue;
-    res = await t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key, body: { confirmation_token: token } });
+    const token = (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key: suite.key })).json().error.details[0].issue;
+    res = await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key: suite.key, body: { confirmation_token: token } });
     assert.equal(res.statusCode, 204, res.body);
     assert.deepEqual(await q('orange'), []);
   });
@@ -128,23 +122,18 @@ describeEachEngine('GET /v1/blog/posts search and order', (target) => {
   });
 });
 
-describeEachEngine('GET /v1/blog/posts order_by and the sync feed', (target) => {
-  let t: TestApp;
-  let key: string;
+describeTenantApp('GET /v1/blog/posts order_by and the sync feed', (suite) => {
   const ids: number[] = [];
   before(async () => {
-    t = await startTestApp(target);
-    ({ key } = await t.tenant());
     for (let i = 0; i < 9; i++) {
       // Three posts per creation second: ties fall back to id.
-      if (i % 3 === 0) t.clock.advance(1000);
-      ids.push((await createPost(t, key)).id);
+      if (i % 3 === 0) suite.t.clock.advance(1000);
+      ids.push((await createPost(suite.t, suite.key)).id);
     }
   });
-  after(() => t?.close());
 
   const page = async (query: string) => {
-    const res = await t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key });
+    const res = await suite.t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key: suite.key });
     assert.equal(res.statusCode, 200, res.body);
     return res.json() as { data: Array<{ id: number; updated_at: string }>; meta: { next_cursor: string | null } };
   };
@@ -162,7 +151,7 @@ describeEachEngine('GET /v1/blog/posts order_by and the sync feed', (target) => 
     return seen;
   };
   const edit = async (id: number, title: string) => {
-    const res = await t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key, body: { title } });
+    const res = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key: suite.key, body: { title } });
     assert.equal(res.statusCode, 200, res.body);
   };
 
@@ -173,11 +162,11 @@ describeEachEngine('GET /v1/blog/posts order_by and the sync feed', (target) => 
   });
 
   it('orders by published_at with drafts last in both directions', async () => {
-    t.clock.advance(1000);
-    assert.equal((await publish(t, key, ids[4], '2026-09-01T00:00:00+08:00')).statusCode, 200);
-    assert.equal((await publish(t, key, ids[1], '2026-09-02T00:00:00+08:00')).statusCode, 200);
-    assert.equal((await publish(t, key, ids[7], '2026-09-01T00:00:00+08:00')).statusCode, 200);
-    assert.equal((await publish(t, key, ids[2], '2027-01-01T00:00:00+08:00')).statusCode, 200);
+    suite.t.clock.advance(1000);
+    assert.equal((await publish(suite.t, suite.key, ids[4], '2026-09-01T00:00:00+08:00')).statusCode, 200);
+    assert.equal((await publish(suite.t, suite.key, ids[1], '2026-09-02T00:00:00+08:00')).statusCode, 200);
+    assert.equal((await publish(suite.t, suite.key, ids[7], '2026-09-01T00:00:00+08:00')).statusCode, 200);
+    assert.equal((await publish(suite.t, suite.key, ids[2], '2027-01-01T00:00:00+08:00')).statusCode, 200);
     const drafts = ids.filter((id) => ![1, 2, 4, 7].some((i) => ids[i] === id));
     assert.deepEqual(await walk('order_by=published_at&limit=2'), [ids[2], ids[1], ids[7], ids[4], ...[...drafts].reverse()]);
     assert.deepEqual(await walk('order_by=published_at&direction=asc&limit=3'), [ids[4], ids[7], ids[1], ids[2], ...drafts]);
@@ -185,14 +174,14 @@ describeEachEngine('GET /v1/blog/posts order_by and the sync feed', (target) => 
   });
 
   it('orders by updated_at and filters by updated_since (at or after)', async () => {
-    t.clock.advance(5000);
+    suite.t.clock.advance(5000);
     await edit(ids[0], 'first edited');
-    const since = new Date(t.clock.now().getTime()).toISOString().replace('Z', '+00:00');
-    t.clock.advance(1000);
+    const since = new Date(suite.t.clock.now().getTime()).toISOString().replace('Z', '+00:00');
+    suite.t.clock.advance(1000);
     await edit(ids[5], 'second edited');
     assert.deepEqual(await walk(`updated_since=${encodeURIComponent(since)}&limit=1`), [ids[5], ids[0]]);
     assert.deepEqual(await walk(`updated_since=${encodeURIComponent(since)}&order_by=updated_at&direction=asc`), [ids[0], ids[5]]);
-    const taipei = new Date(t.clock.now().getTime() + 8 * 3600_000).toISOString().replace('Z', '+08:00');
+    const taipei = new Date(suite.t.clock.now().getTime() + 8 * 3600_000).toISOString().replace('Z', '+08:00');
     assert.deepEqual(await walk(`updated_since=${encodeURIComponent(taipei)}`), [ids[5]], 'the offset is honoured');
     const newest = (await page('order_by=updated_at&limit=2')).data.map((p) => p.id);
     assert.deepEqual(newest, [ids[5], ids[0]]);
@@ -200,8 +189,8 @@ describeEachEngine('GET /v1/blog/posts order_by and the sync feed', (target) => 
 
   it('sync feed: never skips or repeats an unchanged post while others are edited between pages', async () => {
     // Everything updated at or after the start of this test, in the order of change.
-    const since = new Date(t.clock.now().getTime()).toISOString().replace('Z', '+00:00');
-    t.clock.advance(1000);
+    const since = new Date(suite.t.clock.now().getTime()).toISOString().replace('Z', '+00:00');
+    suite.t.clock.advance(1000);
     // Several posts share one update time (ties broken by id).
     for (const id of ids) await edit(id, `sync ${id}`);
     const query = `order_by=updated_at&direction=asc&updated_since=${encodeURIComponent(since)}&limit=2`;
@@ -209,7 +198,7 @@ describeEachEngine('GET /v1/blog/posts order_by and the sync feed', (target) => 
     assert.deepEqual(before, ids);
     const editedDuringWalk = [ids[1], ids[6], ids[8]];
     const seen = await walk(query, async (n) => {
-      t.clock.advance(1000);
+      suite.t.clock.advance(1000);
       // An already-seen post, a post not reached yet, and (later) the last one.
       if (n === 1) await edit(ids[1], 'changed behind the walk');
       if (n === 1) await edit(ids[6], 'changed ahead of the walk');

@@ -2,47 +2,41 @@
 // not times). Without Redis a cached read needs no statement on SQLite and only the version row on
 // PostgreSQL (the one authentication query); with Redis it makes one Redis call (the admission
 // script, which on PostgreSQL also brings the store's versions) and sends PostgreSQL nothing.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type RequestOptions, type TestApp } from '../helpers/test-app.js';
+import type { RequestOptions } from '../helpers/test-app.js';
 import { createPost } from '../helpers/posts.js';
 import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const redisSkip = await redisSkipReason();
 /** The not-awaited slot release is sent in a later turn of the event loop. */
 const settle = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
-describeEachEngine('statements per request', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(async () => t?.close());
-
-  const pg = target.name === 'postgres';
+describeTenantApp('statements per request', { tenant: false }, (suite) => {
+  const pg = suite.target.name === 'postgres';
   /** Statements the request sent, with its status. */
   const count = async (opts: RequestOptions) => {
-    const before = t.ctx.queryCount();
-    const res = await t.request(opts);
-    return { status: res.statusCode, statements: t.ctx.queryCount() - before, body: res.body };
+    const before = suite.t.ctx.queryCount();
+    const res = await suite.t.request(opts);
+    return { status: res.statusCode, statements: suite.t.ctx.queryCount() - before, body: res.body };
   };
 
   it('a cached read: none on SQLite, the version row on PostgreSQL', async () => {
-    const { key } = await t.tenant();
-    const post = await createPost(t, key);
+    const { key } = await suite.t.tenant();
+    const post = await createPost(suite.t, key);
     for (const url of [`/v1/blog/posts/${post.id}`, '/v1/blog/posts?limit=20', '/v1/me']) {
       assert.equal((await count({ method: 'GET', url, key })).status, 200);
-      assert.deepEqual(await count({ method: 'GET', url, key }), { status: 200, statements: pg ? 1 : 0, body: (await t.request({ method: 'GET', url, key })).body }, url);
+      assert.deepEqual(await count({ method: 'GET', url, key }), { status: 200, statements: pg ? 1 : 0, body: (await suite.t.request({ method: 'GET', url, key })).body }, url);
     }
   });
 
   it('a read after a write: the version row, then the read itself', async () => {
-    const { key } = await t.tenant();
-    const post = await createPost(t, key);
+    const { key } = await suite.t.tenant();
+    const post = await createPost(suite.t, key);
     assert.equal((await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).status, 200);
-    const patched = await t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Changed' } });
+    const patched = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Changed' } });
     assert.equal(patched.statusCode, 200, patched.body);
     const read = await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key });
     assert.equal(read.status, 200);
@@ -51,30 +45,30 @@ describeEachEngine('statements per request', (target) => {
   });
 
   it('concurrent reads of a page nobody has read yet: the page is read once', async () => {
-    const { key } = await t.tenant();
-    for (let i = 0; i < 3; i++) await createPost(t, key);
-    const first = await t.request({ method: 'GET', url: '/v1/blog/posts?limit=1', key });
+    const { key } = await suite.t.tenant();
+    for (let i = 0; i < 3; i++) await createPost(suite.t, key);
+    const first = await suite.t.request({ method: 'GET', url: '/v1/blog/posts?limit=1', key });
     const url = `/v1/blog/posts?limit=1&cursor=${encodeURIComponent(JSON.parse(first.body).meta.next_cursor)}`;
-    const before = t.ctx.queryCount();
-    const pages = await Promise.all(Array.from({ length: 8 }, () => t.request({ method: 'GET', url, key })));
+    const before = suite.t.ctx.queryCount();
+    const pages = await Promise.all(Array.from({ length: 8 }, () => suite.t.request({ method: 'GET', url, key })));
     assert.deepEqual(new Set(pages.map((p) => `${p.statusCode} ${p.body}`)).size, 1);
     assert.equal(pages[0]!.statusCode, 200);
     // Each request's version row (PostgreSQL), then the page and its categories once.
-    assert.equal(t.ctx.queryCount() - before, (pg ? 8 : 0) + 2);
+    assert.equal(suite.t.ctx.queryCount() - before, (pg ? 8 : 0) + 2);
   });
 
   it('a key not yet cached: one query for the key, its store and the versions', async () => {
-    const fresh = await t.issueKey(await t.createStore());
+    const fresh = await suite.t.issueKey(await suite.t.createStore());
     // The key (with its store and versions), then the post, which is not there.
     const first = await count({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh });
     assert.deepEqual([first.status, first.statements], [404, 2]);
   });
 
   it('a create and a publish', async () => {
-    const { key } = await t.tenant();
-    await t.request({ method: 'GET', url: '/v1/me', key });
+    const { key } = await suite.t.tenant();
+    await suite.t.request({ method: 'GET', url: '/v1/me', key });
     // On PostgreSQL the first create of a process also takes a block of post ids (one query per 100 creates).
-    const warm = await t.request({ method: 'POST', url: '/v1/blog/posts', key, body: { title: 'Warm-up', body_html: '<p>first</p>' }, headers: { 'idempotency-key': randomUUID() } });
+    const warm = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key, body: { title: 'Warm-up', body_html: '<p>first</p>' }, headers: { 'idempotency-key': randomUUID() } });
     assert.equal(warm.statusCode, 201, warm.body);
     const created = await count({ method: 'POST', url: '/v1/blog/posts', key, body: { title: 'Counted', body_html: '<p>counted</p>' }, headers: { 'idempotency-key': randomUUID() } });
     assert.equal(created.status, 201, created.body);
@@ -97,37 +91,31 @@ describeEachEngine('statements per request', (target) => {
   });
 });
 
-describeEachEngine('statements and Redis commands per request, with Redis', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target, { REDIS_URL: TEST_REDIS_URL });
-  });
-  after(async () => t?.close());
-
-  const pg = target.name === 'postgres';
+describeTenantApp('statements and Redis commands per request, with Redis', { env: { REDIS_URL: TEST_REDIS_URL }, tenant: false, skip: redisSkip }, (suite) => {
+  const pg = suite.target.name === 'postgres';
   /** Statements and Redis commands the request sent (its slot's release included), with its status. */
   const count = async (opts: RequestOptions) => {
     await settle();
-    const statements = t.ctx.queryCount();
-    const commands = t.ctx.traffic.commandCount();
-    const res = await t.request(opts);
+    const statements = suite.t.ctx.queryCount();
+    const commands = suite.t.ctx.traffic.commandCount();
+    const res = await suite.t.request(opts);
     await settle();
-    return { status: res.statusCode, statements: t.ctx.queryCount() - statements, redis: t.ctx.traffic.commandCount() - commands, body: res.body };
+    return { status: res.statusCode, statements: suite.t.ctx.queryCount() - statements, redis: suite.t.ctx.traffic.commandCount() - commands, body: res.body };
   };
 
   it('a cached read: no statement on either engine; the admission script and the release', async () => {
-    const { key } = await t.tenant();
-    const post = await createPost(t, key);
+    const { key } = await suite.t.tenant();
+    const post = await createPost(suite.t, key);
     for (const url of [`/v1/blog/posts/${post.id}`, '/v1/blog/posts?limit=20', '/v1/me']) {
       assert.equal((await count({ method: 'GET', url, key })).status, 200);
-      const body = (await t.request({ method: 'GET', url, key })).body;
+      const body = (await suite.t.request({ method: 'GET', url, key })).body;
       assert.deepEqual(await count({ method: 'GET', url, key }), { status: 200, statements: 0, redis: 2, body }, url);
     }
   });
 
   it('a read after a write: the version row (PostgreSQL), the read, and the versions put back in Redis', async () => {
-    const { key } = await t.tenant();
-    const post = await createPost(t, key);
+    const { key } = await suite.t.tenant();
+    const post = await createPost(suite.t, key);
     assert.equal((await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).status, 200);
     const patched = await count({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Changed' } });
     assert.equal(patched.status, 200, patched.body);
@@ -142,8 +130,8 @@ describeEachEngine('statements and Redis commands per request, with Redis', (tar
   });
 
   it('a key not yet cached: one query for the key, its store and the versions, then one Redis call', async () => {
-    const fresh = await t.issueKey(await t.createStore());
+    const fresh = await suite.t.issueKey(await suite.t.createStore());
     const first = await count({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh });
     assert.deepEqual([first.status, first.statements, first.redis], [404, 2, 2]);
   });
-}, { skip: redisSkip });
+});

@@ -1,12 +1,12 @@
 // One security matrix over every /v1 route: no key, malformed headers, wrong secret, expired,
 // revoked, missing scope, and another store's resource.
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { ALL_SCOPES, startTestApp, type TestApp, type RequestOptions } from '../helpers/test-app.js';
+import { ALL_SCOPES, type RequestOptions } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
 import type { Scope } from '../../src/modules/keys/index.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 interface RouteCase {
   name: string;
@@ -59,33 +59,29 @@ function insufficientScopes(scope: Scope): Scope[] {
   return ALL_SCOPES.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
 }
 
-describeEachEngine('security matrix over every /v1 route', (target) => {
-  let t: TestApp;
-  let key: string;
+describeTenantApp('security matrix over every /v1 route', { tenant: false }, (suite) => {
   let postId: number;
   let expired: string;
   let revoked: string;
   let otherStoreKey: string;
   before(async () => {
-    t = await startTestApp(target);
-    const tenant = await t.tenant();
-    key = tenant.key;
-    postId = (await createPost(t, key)).id;
-    expired = await t.issueKey(tenant.store, undefined, { expiresInDays: 1 });
-    revoked = await t.issueKey(tenant.store);
-    await t.ctx.keys.revoke(revoked.slice(9, 17));
-    otherStoreKey = (await t.tenant()).key;
-    t.clock.advance(86_400_000);
+    const tenant = await suite.t.tenant();
+    suite.key = tenant.key;
+    postId = (await createPost(suite.t, suite.key)).id;
+    expired = await suite.t.issueKey(tenant.store, undefined, { expiresInDays: 1 });
+    revoked = await suite.t.issueKey(tenant.store);
+    await suite.t.ctx.keys.revoke(revoked.slice(9, 17));
+    otherStoreKey = (await suite.t.tenant()).key;
+    suite.t.clock.advance(86_400_000);
   });
-  after(() => t?.close());
 
   it('every /v1 route of the app is in the matrix', () => {
     for (const r of ROUTES) {
       const [method, path] = r.name.split(' ');
-      assert.ok(t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id').replace('{delivery_id}', ':delivery_id') }), `${r.name} is registered`);
+      assert.ok(suite.t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id').replace('{delivery_id}', ':delivery_id') }), `${r.name} is registered`);
     }
     // Every /v1 route is described in the OpenAPI document (policy routes only live under /v1).
-    const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    const paths = (suite.t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
     for (const [path, item] of Object.entries(paths)) {
       for (const method of Object.keys(item)) {
         assert.ok(ROUTES.some((r) => r.name === `${method.toUpperCase()} ${path}`), `${method.toUpperCase()} ${path} has a row in the matrix`);
@@ -95,19 +91,19 @@ describeEachEngine('security matrix over every /v1 route', (target) => {
 
   for (const route of ROUTES) {
     it(`${route.name}: 401 for no key, malformed headers, wrong secret, expired and revoked keys`, async () => {
-      const secret = key.slice(-32);
+      const secret = suite.key.slice(-32);
       const headers = [
         undefined,
-        `Bearer  ${key}`,
-        `Token ${key}`,
-        `Bearer ${key},${key}`,
-        `Bearer ${key.slice(0, 17)}_${secret.split('').reverse().join('')}`,
+        `Bearer  ${suite.key}`,
+        `Token ${suite.key}`,
+        `Bearer ${suite.key},${suite.key}`,
+        `Bearer ${suite.key.slice(0, 17)}_${secret.split('').reverse().join('')}`,
         `Bearer ${expired}`,
         `Bearer ${revoked}`,
       ];
       for (const authorization of headers) {
         const req = route.request(postId);
-        const res = await t.request({ ...req, headers: { ...(req.headers ?? {}), ...(authorization ? { authorization } : {}) } });
+        const res = await suite.t.request({ ...req, headers: { ...(req.headers ?? {}), ...(authorization ? { authorization } : {}) } });
         assertError(res, 'unauthorized');
       }
     });
@@ -115,17 +111,17 @@ describeEachEngine('security matrix over every /v1 route', (target) => {
     if (route.scope !== 'any') {
       const scope = route.scope;
       it(`${route.name}: 403 naming ${scope} for keys without it`, async () => {
-        const store = await t.createStore();
+        const store = await suite.t.createStore();
         for (const other of insufficientScopes(scope)) {
-          const k = await t.issueKey(store, [other]);
-          assertError(await t.request({ ...route.request(postId), key: k }), 'insufficient_scope', [{ field: 'scope', issue: `required: ${scope}` }]);
+          const k = await suite.t.issueKey(store, [other]);
+          assertError(await suite.t.request({ ...route.request(postId), key: k }), 'insufficient_scope', [{ field: 'scope', issue: `required: ${scope}` }]);
         }
       });
     }
 
     if (route.ownsResource) {
       it(`${route.name}: another store's post is 404 not_found`, async () => {
-        assertError(await t.request({ ...route.request(postId), key: otherStoreKey }), 'not_found');
+        assertError(await suite.t.request({ ...route.request(postId), key: otherStoreKey }), 'not_found');
       });
     }
   }

@@ -8,6 +8,7 @@ import { engineTargets } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { databaseIdentity, namespaceOf } from '../../src/db/database-identity.js';
+import { PeriodicJobs } from '../../src/lib/periodic.js';
 
 const postgres = (await engineTargets()).find((e) => e.name === 'postgres')!;
 const redisSkip = await redisSkipReason();
@@ -62,14 +63,15 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
       clearTimeout: () => {},
     };
     const next = () => new Promise<void>((resolve) => (scheduled = resolve));
-    shared.start(1000, timers);
+    const jobs = new PeriodicJobs([t.ctx.jobs.job('cache-version-reconcile')], { timers });
+    jobs.start();
     assert.deepEqual(waits.map((w) => w.ms), [0]);
     const second = next();
     waits[0]!.run();
     await second;
     assert.deepEqual(waits.map((w) => w.ms), [0, 1000]);
     assert.equal((await me(key)).store.name, 'Changed while no one looked');
-    await shared.stop();
+    await jobs.stop();
   });
 
   it('a copy read before a drop is never put back after it', async () => {

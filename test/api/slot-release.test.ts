@@ -1,12 +1,11 @@
 // The in-flight slot of a request is freed however its connection ends, including when the
 // server's HTTP parser closes the socket before the answer is written: bytes sent past a
 // request's Content-Length parse as a broken second request on the same connection.
-import { after, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo } from 'node:net';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertCommonHeaders } from '../helpers/assertions.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 /** Writes raw bytes and resolves with everything received once the server closes. */
 function exchange(port: number, bytes: string): Promise<string> {
@@ -20,19 +19,16 @@ function exchange(port: number, bytes: string): Promise<string> {
   });
 }
 
-describeEachEngine('in-flight slots survive connections the parser closes', (target) => {
-  let t: TestApp;
+describeTenantApp('in-flight slots survive connections the parser closes', { tenant: false }, (suite) => {
   let port: number;
   before(async () => {
-    t = await startTestApp(target);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (suite.t.app.server.address() as AddressInfo).port;
   });
-  after(() => t?.close());
 
   it('a body longer than its Content-Length does not keep the key’s only slot', async () => {
-    const store = await t.createStore();
-    const key = await t.issueKey(store, undefined, { concurrency: 1 });
+    const store = await suite.t.createStore();
+    const key = await suite.t.issueKey(store, undefined, { concurrency: 1 });
     const body = '{"title":"Slot","body_html":"<p>x</p>"}';
     for (let i = 0; i < 3; i++) {
       await exchange(
@@ -46,14 +42,14 @@ describeEachEngine('in-flight slots survive connections the parser closes', (tar
     const keyId = key.slice('svc_live_'.length, 'svc_live_'.length + 8);
     let free = false;
     for (let turn = 0; turn < 500 && !free; turn++) {
-      const release = await t.ctx.traffic.acquireSlot(keyId, 1);
+      const release = await suite.t.ctx.traffic.acquireSlot(keyId, 1);
       if (release) {
         await release();
         free = true;
       } else await new Promise((resolve) => setImmediate(resolve));
     }
     assert.ok(free, 'the slot was released');
-    const res = await t.request({ method: 'GET', url: '/v1/me', key });
+    const res = await suite.t.request({ method: 'GET', url: '/v1/me', key });
     assert.equal(res.statusCode, 200, res.body);
     assertCommonHeaders(res);
   });

@@ -4,16 +4,16 @@
 // that have not sent a complete request are capped, and idle keep-alive outlives the header limit.
 // The limits are configured small; the tests wait for the server to act (a closed socket, an
 // answer), never for a fixed time.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/config.js';
-import { describeEachEngine } from '../helpers/engines.js';
 import { assertError } from '../helpers/assertions.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { watchSlots } from '../helpers/slot-watch.js';
 import { multipartBody, uniqueJpeg } from './media-support.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const LIMITS = {
   HTTP_HEADERS_TIMEOUT_MS: '400',
@@ -99,22 +99,18 @@ describe('default slow-client limits', () => {
   });
 });
 
-describeEachEngine('slow clients on a listening server', (target) => {
-  let t: TestApp;
+describeTenantApp('slow clients on a listening server', { env: LIMITS, tenant: false }, (suite) => {
   let port: number;
-
   before(async () => {
-    t = await startTestApp(target, LIMITS);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (suite.t.app.server.address() as AddressInfo).port;
   });
-  after(async () => t?.close());
 
   it('cuts a JSON body trickled a byte at a time and gives its in-flight slot back', async () => {
-    const store = await t.createStore();
-    const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const store = await suite.t.createStore();
+    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
     const body = Buffer.from(JSON.stringify({ title: 'Trickled', body_html: '<p>slow</p>' }));
-    const slots = watchSlots(t.ctx);
+    const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(key);
     const client = rawClient(port);
     client.socket.write(
@@ -125,14 +121,14 @@ describeEachEngine('slow clients on a listening server', (target) => {
     // The trickling request holds the key's only slot...
     await acquired;
     slots.restore();
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
     // ...until the server closes its connection, without an answer.
     const closedAfter = await client.closed;
     assert.ok(closedAfter >= 800 && closedAfter < 5000, `closed after ${closedAfter} ms (the body would take 5 s)`);
     assert.equal(client.received(), '');
 
-    await slotGivenBack(t, key);
-    const created = await t.request({
+    await slotGivenBack(suite.t, key);
+    const created = await suite.t.request({
       method: 'POST',
       url: '/v1/blog/posts',
       key,
@@ -164,16 +160,16 @@ describeEachEngine('slow clients on a listening server', (target) => {
     const closedAfter = await client.closed;
     stop();
     assert.ok(closedAfter >= 400 && closedAfter < 2500, `closed after ${closedAfter} ms (the headers would take 2.5 s)`);
-    // Cut in the contract's terms: incomplete input, named, then the connection closes.
+    // Cut in the API's terms: incomplete input, named, then the connection closes.
     assert.match(client.received(), /^HTTP\/1\.1 422 /);
     assert.match(client.received(), /"field":"request","issue":"was not received completely in time"/);
   });
 
   it('cuts an upload that falls below the minimum pace and gives its slot back', async () => {
-    const store = await t.createStore({ media: true });
-    const key = await t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const store = await suite.t.createStore({ media: true });
+    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
-    const slots = watchSlots(t.ctx);
+    const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(key);
     const client = rawClient(port);
     client.socket.write(
@@ -183,16 +179,16 @@ describeEachEngine('slow clients on a listening server', (target) => {
     trickle(client.socket, payload, 20);
     await acquired;
     slots.restore();
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/blog/posts', key }), 'concurrency_limited');
     const closedAfter = await client.closed;
     assert.ok(closedAfter < 5000, `closed after ${closedAfter} ms (the upload would take 10 s)`);
     assert.equal(client.received(), '');
-    await slotGivenBack(t, key);
+    await slotGivenBack(suite.t, key);
   });
 
   it('lets an upload take longer than the JSON body time while it keeps the pace', async () => {
-    const store = await t.createStore({ media: true });
-    const key = await t.issueKey(store);
+    const store = await suite.t.createStore({ media: true });
+    const key = await suite.t.issueKey(store);
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
     const client = rawClient(port);
     const started = Date.now();
@@ -213,7 +209,7 @@ describeEachEngine('slow clients on a listening server', (target) => {
     // Six silent connections fill the cap (no request sent, so none of them is served yet).
     const silent = Array.from({ length: 6 }, () => rawClient(port));
     await Promise.all(silent.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
-    await waitFor('six connections are pending', () => t.app.connectionGuard.pendingConnections === 6);
+    await waitFor('six connections are pending', () => suite.t.app.connectionGuard.pendingConnections === 6);
     const refused = rawClient(port);
     refused.socket.write('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n');
     await refused.closed;
@@ -221,7 +217,7 @@ describeEachEngine('slow clients on a listening server', (target) => {
 
     for (const c of silent) c.socket.destroy();
     await Promise.all(silent.map((c) => c.closed));
-    await waitFor('the silent connections are gone', () => t.app.connectionGuard.pendingConnections === 0);
+    await waitFor('the silent connections are gone', () => suite.t.app.connectionGuard.pendingConnections === 0);
     assert.equal(await statusOf(port, 'GET /livez HTTP/1.1\r\nHost: x\r\n\r\n'), 200);
   });
 

@@ -1,57 +1,49 @@
 // Store front pages served by the service: visibility, escaping, security headers, HTTP
 // validators, the index with its paging, and view counting.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, START_TIME, type TestApp } from '../helpers/test-app.js';
+import { START_TIME } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { htmlProblems } from '../helpers/html-validation.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { VIEW_FLUSH_INTERVAL_MS } from '../../src/modules/storefront/index.js';
+import { PeriodicJobs } from '../../src/lib/periodic.js';
 import { settled } from '../helpers/settled.js';
 import type { Store } from '../../src/modules/stores/index.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const NOT_FOUND_TEXT = '找不到頁面';
 
-describeEachEngine('store front pages', (target) => {
-  let t: TestApp;
-  let store: Store;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target);
-    ({ store, key } = await t.tenant());
-  });
-  after(() => t?.close());
-
-  const postUrl = (id: number, handle = store.handle) => `/s/${handle}/blog/posts/${id}`;
-  const page = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.request({ method, url, headers });
-  const apiPost = async (id: number, k = key) => {
-    const res = await t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: k });
+describeTenantApp('store front pages', (suite) => {
+  const postUrl = (id: number, handle = suite.store.handle) => `/s/${handle}/blog/posts/${id}`;
+  const page = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => suite.t.request({ method, url, headers });
+  const apiPost = async (id: number, k = suite.key) => {
+    const res = await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: k });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
   /** The count as the API reports it once every view counted so far is written. */
   const viewCount = async (id: number) => {
-    await t.ctx.storefront.views.flush();
+    await suite.t.ctx.storefront.views.flush();
     return (await apiPost(id)).view_count as number;
   };
-  const publishedPost = async (body: Record<string, unknown> = {}, k = key) => {
-    const post = await createPost(t, k, body);
-    assert.equal((await publish(t, k, post.id)).statusCode, 200);
+  const publishedPost = async (body: Record<string, unknown> = {}, k = suite.key) => {
+    const post = await createPost(suite.t, k, body);
+    assert.equal((await publish(suite.t, k, post.id)).statusCode, 200);
     return post;
   };
-  const createCategory = async (name: string, k = key) => {
-    const res = await t.request({ method: 'POST', url: '/v1/blog/categories', key: k, headers: { 'idempotency-key': `cat-${randomLowerAlnum(12)}` }, body: { name } });
+  const createCategory = async (name: string, k = suite.key) => {
+    const res = await suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: k, headers: { 'idempotency-key': `cat-${randomLowerAlnum(12)}` }, body: { name } });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id as number;
   };
   /** An uploaded image as the media module records it (the page needs the row, not the file). */
   const insertImage = async (s: Store, width = 800, height = 600) => {
     const basename = `${randomLowerAlnum(24)}.jpg`;
-    await t.ctx.db
+    await suite.t.ctx.db
       .insertInto('images')
       .values({ id: `img_${randomLowerAlnum(24)}`, store_id: s.id, basename, sha256: randomLowerAlnum(64), content_type: 'image/jpeg', width, height, bytes: 1234, created_at: Date.parse(START_TIME), deleted_at: null })
       .execute();
@@ -71,8 +63,8 @@ describeEachEngine('store front pages', (target) => {
   it('a published post: an HTML5 page with title, summary, filtered body, cover, publish date in the store offset and categories', async () => {
     const travel = await createCategory('Travel & Food');
     const news = await createCategory('News');
-    const cover = await insertImage(store);
-    const post = await createPost(t, key, {
+    const cover = await insertImage(suite.store);
+    const post = await createPost(suite.t, suite.key, {
       title: 'Autumn menu',
       summary: 'What we cook this season',
       body_html: '<h2>Soups</h2><p>Hello <strong>world</strong> <a href="https://example.com/x" onclick="steal()">link</a></p><script>alert(1)</script>',
@@ -80,7 +72,7 @@ describeEachEngine('store front pages', (target) => {
       category_ids: [news, travel],
       default_category_id: travel,
     });
-    assert.equal((await publish(t, key, post.id, '2026-09-14T20:30:00Z')).statusCode, 200);
+    assert.equal((await publish(suite.t, suite.key, post.id, '2026-09-14T20:30:00Z')).statusCode, 200);
 
     const res = await page(postUrl(post.id));
     assert.equal(res.statusCode, 200, res.body);
@@ -97,17 +89,17 @@ describeEachEngine('store front pages', (target) => {
     assert.ok(html.includes(`<img class="cover" src="${cover}" alt="Autumn menu" width="800" height="600">`));
     assert.ok(html.includes('<time datetime="2026-09-15T04:30:00+08:00">2026-09-15</time>'), 'date written in the store offset (+08:00)');
     assert.match(html, /<ul class="categories"><li>Travel &amp; Food<\/li><li>News<\/li><\/ul>/, 'main category first');
-    assert.ok(html.includes(`<link rel="canonical" href="http://blog.test/s/${store.handle}/blog/posts/${post.id}">`));
-    assert.ok(html.includes(`<header class="site"><a href="http://blog.test/s/${store.handle}/blog">Test Store</a></header>`));
+    assert.ok(html.includes(`<link rel="canonical" href="http://blog.test/s/${suite.store.handle}/blog/posts/${post.id}">`));
+    assert.ok(html.includes(`<header class="site"><a href="http://blog.test/s/${suite.store.handle}/blog">Test Store</a></header>`));
     assert.equal((await apiPost(post.id)).public_url, `http://blog.test${postUrl(post.id)}`, 'public_url is the page served here');
   });
 
   it('every page is valid HTML: post (with categories, cover and summary), index, older page and 404', async () => {
-    const own = await t.tenant({ categories: true });
+    const own = await suite.t.tenant({ categories: true });
     const a = await createCategory('Travel & Food', own.key);
     const b = await createCategory('News', own.key);
     const cover = await insertImage(own.store);
-    const post = await createPost(t, own.key, {
+    const post = await createPost(suite.t, own.key, {
       title: 'Autumn <menu>',
       summary: 'What we cook',
       body_html: '<h2>Soups</h2><p>Hello <em>world</em></p><ul><li>one</li></ul><table><tr><td>x</td></tr></table>',
@@ -115,7 +107,7 @@ describeEachEngine('store front pages', (target) => {
       category_ids: [a, b],
       default_category_id: a,
     });
-    assert.equal((await publish(t, own.key, post.id)).statusCode, 200);
+    assert.equal((await publish(suite.t, own.key, post.id)).statusCode, 200);
     for (let i = 0; i < 21; i++) await publishedPost({ summary: `Summary ${i}` }, own.key);
     const pages: Record<string, LightMyRequestResponse> = {
       post: await page(postUrl(post.id, own.store.handle)),
@@ -133,28 +125,28 @@ describeEachEngine('store front pages', (target) => {
   });
 
   it('the publish date follows the store offset', async () => {
-    const west = await t.createStore({ changes: { utc_offset: '-05:00' } });
-    const westKey = await t.issueKey(west);
-    const post = await createPost(t, westKey);
-    await publish(t, westKey, post.id, '2026-09-15T02:00:00Z');
+    const west = await suite.t.createStore({ changes: { utc_offset: '-05:00' } });
+    const westKey = await suite.t.issueKey(west);
+    const post = await createPost(suite.t, westKey);
+    await publish(suite.t, westKey, post.id, '2026-09-15T02:00:00Z');
     const res = await page(postUrl(post.id, west.handle));
     assert.ok(res.body.includes('<time datetime="2026-09-14T21:00:00-05:00">2026-09-14</time>'), res.body);
   });
 
   it('escapes every text that is not the filtered body: title, summary, category names, store name', async () => {
-    const shop = await t.createStore({ changes: { name: '<i>Shop</i> & "Co"' } });
-    const shopKey = await t.issueKey(shop);
+    const shop = await suite.t.createStore({ changes: { name: '<i>Shop</i> & "Co"' } });
+    const shopKey = await suite.t.issueKey(shop);
     const category = await createCategory('<b>cat</b>', shopKey);
     const cover = await insertImage(shop);
     const title = '<script>alert(1)</script> & "quotes"';
-    const post = await createPost(t, shopKey, {
+    const post = await createPost(suite.t, shopKey, {
       title,
       summary: '<img src=x onerror=alert(2)>',
       body_html: '<p>plain</p>',
       category_ids: [category],
       cover_image_url: cover,
     });
-    await publish(t, shopKey, post.id);
+    await publish(suite.t, shopKey, post.id);
     const html = (await page(postUrl(post.id, shop.handle))).body;
     assert.ok(html.includes('<h1>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>'));
     assert.ok(html.includes('<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; | &lt;i&gt;Shop&lt;/i&gt; &amp; &quot;Co&quot;</title>'));
@@ -172,21 +164,21 @@ describeEachEngine('store front pages', (target) => {
   });
 
   it('drafts, unpublished, deleted, other stores’ posts, unknown and uncertified stores are 404 pages', async () => {
-    const draft = await createPost(t, key, { title: 'Secret draft' });
+    const draft = await createPost(suite.t, suite.key, { title: 'Secret draft' });
     assertNotFoundPage(await page(postUrl(draft.id)), 'Secret draft');
 
     const unpublished = await publishedPost({ title: 'Gone again' });
     assert.equal((await page(postUrl(unpublished.id))).statusCode, 200);
-    await t.request({ method: 'POST', url: `/v1/blog/posts/${unpublished.id}/unpublish`, key });
+    await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${unpublished.id}/unpublish`, key: suite.key });
     assertNotFoundPage(await page(postUrl(unpublished.id)), 'Gone again');
 
-    const deleted = await createPost(t, key, { title: 'Deleted one' });
-    const first = await t.request({ method: 'DELETE', url: `/v1/blog/posts/${deleted.id}`, key });
+    const deleted = await createPost(suite.t, suite.key, { title: 'Deleted one' });
+    const first = await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${deleted.id}`, key: suite.key });
     const token = first.json().error.details[0].issue;
-    assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/posts/${deleted.id}`, key, body: { confirmation_token: token } })).statusCode, 204);
+    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${deleted.id}`, key: suite.key, body: { confirmation_token: token } })).statusCode, 204);
     assertNotFoundPage(await page(postUrl(deleted.id)), 'Deleted one');
 
-    const other = await t.tenant();
+    const other = await suite.t.tenant();
     const foreign = await publishedPost({ title: 'Other store post' }, other.key);
     assert.equal((await page(postUrl(foreign.id, other.store.handle))).statusCode, 200, 'visible under its own store');
     assertNotFoundPage(await page(postUrl(foreign.id)), 'Other store post');
@@ -195,36 +187,36 @@ describeEachEngine('store front pages', (target) => {
     assertNotFoundPage(await page(postUrl(mine.id, 'no-such-store')), 'Mine');
     assertNotFoundPage(await page(postUrl(mine.id, 'Not_A_Handle')));
     assertNotFoundPage(await page('/s/no-such-store/blog'));
-    for (const id of ['abc', '0', `0${mine.id}`, '1e3', '99999999999999999999']) assertNotFoundPage(await page(`/s/${store.handle}/blog/posts/${id}`));
-    assertNotFoundPage(await page(`/s/${store.handle}/blog/posts/${mine.id}/extra`));
-    assertNotFoundPage(await page(`/s/${store.handle}`));
-    assertNotFoundPage(await page(`/s/${store.handle}/blog/posts/${mine.id}`.replace('/blog/', '/blog/x/')));
-    await t.ctx.stores.update(store.handle, { certified: 0 });
+    for (const id of ['abc', '0', `0${mine.id}`, '1e3', '99999999999999999999']) assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${id}`));
+    assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${mine.id}/extra`));
+    assertNotFoundPage(await page(`/s/${suite.store.handle}`));
+    assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${mine.id}`.replace('/blog/', '/blog/x/')));
+    await suite.t.ctx.stores.update(suite.store.handle, { certified: 0 });
     assertNotFoundPage(await page(postUrl(mine.id)), 'Mine');
-    assertNotFoundPage(await page(`/s/${store.handle}/blog`), 'Mine');
-    await t.ctx.stores.update(store.handle, { certified: 1 });
+    assertNotFoundPage(await page(`/s/${suite.store.handle}/blog`), 'Mine');
+    await suite.t.ctx.stores.update(suite.store.handle, { certified: 1 });
     assert.equal((await page(postUrl(mine.id))).statusCode, 200, 'visible again once certified');
-    await t.ctx.storefront.views.flush();
+    await suite.t.ctx.storefront.views.flush();
     assert.equal((await apiPost(draft.id)).view_count, 0);
     assert.equal((await apiPost(foreign.id, other.key)).view_count, 1, 'only the 200 under its own store counted');
   });
 
   it('a scheduled post is a 404 until its time and a page from that very moment', async () => {
-    const post = await createPost(t, key, { title: 'Coming soon' });
+    const post = await createPost(suite.t, suite.key, { title: 'Coming soon' });
     const due = '2026-09-15T04:00:00Z';
-    assert.equal((await publish(t, key, post.id, due)).json().status, 'scheduled');
+    assert.equal((await publish(suite.t, suite.key, post.id, due)).json().status, 'scheduled');
     try {
       assertNotFoundPage(await page(postUrl(post.id)), 'Coming soon');
-      assert.ok(!(await page(`/s/${store.handle}/blog`)).body.includes('Coming soon'), 'not listed either');
-      t.clock.set(Date.parse(due) - 1);
+      assert.ok(!(await page(`/s/${suite.store.handle}/blog`)).body.includes('Coming soon'), 'not listed either');
+      suite.t.clock.set(Date.parse(due) - 1);
       assertNotFoundPage(await page(postUrl(post.id)));
-      t.clock.set(due);
+      suite.t.clock.set(due);
       const res = await page(postUrl(post.id));
       assert.equal(res.statusCode, 200);
       assert.ok(res.body.includes('<h1>Coming soon</h1>'));
-      assert.ok((await page(`/s/${store.handle}/blog`)).body.includes('Coming soon'), 'listed from that moment');
+      assert.ok((await page(`/s/${suite.store.handle}/blog`)).body.includes('Coming soon'), 'listed from that moment');
     } finally {
-      t.clock.set(START_TIME);
+      suite.t.clock.set(START_TIME);
     }
   });
 
@@ -246,7 +238,7 @@ describeEachEngine('store front pages', (target) => {
     assert.equal(res.headers['referrer-policy'], 'strict-origin-when-cross-origin');
     assert.equal(res.headers['x-frame-options'], 'DENY');
     assert.equal(res.headers['x-svc-api-version'], undefined, 'a page is not an API response');
-    const index = await page(`/s/${store.handle}/blog`);
+    const index = await page(`/s/${suite.store.handle}/blog`);
     assert.equal(index.headers['content-security-policy'], csp);
     assert.equal(index.headers['x-content-type-options'], 'nosniff');
   });
@@ -268,20 +260,20 @@ describeEachEngine('store front pages', (target) => {
     assert.equal((await page(postUrl(post.id), { 'if-none-match': `"other", W/${etag}` })).statusCode, 304, 'weak comparison, lists');
     assert.equal((await page(postUrl(post.id), { 'if-none-match': '"other"' })).statusCode, 200);
 
-    t.clock.advance(60_000);
-    await t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Versioned, edited' } });
+    suite.t.clock.advance(60_000);
+    await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { title: 'Versioned, edited' } });
     const changed = await page(postUrl(post.id), { 'if-none-match': etag });
     assert.equal(changed.statusCode, 200, 'the old copy is stale');
     assert.notEqual(changed.headers.etag, etag);
     assert.ok(changed.body.includes('<h1>Versioned, edited</h1>'));
-    t.clock.set(START_TIME);
+    suite.t.clock.set(START_TIME);
   });
 
   it('Last-Modified: If-Modified-Since at or after it answers 304, before it 200; If-None-Match wins when both are sent', async () => {
-    t.clock.set('2026-09-15T02:10:00.500Z');
+    suite.t.clock.set('2026-09-15T02:10:00.500Z');
     try {
       const post = await publishedPost();
-      t.clock.set('2026-09-15T02:30:00Z');
+      suite.t.clock.set('2026-09-15T02:30:00Z');
       const res = await page(postUrl(post.id));
       assert.equal(res.headers['last-modified'], 'Tue, 15 Sep 2026 02:10:00 GMT');
       const ims = (value: string, extra: Record<string, string> = {}) => page(postUrl(post.id), { 'if-modified-since': value, ...extra });
@@ -291,37 +283,37 @@ describeEachEngine('store front pages', (target) => {
       assert.equal((await ims('not a date')).statusCode, 200);
       assert.equal((await ims('Wed, 16 Sep 2026 00:00:00 GMT', { 'if-none-match': '"stale"' })).statusCode, 200, 'If-None-Match decides');
 
-      t.clock.set('2026-09-15T03:00:00Z');
-      await t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { summary: 'now with a summary' } });
+      suite.t.clock.set('2026-09-15T03:00:00Z');
+      await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { summary: 'now with a summary' } });
       const edited = await ims('Tue, 15 Sep 2026 02:10:00 GMT');
       assert.equal(edited.statusCode, 200);
       assert.equal(edited.headers['last-modified'], 'Tue, 15 Sep 2026 03:00:00 GMT');
 
       // A post scheduled for later becomes visible at its publish time, which is newer than its last edit.
-      const scheduled = await createPost(t, key);
-      await publish(t, key, scheduled.id, '2026-09-15T04:00:00Z');
-      t.clock.set('2026-09-15T05:00:00Z');
+      const scheduled = await createPost(suite.t, suite.key);
+      await publish(suite.t, suite.key, scheduled.id, '2026-09-15T04:00:00Z');
+      suite.t.clock.set('2026-09-15T05:00:00Z');
       assert.equal((await page(postUrl(scheduled.id))).headers['last-modified'], 'Tue, 15 Sep 2026 04:00:00 GMT');
     } finally {
-      t.clock.set(START_TIME);
+      suite.t.clock.set(START_TIME);
     }
   });
 
   it('the index lists published posts by publish time, newest first, 20 a page, with an “older posts” link', async () => {
-    const shop = await t.tenant();
+    const shop = await suite.t.tenant();
     const base = Date.parse('2026-08-01T00:00:00Z');
     // Created in one order, published in another: the index follows the publish time.
     const order = [5, 0, 22, 13, 7, 19, 1, 11, 3, 17, 9, 21, 15, 2, 8, 20, 4, 12, 16, 6, 18, 10, 14];
     const published: Array<{ id: number; at: number }> = [];
     for (const n of order) {
-      const post = await createPost(t, shop.key, { title: `Index post ${n}` });
+      const post = await createPost(suite.t, shop.key, { title: `Index post ${n}` });
       const at = base + n * 3_600_000;
-      await publish(t, shop.key, post.id, new Date(at).toISOString());
+      await publish(suite.t, shop.key, post.id, new Date(at).toISOString());
       published.push({ id: post.id, at });
     }
-    const draft = await createPost(t, shop.key, { title: 'Index draft' });
-    const scheduled = await createPost(t, shop.key, { title: 'Index scheduled' });
-    await publish(t, shop.key, scheduled.id, '2027-01-01T00:00:00Z');
+    const draft = await createPost(suite.t, shop.key, { title: 'Index draft' });
+    const scheduled = await createPost(suite.t, shop.key, { title: 'Index scheduled' });
+    await publish(suite.t, shop.key, scheduled.id, '2027-01-01T00:00:00Z');
     const expected = [...published].sort((a, b) => b.at - a.at).map((p) => p.id);
 
     const idsOn = (html: string) => [...html.matchAll(/\/blog\/posts\/(\d+)">/g)].map((m) => Number(m[1]));
@@ -346,7 +338,7 @@ describeEachEngine('store front pages', (target) => {
     for (const bad of ['x', '1.0', '12', '-1.5']) assertNotFoundPage(await page(`/s/${shop.store.handle}/blog?before=${bad}`));
     assertNotFoundPage(await page(`/s/${shop.store.handle}/blog?before=1.2&before=3.4`));
 
-    const empty = await t.tenant();
+    const empty = await suite.t.tenant();
     const none = await page(`/s/${empty.store.handle}/blog`);
     assert.equal(none.statusCode, 200);
     assert.ok(none.body.includes('目前沒有文章'));
@@ -358,7 +350,7 @@ describeEachEngine('store front pages', (target) => {
     // Batches are written over and over while the views arrive, as under real traffic.
     let viewing = true;
     const flushing = (async () => {
-      while (viewing) await Promise.all([t.ctx.storefront.views.flush(), new Promise((r) => setImmediate(r))]);
+      while (viewing) await Promise.all([suite.t.ctx.storefront.views.flush(), new Promise((r) => setImmediate(r))]);
     })();
     const results = await Promise.all(Array.from({ length: 50 }, () => page(postUrl(post.id))));
     viewing = false;
@@ -383,19 +375,21 @@ describeEachEngine('store front pages', (target) => {
       assert.ok(head.headers.etag);
     }
     assert.equal(await viewCount(post.id), 1);
-    const draft = await createPost(t, key);
+    const draft = await createPost(suite.t, suite.key);
     assertNotFoundPage(await page(postUrl(draft.id)));
     assert.equal(await viewCount(draft.id), 0);
   });
 
   it('views reach the database a second after they are counted, without anyone asking', async (tc) => {
     const post = await publishedPost();
-    // A fresh instance, so no flush timer of an earlier test is pending; its timers are the test's.
-    const other = await secondInstance(t);
+    // A fresh instance whose view-flush job (as a server runs it) waits on the test's timers.
+    const other = await secondInstance(suite.t);
     tc.mock.timers.enable({ apis: ['setTimeout'] });
+    const flushes = new PeriodicJobs([other.ctx.jobs.job('view-counts')]);
+    flushes.start();
     try {
       // The row itself is watched while the write runs (reading through the API would spend the key's allowance).
-      const stored = async () => (await t.ctx.db.selectFrom('posts').select('view_count').where('id', '=', post.id).executeTakeFirstOrThrow()).view_count;
+      const stored = async () => (await suite.t.ctx.db.selectFrom('posts').select('view_count').where('id', '=', post.id).executeTakeFirstOrThrow()).view_count;
       await Promise.all(Array.from({ length: 3 }, () => other.app.inject({ method: 'GET', url: postUrl(post.id) })));
       tc.mock.timers.tick(VIEW_FLUSH_INTERVAL_MS - 1);
       assert.equal(await settled(async () => (await stored()) !== 0, 50), false, 'nothing is written before the second is up');
@@ -404,13 +398,14 @@ describeEachEngine('store front pages', (target) => {
       assert.equal((await apiPost(post.id)).view_count, 3);
     } finally {
       tc.mock.timers.reset();
+      await flushes.stop();
       await other.close();
     }
   });
 
   it('views counted by another instance are summed and written when that instance closes', async () => {
     const post = await publishedPost();
-    const other = await secondInstance(t);
+    const other = await secondInstance(suite.t);
     await Promise.all([
       ...Array.from({ length: 7 }, () => other.app.inject({ method: 'GET', url: postUrl(post.id) })),
       ...Array.from({ length: 4 }, () => page(postUrl(post.id))),
@@ -420,11 +415,11 @@ describeEachEngine('store front pages', (target) => {
   });
 
   it('a custom storefront base changes public_url; the service still serves /s/<handle>', async () => {
-    const shop = await t.tenant();
+    const shop = await suite.t.tenant();
     const post = await publishedPost({ title: 'Elsewhere too' }, shop.key);
     assert.equal((await apiPost(post.id, shop.key)).public_url, `http://blog.test/s/${shop.store.handle}/blog/posts/${post.id}`);
-    await t.ctx.stores.update(shop.store.handle, { storefront_base_url: 'https://shop.example.com/journal' });
-    const freshKey = await t.issueKey(shop.store);
+    await suite.t.ctx.stores.update(shop.store.handle, { storefront_base_url: 'https://shop.example.com/journal' });
+    const freshKey = await suite.t.issueKey(shop.store);
     assert.equal((await apiPost(post.id, freshKey)).public_url, `https://shop.example.com/journal/blog/posts/${post.id}`);
     const res = await page(postUrl(post.id, shop.store.handle));
     assert.equal(res.statusCode, 200);
@@ -432,7 +427,7 @@ describeEachEngine('store front pages', (target) => {
   });
 
   it('store front routes are not in the OpenAPI description', async () => {
-    const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json', key })).json();
+    const doc = (await suite.t.request({ method: 'GET', url: '/v1/openapi.json', key: suite.key })).json();
     const paths = Object.keys(doc.paths);
     assert.ok(paths.includes('/v1/blog/posts'));
     assert.deepEqual(paths.filter((p) => !p.startsWith('/v1')), []);

@@ -20,6 +20,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertCommonHeaders, assertError } from '../helpers/assertions.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { keyIdOf, watchSlots } from '../helpers/slot-watch.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -170,65 +171,59 @@ async function deleteRedisKeys(keyIds: string[]): Promise<void> {
 
 // =============================================================================================
 
-describeEachEngine('traffic control over HTTP, memory backend', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
-
-  const me = (key: string) => t.request({ method: 'GET', url: '/v1/me', key });
+describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }, (suite) => {
+  const me = (key: string) => suite.t.request({ method: 'GET', url: '/v1/me', key });
 
   it('puts the three rate headers on every authenticated response, whatever its status, and none on 401', async () => {
-    t.clock.advance(1_250); // off a second boundary, to check that the reset time is rounded up
-    const windowStart = t.clock.now().getTime();
+    suite.t.clock.advance(1_250); // off a second boundary, to check that the reset time is rounded up
+    const windowStart = suite.t.clock.now().getTime();
     const reset = resetFor(windowStart);
-    const store = await t.createStore();
-    const key = await t.issueKey(store, ['read_blog'], { readPerMinute: 50 });
+    const store = await suite.t.createStore();
+    const key = await suite.t.issueKey(store, ['read_blog'], { readPerMinute: 50 });
     let remaining = 50;
 
     const ok = await me(key);
     assert.equal(ok.statusCode, 200);
     assertRate(ok, 50, --remaining, reset, '200');
 
-    const forbidden = await t.request({ method: 'GET', url: '/v1/audit/events', key });
+    const forbidden = await suite.t.request({ method: 'GET', url: '/v1/audit/events', key });
     assertError(forbidden, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
     assertRate(forbidden, 50, --remaining, reset, '403');
 
-    const auditor = await t.issueKey(store, ['read_audit'], { readPerMinute: 50 });
-    const invalid = await t.request({ method: 'GET', url: '/v1/audit/events?limit=999', key: auditor });
+    const auditor = await suite.t.issueKey(store, ['read_audit'], { readPerMinute: 50 });
+    const invalid = await suite.t.request({ method: 'GET', url: '/v1/audit/events?limit=999', key: auditor });
     assertError(invalid, 'validation_failed', [{ field: 'limit', issue: /.+/ }]);
     assertRate(invalid, 50, 49, reset, '422');
 
-    const missing = await t.request({ method: 'GET', url: '/v1/blog/posts/999999', key });
+    const missing = await suite.t.request({ method: 'GET', url: '/v1/blog/posts/999999', key });
     assertError(missing, 'not_found');
     assertRate(missing, 50, --remaining, reset, '404 not_found');
 
-    const noCategories = await t.createStore({ categories: false });
-    const featureless = await t.issueKey(noCategories, ['read_blog'], { readPerMinute: 50 });
-    const unavailable = await t.request({ method: 'GET', url: '/v1/blog/categories', key: featureless });
+    const noCategories = await suite.t.createStore({ categories: false });
+    const featureless = await suite.t.issueKey(noCategories, ['read_blog'], { readPerMinute: 50 });
+    const unavailable = await suite.t.request({ method: 'GET', url: '/v1/blog/categories', key: featureless });
     assertError(unavailable, 'feature_unavailable');
     assertRate(unavailable, 50, 49, reset, '404 feature_unavailable');
 
-    const uncertified = await t.createStore({ certified: false });
-    const gated = await t.issueKey(uncertified, ['read_blog', 'read_audit'], { readPerMinute: 50 });
-    const blocked = await t.request({ method: 'GET', url: '/v1/audit/events', key: gated });
+    const uncertified = await suite.t.createStore({ certified: false });
+    const gated = await suite.t.issueKey(uncertified, ['read_blog', 'read_audit'], { readPerMinute: 50 });
+    const blocked = await suite.t.request({ method: 'GET', url: '/v1/audit/events', key: gated });
     assertError(blocked, 'tenant_not_certified');
     assertRate(blocked, 50, 49, reset, '503');
 
     // Later requests in the same window keep the same reset time.
-    t.clock.advance(30_000);
+    suite.t.clock.advance(30_000);
     assertRate(await me(key), 50, --remaining, reset, 'later in the window');
 
-    const writer = await t.issueKey(store, ['write_blog'], { writePerMinute: 9, readPerMinute: 50 });
-    const written = await callWrite(t.app, writer);
+    const writer = await suite.t.issueKey(store, ['write_blog'], { writePerMinute: 9, readPerMinute: 50 });
+    const written = await callWrite(suite.t.app, writer);
     assert.equal(written.statusCode, 422, written.body);
     assert.equal(written.json().error.code, 'validation_failed');
-    assertRate(written, 9, 8, resetFor(t.clock.now().getTime()), 'write class, 422');
+    assertRate(written, 9, 8, resetFor(suite.t.clock.now().getTime()), 'write class, 422');
 
     const wrongSecret = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
     for (const authorization of [undefined, 'Bearer nope', `Bearer  ${key}`, `Bearer ${wrongSecret}`]) {
-      const denied = await t.request({ method: 'GET', url: '/v1/me', headers: authorization === undefined ? {} : { authorization } });
+      const denied = await suite.t.request({ method: 'GET', url: '/v1/me', headers: authorization === undefined ? {} : { authorization } });
       assertError(denied, 'unauthorized');
       assertNoRateHeaders(denied, `on 401 (${authorization ?? 'no header'})`);
     }
@@ -237,9 +232,9 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
   });
 
   it('allows exactly readPerMinute reads, then answers 429 rate_limited with Retry-After and the headers', async () => {
-    const windowStart = t.clock.now().getTime();
+    const windowStart = suite.t.clock.now().getTime();
     const reset = resetFor(windowStart);
-    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 3 });
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 3 });
     for (const remaining of [2, 1, 0]) {
       const res = await me(key);
       assert.equal(res.statusCode, 200, `remaining ${remaining}: ${res.body}`);
@@ -256,7 +251,7 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
     assert.equal(retryAfter, 60, 'the whole minute is left');
 
     // Later in the window the suggested wait shrinks with the clock.
-    t.clock.advance(20_500);
+    suite.t.clock.advance(20_500);
     const later = await me(key);
     assertError(later, 'rate_limited');
     assert.equal(later.headers['retry-after'], '40', 'whole seconds until the window ends (39.5 s), rounded up');
@@ -264,33 +259,33 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
   });
 
   it('keeps read and write allowances independent', async () => {
-    const start = t.clock.now().getTime();
-    const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 2 });
+    const start = suite.t.clock.now().getTime();
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 2 });
     for (let i = 0; i < 2; i++) assert.equal((await me(key)).statusCode, 200);
     assertError(await me(key), 'rate_limited');
 
-    const firstWrite = await callWrite(t.app, key);
+    const firstWrite = await callWrite(suite.t.app, key);
     assert.notEqual(firstWrite.statusCode, 429, `a write while reads are exhausted: ${firstWrite.body}`);
     assertRate(firstWrite, 2, 1, resetFor(start), `write ${firstWrite.statusCode}`);
-    assert.notEqual((await callWrite(t.app, key)).statusCode, 429);
-    const writeLimited = await callWrite(t.app, key);
+    assert.notEqual((await callWrite(suite.t.app, key)).statusCode, 429);
+    const writeLimited = await callWrite(suite.t.app, key);
     assertError(writeLimited, 'rate_limited');
     assertRate(writeLimited, 2, 0, resetFor(start), 'write 429');
 
     // And the other way round: a fresh read allowance is not spent by writes.
-    const other = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 1 });
-    assert.notEqual((await callWrite(t.app, other)).statusCode, 429);
-    assertError(await callWrite(t.app, other), 'rate_limited');
+    const other = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 1 });
+    assert.notEqual((await callWrite(suite.t.app, other)).statusCode, 429);
+    assertError(await callWrite(suite.t.app, other), 'rate_limited');
     const read = await me(other);
     assert.equal(read.statusCode, 200);
     assertRate(read, 2, 1, resetFor(start));
   });
 
   it('counts requests refused with 403 (and 403 wins over 429 rate_limited)', async () => {
-    const reset = resetFor(t.clock.now().getTime());
-    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2 });
+    const reset = resetFor(suite.t.clock.now().getTime());
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 2 });
     for (const remaining of [1, 0, 0]) {
-      const res = await t.request({ method: 'GET', url: '/v1/audit/events', key });
+      const res = await suite.t.request({ method: 'GET', url: '/v1/audit/events', key });
       assertError(res, 'insufficient_scope', [{ field: 'scope', issue: 'required: read_audit' }]);
       assertRate(res, 2, remaining, reset);
       assert.equal(res.headers['retry-after'], undefined);
@@ -301,30 +296,30 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
   });
 
   it('refills the allowance when the minute has passed (memory backend, moved clock)', async () => {
-    const start = t.clock.now().getTime();
-    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2 });
+    const start = suite.t.clock.now().getTime();
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 2 });
     await me(key);
     await me(key);
     assertError(await me(key), 'rate_limited');
 
-    t.clock.set(start + 59_999);
+    suite.t.clock.set(start + 59_999);
     const stillLimited = await me(key);
     assertError(stillLimited, 'rate_limited');
     assert.equal(stillLimited.headers['retry-after'], '1', 'never 0 while blocked');
 
-    t.clock.set(start + 60_000);
+    suite.t.clock.set(start + 60_000);
     const refilled = await me(key);
     assert.equal(refilled.statusCode, 200, refilled.body);
     assertRate(refilled, 2, 1, resetFor(start + 60_000), 'new window');
   });
 
   it('applies a limit changed with the CLI (key update) on the very next request', async () => {
-    const reset = resetFor(t.clock.now().getTime());
-    const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 3 });
+    const reset = resetFor(suite.t.clock.now().getTime());
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 3 });
     for (let i = 0; i < 3; i++) assert.equal((await me(key)).statusCode, 200);
     assertError(await me(key), 'rate_limited'); // the 4th request, counted as well
 
-    const updated = await cli(t, ['key', 'update', keyIdOf(key), '--read-per-minute', '5']);
+    const updated = await cli(suite.t, ['key', 'update', keyIdOf(key), '--read-per-minute', '5']);
     assert.equal(updated.rate_limits.read_per_minute, 5);
     const fifth = await me(key);
     assert.equal(fifth.statusCode, 200, 'the raised limit applies at once, to the count already made');
@@ -332,23 +327,23 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
     assert.equal(fifth.json().rate_limits.read_per_minute, 5);
     assertError(await me(key), 'rate_limited');
 
-    await cli(t, ['key', 'update', keyIdOf(key), '--read-per-minute', '50', '--write-per-minute', '1']);
+    await cli(suite.t, ['key', 'update', keyIdOf(key), '--read-per-minute', '50', '--write-per-minute', '1']);
     assertRate(await me(key), 50, 43, reset);
-    assert.notEqual((await callWrite(t.app, key)).statusCode, 429);
-    const writeLimited = await callWrite(t.app, key);
+    assert.notEqual((await callWrite(suite.t.app, key)).statusCode, 429);
+    const writeLimited = await callWrite(suite.t.app, key);
     assertError(writeLimited, 'rate_limited');
     assertRate(writeLimited, 1, 0, reset);
   });
 
   it('answers 429 concurrency_limited with Retry-After: 1 while the key’s slots are taken elsewhere', async () => {
-    const reset = resetFor(t.clock.now().getTime());
-    const key = await t.issueKey(await t.createStore(), ['read_blog'], { concurrency: 2, readPerMinute: 10 });
+    const reset = resetFor(suite.t.clock.now().getTime());
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { concurrency: 2, readPerMinute: 10 });
     const keyId = keyIdOf(key);
-    const slots = watchSlots(t.ctx);
+    const slots = watchSlots(suite.t.ctx);
     try {
       // Two requests of this key in flight, e.g. on another instance sharing the counters.
-      const first = await t.ctx.traffic.acquireSlot(keyId, 2);
-      const second = await t.ctx.traffic.acquireSlot(keyId, 2);
+      const first = await suite.t.ctx.traffic.acquireSlot(keyId, 2);
+      const second = await suite.t.ctx.traffic.acquireSlot(keyId, 2);
       assert.ok(first && second);
 
       const limited = await me(key);
@@ -371,21 +366,21 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
   });
 
   it('orders 429 rate_limited before 429 concurrency_limited before 503', async () => {
-    const reset = resetFor(t.clock.now().getTime());
-    const uncertified = await t.createStore({ certified: false });
-    const key = await t.issueKey(uncertified, ['read_audit'], { concurrency: 1, readPerMinute: 2 });
+    const reset = resetFor(suite.t.clock.now().getTime());
+    const uncertified = await suite.t.createStore({ certified: false });
+    const key = await suite.t.issueKey(uncertified, ['read_audit'], { concurrency: 1, readPerMinute: 2 });
     const keyId = keyIdOf(key);
-    const slots = watchSlots(t.ctx);
-    const held = await t.ctx.traffic.acquireSlot(keyId, 1);
+    const slots = watchSlots(suite.t.ctx);
+    const held = await suite.t.ctx.traffic.acquireSlot(keyId, 1);
     assert.ok(held);
     try {
-      assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'concurrency_limited');
+      assertError(await suite.t.request({ method: 'GET', url: '/v1/audit/events', key }), 'concurrency_limited');
       await held();
-      assertError(await t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
+      assertError(await suite.t.request({ method: 'GET', url: '/v1/audit/events', key }), 'tenant_not_certified');
       await slots.until('the 503 gave its slot back', () => slots.held(keyId) === 0);
-      const again = await t.ctx.traffic.acquireSlot(keyId, 1);
+      const again = await suite.t.ctx.traffic.acquireSlot(keyId, 1);
       assert.ok(again);
-      const rate = await t.request({ method: 'GET', url: '/v1/audit/events', key });
+      const rate = await suite.t.request({ method: 'GET', url: '/v1/audit/events', key });
       assertError(rate, 'rate_limited');
       assertRate(rate, 2, 0, reset);
       await again();
@@ -396,12 +391,12 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
   });
 
   it('refuses request concurrency+1 while requests are really in flight, and frees a slot when one ends or aborts', async () => {
-    const port = await listen(t.app);
-    const reset = resetFor(t.clock.now().getTime());
-    const store = await t.createStore();
-    const key = await t.issueKey(store, ['read_blog', 'write_blog'], { concurrency: 3 });
+    const port = await listen(suite.t.app);
+    const reset = resetFor(suite.t.clock.now().getTime());
+    const store = await suite.t.createStore();
+    const key = await suite.t.issueKey(store, ['read_blog', 'write_blog'], { concurrency: 3 });
     const keyId = keyIdOf(key);
-    const slots = watchSlots(t.ctx);
+    const slots = watchSlots(suite.t.ctx);
     const held: HeldRequest[] = [];
     try {
       for (let i = 0; i < 3; i++) held.push(holdRequest(port, key));
@@ -411,7 +406,7 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
       assertError(limited, 'concurrency_limited');
       assert.equal(limited.headers['retry-after'], '1');
       assertRate(limited, 600, 599, reset);
-      const writeLimited = await callWrite(t.app, key);
+      const writeLimited = await callWrite(suite.t.app, key);
       assertError(writeLimited, 'concurrency_limited');
       assert.equal(writeLimited.headers['retry-after'], '1');
       assert.equal(slots.held(keyId), 3, 'refused requests take no slot');
@@ -439,8 +434,8 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
   });
 
   it('reports the limits set with the CLI (key issue, store update) in GET /v1/me', async () => {
-    const store = await t.createStore();
-    const issued = await cli(t, [
+    const store = await suite.t.createStore();
+    const issued = await cli(suite.t, [
       'key', 'issue', '--store', store.handle, '--app', 'cli-app', '--scopes', 'read_blog',
       '--no-expiry', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2',
     ]);
@@ -453,7 +448,7 @@ describeEachEngine('traffic control over HTTP, memory backend', (target) => {
 
     const before = res.json().quotas;
     assert.equal(before.posts_per_day.limit, 200);
-    const updated = await cli(t, ['store', 'update', store.handle, '--posts-per-day', '3', '--images-per-day', '4']);
+    const updated = await cli(suite.t, ['store', 'update', store.handle, '--posts-per-day', '3', '--images-per-day', '4']);
     assert.deepEqual(updated.quotas, { posts_per_day: 3, images_per_day: 4 });
     const quotas = (await me(issued.key)).json().quotas;
     assert.deepEqual(
@@ -596,43 +591,37 @@ describeEachEngine('traffic control shared through Redis by two app instances', 
   });
 }, { skip: redisSkip });
 
-describeEachEngine('traffic control when Redis is down', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target, { REDIS_URL: 'redis://127.0.0.1:1' });
-  });
-  after(() => t?.close());
-
+describeTenantApp('traffic control when Redis is down', { env: { REDIS_URL: 'redis://127.0.0.1:1' }, tenant: false }, (suite) => {
   it('falls back to this process\'s own counters: the rate and concurrency limits still hold per process', async () => {
-    const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 2, concurrency: 1 });
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 2, concurrency: 1 });
     const keyId = keyIdOf(key);
-    const nowS = t.clock.now().getTime() / 1000;
+    const nowS = suite.t.clock.now().getTime() / 1000;
     for (const remaining of [1, 0]) {
-      const res = await t.request({ method: 'GET', url: '/v1/me', key });
+      const res = await suite.t.request({ method: 'GET', url: '/v1/me', key });
       assert.equal(res.statusCode, 200, res.body);
       assertCommonHeaders(res);
       assertRate(res, 2, remaining, Math.ceil(nowS + 60), `request with ${remaining} left`);
     }
-    const limited = await t.request({ method: 'GET', url: '/v1/me', key });
+    const limited = await suite.t.request({ method: 'GET', url: '/v1/me', key });
     assertError(limited, 'rate_limited');
     // The in-flight limit: a slot held in this process (Redis is away) leaves none for a request.
-    const other = await t.issueKey(await t.createStore(), ['read_blog'], { concurrency: 1 });
-    const held = await t.ctx.traffic.acquireSlot(keyIdOf(other), 1);
+    const other = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { concurrency: 1 });
+    const held = await suite.t.ctx.traffic.acquireSlot(keyIdOf(other), 1);
     assert.ok(held);
     try {
-      assertError(await t.request({ method: 'GET', url: '/v1/me', key: other }), 'concurrency_limited');
+      assertError(await suite.t.request({ method: 'GET', url: '/v1/me', key: other }), 'concurrency_limited');
     } finally {
       await held();
     }
-    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key: other })).statusCode, 200);
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/me', key: other })).statusCode, 200);
     assert.ok(keyId);
   });
 
   it('reports each failure to the context’s backend-error callback', async () => {
     const errors: Array<{ operation?: string }> = [];
-    const { app, close } = await secondInstance(t, { onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
+    const { app, close } = await secondInstance(suite.t, { onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
     try {
-      const key = await t.issueKey(await t.createStore(), ['read_blog'], { readPerMinute: 5 });
+      const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 5 });
       assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
       assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
       const operations = new Set(errors.map((e) => e.operation));

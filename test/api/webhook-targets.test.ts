@@ -9,19 +9,12 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { isPublicAddress } from '../../src/modules/webhooks/index.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const PRIVATE_ISSUE = 'must resolve to public internet addresses only (not loopback, private or reserved ones)';
 
-describeEachEngine('webhook targets', (target) => {
-  let t: TestApp;
-  let key: string;
-  before(async () => {
-    t = await startTestApp(target);
-    ({ key } = await t.tenant({ scopes: ['manage_webhooks'] }));
-  });
-  after(() => t?.close());
-
-  const create = (url: string) => t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url, events: ['*'] } });
+describeTenantApp('webhook targets', { scopes: ['manage_webhooks'] }, (suite) => {
+  const create = (url: string) => suite.t.request({ method: 'POST', url: '/v1/webhooks', key: suite.key, body: { url, events: ['*'] } });
 
   it('refuses IPv4-compatible and other IPv6 forms of private IPv4 addresses, on create and on PATCH', async () => {
     const forms = [
@@ -44,7 +37,7 @@ describeEachEngine('webhook targets', (target) => {
     const ok = await create('https://93.184.216.34/hooks');
     assert.equal(ok.statusCode, 201, ok.body);
     for (const url of forms) {
-      assertError(await t.request({ method: 'PATCH', url: `/v1/webhooks/${ok.json().id}`, key, body: { url } }), 'validation_failed', [{ field: 'url', issue: PRIVATE_ISSUE }]);
+      assertError(await suite.t.request({ method: 'PATCH', url: `/v1/webhooks/${ok.json().id}`, key: suite.key, body: { url } }), 'validation_failed', [{ field: 'url', issue: PRIVATE_ISSUE }]);
     }
     // The same forms of public addresses are allowed.
     for (const address of ['::8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2606:4700::1111']) assert.equal(isPublicAddress(address), true, address);
@@ -62,9 +55,9 @@ describeEachEngine('webhook targets', (target) => {
     const res = await create(' https://93.184.216.34/in?a=1#section ');
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().url, 'https://93.184.216.34/in?a=1');
-    const patched = await t.request({ method: 'PATCH', url: `/v1/webhooks/${res.json().id}`, key, body: { url: 'HTTPS://93.184.216.34/Other#x' } });
+    const patched = await suite.t.request({ method: 'PATCH', url: `/v1/webhooks/${res.json().id}`, key: suite.key, body: { url: 'HTTPS://93.184.216.34/Other#x' } });
     assert.equal(patched.json().url, 'https://93.184.216.34/Other');
-    assert.equal((await t.request({ method: 'GET', url: `/v1/webhooks/${res.json().id}`, key })).json().url, 'https://93.184.216.34/Other');
+    assert.equal((await suite.t.request({ method: 'GET', url: `/v1/webhooks/${res.json().id}`, key: suite.key })).json().url, 'https://93.184.216.34/Other');
   });
 });
 

@@ -19,6 +19,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LEASE_MS, WEBHOOK_EVENT_TYPES, WebhookWorker, type Timers } from '../../src/modules/webhooks/index.js';
 import { httpSender, SEND_TIMEOUT_MS } from '../../src/modules/webhooks/http-sender.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const SCOPES: Scope[] = ['write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'];
 const HOUR = 3_600_000;
@@ -573,16 +574,10 @@ describeEachEngine('webhooks', (target) => {
   });
 });
 
-describeEachEngine('webhooks in the OpenAPI document', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
-
+describeTenantApp('webhooks in the OpenAPI document', { tenant: false }, (suite) => {
   it('describes the endpoints and, under `webhooks`, every event’s payload; the document stays valid OpenAPI 3.1', async () => {
-    const { key } = await t.tenant({ scopes: ['read_blog'] });
-    const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json', key })).json();
+    const { key } = await suite.t.tenant({ scopes: ['read_blog'] });
+    const doc = (await suite.t.request({ method: 'GET', url: '/v1/openapi.json', key })).json();
     const result = await new Validator().validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
     for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries']) assert.ok(doc.paths[path], path);

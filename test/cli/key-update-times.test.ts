@@ -1,17 +1,11 @@
 // `key update` prints its times at the offset of the key's store, like `key issue` and `key list`.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { runCli } from '../helpers/cli.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
-describeEachEngine('key update times', (target) => {
-  let t: TestApp;
-  const cli = (...args: string[]) => runCli({ DATABASE_URL: t.config.database.url }, ...args);
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(() => t?.close());
+describeTenantApp('key update times', { tenant: false }, (suite) => {
+  const cli = (...args: string[]) => runCli({ DATABASE_URL: suite.t.config.database.url }, ...args);
 
   it('answers at the store’s own offset, not a fixed +08:00', async () => {
     assert.equal((await cli('store', 'create', '--handle', 'ny-shop', '--name', 'New York Shop')).code, 0);

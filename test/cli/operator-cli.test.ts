@@ -1,29 +1,25 @@
 // The operator CLI as a separate process (as in production) against the database a running
 // app instance uses: changes apply to the app's very next request.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEachEngine } from '../helpers/engines.js';
 import { unusedPort } from '../helpers/ports.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
 import { runCli } from '../helpers/cli.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 
 const cli = (databaseUrl: string, ...args: string[]) => runCli({ DATABASE_URL: databaseUrl }, ...args);
 
-describeEachEngine('operator CLI', (target) => {
-  let t: TestApp;
+describeTenantApp('operator CLI', { tenant: false }, (suite) => {
   let db: string;
   before(async () => {
-    t = await startTestApp(target);
-    db = t.config.database.url;
+    db = suite.t.config.database.url;
   });
-  after(() => t?.close());
 
   it('creates and updates stores, printing one JSON object', async () => {
     const created = await cli(db, 'store', 'create', '--handle', 'acme', '--name', 'Acme Shop', '--no-media', '--no-emoji');
@@ -65,11 +61,11 @@ describeEachEngine('operator CLI', (target) => {
     const lifetime = Date.parse(issued.json.expires_at) - Date.now();
     assert.ok(Math.abs(lifetime - 365 * 86_400_000) < 120_000, `expires in 365 days (got ${lifetime} ms)`);
     const secret = issued.json.key.slice(-32);
-    const row = await t.ctx.db.selectFrom('api_keys').selectAll().where('key_id', '=', issued.json.key_id).executeTakeFirstOrThrow();
+    const row = await suite.t.ctx.db.selectFrom('api_keys').selectAll().where('key_id', '=', issued.json.key_id).executeTakeFirstOrThrow();
     assert.ok(!JSON.stringify(row).includes(secret), 'the secret is not stored');
     assert.equal(row.secret_hash.length, 64);
 
-    const me = await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key });
+    const me = await suite.t.request({ method: 'GET', url: '/v1/me', key: issued.json.key });
     assert.equal(me.statusCode, 200);
     assert.deepEqual(me.json().rate_limits, { read_per_minute: 7, write_per_minute: 3, concurrency: 2 });
 
@@ -80,7 +76,7 @@ describeEachEngine('operator CLI', (target) => {
 
     const revoked = await cli(db, 'key', 'revoke', issued.json.key_id);
     assert.deepEqual(revoked.json, { key_id: issued.json.key_id, revoked: true });
-    assertError(await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
   });
 
   it('moves a key’s expiry (past = expired now, never = no expiry)', async () => {
@@ -88,23 +84,23 @@ describeEachEngine('operator CLI', (target) => {
     assert.equal(issued.json.expires_at, null);
     const past = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2020-01-01T00:00:00+08:00');
     assert.equal(past.code, 0, past.stderr);
-    assertError(await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
     const never = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', 'never');
     assert.equal(never.json.expires_at, null);
-    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key: issued.json.key })).statusCode, 200);
+    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/me', key: issued.json.key })).statusCode, 200);
     const bad = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2027-01-01');
     assert.equal(bad.code, 2);
   });
 
   it('links and unlinks products in the back office, which the delete honours', async () => {
-    const { store, key } = await t.tenant();
-    const post = await createPost(t, key);
+    const { store, key } = await suite.t.tenant();
+    const post = await createPost(suite.t, key);
     const linked = await cli(db, 'post', 'link-product', store.handle, String(post.id), 'sku-42');
     assert.deepEqual(linked.json, { store: store.handle, post_id: post.id, product_ids: ['sku-42'] });
-    assertError(await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }), 'post_has_product_links', [{ field: 'post_id', issue: String(post.id) }]);
+    assertError(await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }), 'post_has_product_links', [{ field: 'post_id', issue: String(post.id) }]);
     const unlinked = await cli(db, 'post', 'unlink-product', store.handle, String(post.id), 'sku-42');
     assert.deepEqual(unlinked.json.product_ids, []);
-    assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key })).json().error.code, 'confirmation_required');
+    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key })).json().error.code, 'confirmation_required');
     const other = await cli(db, 'post', 'link-product', store.handle, '99999999', 'sku-1');
     assert.equal(other.code, 1);
     assert.match(other.stderr, /not_found/);

@@ -1,27 +1,20 @@
 // The operator's webhook commands as a separate process against the database a running app
 // uses: list a store's endpoints (never their secrets), disable one, switch the feature.
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { runCli } from '../helpers/cli.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 
 const cli = (databaseUrl: string, ...args: string[]) => runCli({ DATABASE_URL: databaseUrl }, ...args);
 
-describeEachEngine('operator CLI: webhooks', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
-  });
-  after(() => t?.close());
-
+describeTenantApp('operator CLI: webhooks', { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }, tenant: false }, (suite) => {
   it('lists a store’s endpoints without secrets, disables one with a reason, and turns the feature off', async () => {
-    const store = await t.createStore();
-    const key = await t.issueKey(store, ['manage_webhooks']);
-    const created = (await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'http://127.0.0.1:9/hooks', events: ['post.created'] } })).json();
-    const db = t.config.database.url;
+    const store = await suite.t.createStore();
+    const key = await suite.t.issueKey(store, ['manage_webhooks']);
+    const created = (await suite.t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'http://127.0.0.1:9/hooks', events: ['post.created'] } })).json();
+    const db = suite.t.config.database.url;
 
     const listed = await cli(db, 'webhook', 'list', '--store', store.handle);
     assert.equal(listed.code, 0, listed.stderr);
@@ -31,7 +24,7 @@ describeEachEngine('operator CLI: webhooks', (target) => {
     const disabled = await cli(db, 'webhook', 'disable', created.id);
     assert.equal(disabled.code, 0, disabled.stderr);
     assert.deepEqual([disabled.json.id, disabled.json.store, disabled.json.enabled, disabled.json.disabled_reason], [created.id, store.handle, false, 'disabled by the service operator']);
-    const read = (await t.request({ method: 'GET', url: `/v1/webhooks/${created.id}`, key })).json();
+    const read = (await suite.t.request({ method: 'GET', url: `/v1/webhooks/${created.id}`, key })).json();
     assert.deepEqual([read.enabled, read.disabled_reason], [false, 'disabled by the service operator']);
 
     const unknown = await cli(db, 'webhook', 'disable', 'wh_nothere');
@@ -42,6 +35,6 @@ describeEachEngine('operator CLI: webhooks', (target) => {
     const off = await cli(db, 'store', 'update', store.handle, '--webhooks', 'off');
     assert.equal(off.code, 0, off.stderr);
     assert.equal(off.json.features.webhooks, false);
-    assertError(await t.request({ method: 'GET', url: '/v1/webhooks', key }), 'feature_unavailable');
+    assertError(await suite.t.request({ method: 'GET', url: '/v1/webhooks', key }), 'feature_unavailable');
   });
 });

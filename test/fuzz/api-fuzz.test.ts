@@ -1,5 +1,5 @@
 // Property-based fuzzing of every /v1 route over a real socket, on both engines, with real keys.
-// Properties: every answer is a contract answer (status, headers, envelope; never a 5xx); what a
+// Properties: every answer is a documented answer (status, headers, envelope; never a 5xx); what a
 // write returns is what a read returns afterwards; records written before the run read back
 // identically after it.
 //
@@ -34,7 +34,7 @@ const APP_ENV = { MAX_JSON_BODY_BYTES: String(256 * 1024) };
 
 const routes = await discoverRoutes();
 
-describeEachEngine('fuzz: every /v1 route answers in the contract', (target) => {
+describeEachEngine('fuzz: every /v1 route answers as documented', (target) => {
   let t: TestApp;
   let w: World;
   let before_: Snapshot;

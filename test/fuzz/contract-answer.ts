@@ -1,12 +1,12 @@
 // What every answer to a /v1 request must be, however hostile the request: a status the
-// contract has (never a 5xx), the common headers, and for an error the whole envelope with a
+// API documents (never a 5xx), the common headers, and for an error the whole envelope with a
 // catalogue code whose status and flags match.
 import assert from 'node:assert/strict';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.js';
 import { API_VERSION_DATE } from '../../src/version.js';
 import type { NoAnswer, RawAnswer } from './raw-http.js';
 
-/** The contract's statuses (Errors → HTTP statuses) without the 5xx ones. */
+/** The API's statuses (docs/api-behaviour.md) without the 5xx ones. */
 const CONTRACT_STATUSES = new Set([200, 201, 202, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429]);
 const REQUEST_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -15,9 +15,9 @@ export function isAnswer(res: RawAnswer | NoAnswer): res is RawAnswer {
 }
 
 /**
- * Asserts the answer is in the contract. A connection closed without one byte is accepted: it is
+ * Asserts the answer is one the API documents. A connection closed without one byte is accepted: it is
  * how the server drops what its HTTP parser cannot read at all. Anything it does send must be
- * a whole contract answer.
+ * a whole documented answer.
  */
 export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string): void {
   if (!isAnswer(res)) return;

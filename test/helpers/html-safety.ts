@@ -1,13 +1,13 @@
 // What makes filtered HTML safe, checked independently of the filter: the output is parsed again
 // with parse5 (a standards-compliant parser, as browsers parse) and every element and attribute
-// must be on the contract's allow-list, with safe URLs. Used by the filter's tests and by the
+// must be on the allow-list of docs/html-filter.md, with safe URLs. Used by the filter's tests and by the
 // filter comparison in the benchmark (`npm run bench -- --filters`).
 import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 type Element = DefaultTreeAdapterTypes.Element;
 
-// The contract, written out independently of the implementation so that a
+// The allow-list (docs/html-filter.md), written out independently of the implementation so that a
 // widened allow-list in the filter makes these tests fail.
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   p: [], br: [], hr: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [],

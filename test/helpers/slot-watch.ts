@@ -46,7 +46,6 @@ export function watchSlots(ctx: AppContext): SlotWatch {
   ctx.traffic = {
     backend: inner.backend,
     check: () => inner.check(),
-    consumeRate: (keyId, rateClass, limit) => inner.consumeRate(keyId, rateClass, limit),
     async acquireSlot(keyId, max) {
       return watched(keyId, await inner.acquireSlot(keyId, max));
     },

@@ -1,13 +1,12 @@
 // deploy/alerts.yml and deploy/grafana-dashboard.json: the rules pass their unit tests
 // (`promtool test rules`, Debian package `prometheus`), every alert has a test, and every metric
 // they name is one the service exposes (or Prometheus's `up`, the balancer's, or Redis errors).
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { describeTenantApp } from '../helpers/tenant-app.js';
 
 /** Series the service does not expose itself: Prometheus's own and the balancer's. */
 const FROM_ELSEWHERE = /^(up|caddy_\w+)$/;
@@ -41,20 +40,14 @@ it('every alert has a unit test, and the issue\'s situations each have an alert'
   }
 });
 
-describeEachEngine('alerts and dashboard name metrics the service exposes', (target) => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp(target);
-  });
-  after(async () => t?.close());
-
+describeTenantApp('alerts and dashboard name metrics the service exposes', { tenant: false }, (suite) => {
   it('every metric in deploy/alerts.yml and deploy/grafana-dashboard.json is in /metrics (pool gauges on PostgreSQL)', async () => {
-    const exposed = new Set([...(await t.request({ method: 'GET', url: '/metrics' })).body.matchAll(/^# TYPE (\S+) (\S+)/gm)].flatMap(([, name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_count`, `${name}_sum`] : [name])));
+    const exposed = new Set([...(await suite.t.request({ method: 'GET', url: '/metrics' })).body.matchAll(/^# TYPE (\S+) (\S+)/gm)].flatMap(([, name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_count`, `${name}_sum`] : [name])));
     const named = new Set([...rules.map((r) => r.expr), ...dashboardExprs].flatMap(metricNames));
     assert.ok(named.size >= 10);
     for (const name of named) {
       if (FROM_ELSEWHERE.test(name) || name === REDIS_ERRORS) continue;
-      if (name.startsWith('blog_api_db_pool_') && target.name === 'sqlite') continue;
+      if (name.startsWith('blog_api_db_pool_') && suite.target.name === 'sqlite') continue;
       assert.ok(exposed.has(name), `${name} is exposed`);
     }
   });

@@ -1,4 +1,4 @@
-// Page cursor rules (contract, GET /v1/blog/posts; decisions: signed, carrying the query
+// Page cursor rules (docs/api-behaviour.md, "Cursors": signed, carrying the query
 // conditions, bound to the caller), one row per case.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -364,7 +364,7 @@ describe('processImage: content type', () => {
     await assertRejected(processImage(randomBytes(4096), limitsWith()), 'unsupported_media_type');
   });
 
-  it('refuses formats sharp could decode but the contract does not accept (TIFF, AVIF)', async () => {
+  it('refuses formats sharp could decode but the API does not accept (TIFF, AVIF)', async () => {
     const tiff = await solidImage(16, 16).tiff().toBuffer();
     await assertRejected(processImage(tiff, limitsWith()), 'unsupported_media_type');
     const avif = await solidImage(16, 16).avif({ effort: 0 }).toBuffer();

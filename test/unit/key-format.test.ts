@@ -1,4 +1,4 @@
-// Key format and the Authorization header (contract, Authentication §1 and §2), one row per case.
+// Key format and the Authorization header (docs/api-behaviour.md, "Keys"), one row per case.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyParts, looksLikeKey, parseApiKey, parseBearer } from '../../src/modules/keys/key-format.js';

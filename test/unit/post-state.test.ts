@@ -1,4 +1,4 @@
-// The contract's states-and-transitions table for publish, row by row, on the pure rules: the
+// The states-and-transitions rules for publish (docs/api-behaviour.md, "Posts"), row by row, on the pure rules: the
 // status derived from the publish time, and what publish decides. (Unpublish, delete and the
 // HTTP answers are covered row by row in test/api/posts-lifecycle.test.ts.)
 import { describe, it } from 'node:test';
@@ -31,7 +31,7 @@ describe('status derived from the publish time', () => {
   });
 });
 
-describe('publish, per the contract table', () => {
+describe('publish, per the documented rules', () => {
   // [current state, requested published_at (null: omitted), next state, publish time after, changed, audit action]
   const table: Array<[PostStatus, number | null, PostStatus, number, boolean, string, string]> = [
     ['draft', null, 'published', NOW, true, 'post.published', 'published_at omitted: immediate publication'],

@@ -1,5 +1,5 @@
-// Time rules (contract, Conventions: ISO 8601 with a time-zone offset; Limits: daily quotas on
-// the Taipei day), one row per case.
+// Time rules (docs/api-behaviour.md: ISO 8601 with a time-zone offset; daily quotas on the
+// Taipei day), one row per case.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatWithOffset, isOffsetDateTime, isValidOffset, nextTaipeiMidnight, parseOffsetDateTime, taipeiDay } from '../../src/lib/time.js';

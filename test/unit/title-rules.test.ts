@@ -1,4 +1,4 @@
-// Title rules (decisions: limits.title_max_length 200 code points after trimming,
+// Title rules (docs/api-behaviour.md, "Posts": limits.title_max_length 200 code points after trimming,
 // limits.title_allows_emoji; the title_charset_unsupported issue names the characters).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

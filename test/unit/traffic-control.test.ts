@@ -8,6 +8,12 @@ import { settled } from '../helpers/settled.js';
 import { unusedPort } from '../helpers/ports.js';
 import { createTrafficControl, TrafficBackendError, type TrafficControl } from '../../src/traffic/index.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import type { RateClass, RateDecision } from '../../src/traffic/index.js';
+
+/** Counts one request as the pipeline does (takeSlot false: the rate alone) and returns the decision. */
+async function countRate(traffic: TrafficControl, keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
+  return (await traffic.admit({ keyId, rateClass, limitPerMinute, concurrency: 1, takeSlot: false })).decision;
+}
 
 describe('traffic control, memory backend', () => {
   // Deliberately not on a second boundary, to check rounding of the reset time.
@@ -17,17 +23,17 @@ describe('traffic control, memory backend', () => {
   it('allows exactly N requests, then blocks with remaining 0 and Retry-After >= 1', async () => {
     const traffic = createTrafficControl({ clock: new ManualClock(start) });
     for (let i = 1; i <= 5; i++) {
-      const d = await traffic.consumeRate('key-a', 'read', 5);
+      const d = await countRate(traffic, 'key-a', 'read', 5);
       assert.equal(d.allowed, true, `request ${i} should be allowed`);
       assert.equal(d.limit, 5);
       assert.equal(d.remaining, 5 - i);
       assert.equal(d.retryAfterSeconds, 0);
     }
-    const blocked = await traffic.consumeRate('key-a', 'read', 5);
+    const blocked = await countRate(traffic, 'key-a', 'read', 5);
     assert.equal(blocked.allowed, false);
     assert.equal(blocked.remaining, 0);
     assert.equal(blocked.retryAfterSeconds, 60);
-    const again = await traffic.consumeRate('key-a', 'read', 5);
+    const again = await countRate(traffic, 'key-a', 'read', 5);
     assert.equal(again.allowed, false, 'refused requests keep counting, so the next is refused too');
     assert.equal(again.remaining, 0);
     await traffic.close();
@@ -35,12 +41,12 @@ describe('traffic control, memory backend', () => {
 
   it('counts read and write independently, and keys independently', async () => {
     const traffic = createTrafficControl({ clock: new ManualClock(start) });
-    for (let i = 0; i < 2; i++) await traffic.consumeRate('key-a', 'read', 2);
-    assert.equal((await traffic.consumeRate('key-a', 'read', 2)).allowed, false);
-    const write = await traffic.consumeRate('key-a', 'write', 2);
+    for (let i = 0; i < 2; i++) await countRate(traffic, 'key-a', 'read', 2);
+    assert.equal((await countRate(traffic, 'key-a', 'read', 2)).allowed, false);
+    const write = await countRate(traffic, 'key-a', 'write', 2);
     assert.equal(write.allowed, true);
     assert.equal(write.remaining, 1);
-    const otherKey = await traffic.consumeRate('key-b', 'read', 2);
+    const otherKey = await countRate(traffic, 'key-b', 'read', 2);
     assert.equal(otherKey.allowed, true);
     assert.equal(otherKey.remaining, 1);
     await traffic.close();
@@ -50,22 +56,22 @@ describe('traffic control, memory backend', () => {
     const clock = new ManualClock(start);
     const traffic = createTrafficControl({ clock });
     const expectedReset = Math.ceil((startMs + 60_000) / 1000);
-    const first = await traffic.consumeRate('key-a', 'write', 1);
+    const first = await countRate(traffic, 'key-a', 'write', 1);
     assert.equal(first.resetAtUnixSeconds, expectedReset);
 
     clock.advance(45_000);
-    const blocked = await traffic.consumeRate('key-a', 'write', 1);
+    const blocked = await countRate(traffic, 'key-a', 'write', 1);
     assert.equal(blocked.allowed, false);
     assert.equal(blocked.resetAtUnixSeconds, expectedReset, 'a refused request does not move the window');
     assert.equal(blocked.retryAfterSeconds, 15);
 
     clock.advance(14_900); // 100 ms before the window ends
-    const lastMoment = await traffic.consumeRate('key-a', 'write', 1);
+    const lastMoment = await countRate(traffic, 'key-a', 'write', 1);
     assert.equal(lastMoment.allowed, false);
     assert.equal(lastMoment.retryAfterSeconds, 1, 'never 0 while blocked');
 
     clock.advance(100); // exactly at the end of the window
-    const refilled = await traffic.consumeRate('key-a', 'write', 1);
+    const refilled = await countRate(traffic, 'key-a', 'write', 1);
     assert.equal(refilled.allowed, true);
     assert.equal(refilled.remaining, 0);
     assert.equal(refilled.resetAtUnixSeconds, Math.ceil((startMs + 120_000) / 1000));
@@ -75,19 +81,19 @@ describe('traffic control, memory backend', () => {
 
   it('applies a changed limit on the very next request', async () => {
     const traffic = createTrafficControl({ clock: new ManualClock(start) });
-    for (let i = 0; i < 3; i++) assert.equal((await traffic.consumeRate('key-a', 'read', 5)).allowed, true);
+    for (let i = 0; i < 3; i++) assert.equal((await countRate(traffic, 'key-a', 'read', 5)).allowed, true);
 
-    const lowered = await traffic.consumeRate('key-a', 'read', 3);
+    const lowered = await countRate(traffic, 'key-a', 'read', 3);
     assert.equal(lowered.allowed, false, '4th request against a new limit of 3');
     assert.equal(lowered.limit, 3);
     assert.equal(lowered.remaining, 0);
 
-    const raised = await traffic.consumeRate('key-a', 'read', 10);
+    const raised = await countRate(traffic, 'key-a', 'read', 10);
     assert.equal(raised.allowed, true);
     assert.equal(raised.limit, 10);
     assert.equal(raised.remaining, 5, 'all 5 requests so far count, the refused one included');
 
-    assert.equal((await traffic.consumeRate('key-a', 'read', 0)).allowed, false, 'limit 0 refuses everything');
+    assert.equal((await countRate(traffic, 'key-a', 'read', 0)).allowed, false, 'limit 0 refuses everything');
     await traffic.close();
   });
 
@@ -116,9 +122,9 @@ describe('traffic control, memory backend', () => {
 
   it('rejects invalid arguments instead of guessing', async () => {
     const traffic = createTrafficControl({ clock: new ManualClock(start) });
-    await assert.rejects(traffic.consumeRate('', 'read', 5), TypeError);
-    await assert.rejects(traffic.consumeRate('key-a', 'read', -1), RangeError);
-    await assert.rejects(traffic.consumeRate('key-a', 'read', 1.5), RangeError);
+    await assert.rejects(countRate(traffic, '', 'read', 5), TypeError);
+    await assert.rejects(countRate(traffic, 'key-a', 'read', -1), RangeError);
+    await assert.rejects(countRate(traffic, 'key-a', 'read', 1.5), RangeError);
     await assert.rejects(traffic.acquireSlot('key-a', Number.NaN), RangeError);
     await traffic.close();
   });
@@ -247,14 +253,14 @@ describe('traffic control, redis backend', () => {
   it('shares one allowance per key and class across instances', async (t) => {
     if (!(await needRedis(t))) return;
     const [a, b, errors] = await twoInstances(t);
-    for (let i = 0; i < 3; i++) assert.equal((await a.consumeRate('key-a', 'read', 5)).allowed, true);
-    const fourth = await b.consumeRate('key-a', 'read', 5);
+    for (let i = 0; i < 3; i++) assert.equal((await countRate(a, 'key-a', 'read', 5)).allowed, true);
+    const fourth = await countRate(b, 'key-a', 'read', 5);
     assert.equal(fourth.allowed, true);
     assert.equal(fourth.remaining, 1, 'b sees the 3 requests counted by a');
-    assert.equal((await b.consumeRate('key-a', 'read', 5)).allowed, true);
+    assert.equal((await countRate(b, 'key-a', 'read', 5)).allowed, true);
 
-    const blockedOnA = await a.consumeRate('key-a', 'read', 5);
-    const blockedOnB = await b.consumeRate('key-a', 'read', 5);
+    const blockedOnA = await countRate(a, 'key-a', 'read', 5);
+    const blockedOnB = await countRate(b, 'key-a', 'read', 5);
     // The window opened at the first request and has run for as long as the calls since took.
     const windowEnd = Math.ceil((startMs + 60_000) / 1000);
     for (const blocked of [blockedOnA, blockedOnB]) {
@@ -265,7 +271,7 @@ describe('traffic control, redis backend', () => {
       assert.ok(reset <= windowEnd && reset >= windowEnd - 10, `reset ${reset} outside [${windowEnd - 10}, ${windowEnd}]`);
     }
 
-    const write = await b.consumeRate('key-a', 'write', 5);
+    const write = await countRate(b, 'key-a', 'write', 5);
     assert.equal(write.allowed, true, 'writes have their own allowance');
     assert.equal(write.remaining, 4);
     assert.deepEqual(errors, []);
@@ -274,11 +280,11 @@ describe('traffic control, redis backend', () => {
   it('applies a changed limit on the next request', async (t) => {
     if (!(await needRedis(t))) return;
     const [a, b, errors] = await twoInstances(t);
-    for (let i = 0; i < 3; i++) await a.consumeRate('key-a', 'write', 5);
-    const lowered = await b.consumeRate('key-a', 'write', 3);
+    for (let i = 0; i < 3; i++) await countRate(a, 'key-a', 'write', 5);
+    const lowered = await countRate(b, 'key-a', 'write', 3);
     assert.equal(lowered.allowed, false);
     assert.equal(lowered.limit, 3);
-    const raised = await a.consumeRate('key-a', 'write', 10);
+    const raised = await countRate(a, 'key-a', 'write', 10);
     assert.equal(raised.allowed, true);
     assert.equal(raised.remaining, 5);
     assert.deepEqual(errors, []);
@@ -323,7 +329,7 @@ describe('traffic control, redis backend', () => {
       return outcome?.value;
     };
     try {
-      const decision = await withoutWaiting(traffic.consumeRate('key-a', 'read', 7));
+      const decision = await withoutWaiting(countRate(traffic, 'key-a', 'read', 7));
       assert.ok(decision, 'a refused connection must not hang the decision');
       assert.equal(decision.allowed, true);
       assert.equal(decision.limit, 7);
@@ -332,7 +338,7 @@ describe('traffic control, redis backend', () => {
       assert.equal(decision.resetAtUnixSeconds, Math.ceil((startMs + 60_000) / 1000), 'a full window from now');
 
       // The limits still hold, counted by this process alone while the store is down.
-      assert.equal((await traffic.consumeRate('key-a', 'read', 1)).allowed, false);
+      assert.equal((await countRate(traffic, 'key-a', 'read', 1)).allowed, false);
 
       const release = await withoutWaiting(traffic.acquireSlot('key-a', 1));
       assert.ok(release, 'a slot is granted at once when the store is down');
@@ -341,7 +347,7 @@ describe('traffic control, redis backend', () => {
       assert.ok(await traffic.acquireSlot('key-a', 1), 'its release frees it');
 
       assert.ok(errors.length >= 1, 'onBackendError was called');
-      assert.ok(errors.some((e) => e instanceof TrafficBackendError && e.operation === 'consumeRate'));
+      assert.ok(errors.some((e) => e instanceof TrafficBackendError && e.operation === 'admit'));
       assert.ok(errors.some((e) => e instanceof TrafficBackendError && e.operation === 'acquireSlot'));
     } finally {
       await traffic.close();

@@ -4,6 +4,7 @@
 // pass at a time. Work goes in bounded batches, and the lease is renewed between them.
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { PeriodicJob } from '../../lib/periodic.js';
 import { removeOwedFiles, sweepOrphanFiles, type MediaStore } from '../media/index.js';
 import { expiredContentFingerprints, expiredDeleteTokens, expiredIdempotencyRecords, expiredWebhookDeliveries, expiredWebhookEvents, type ExpiredRowBatch } from './expired-rows.js';
 import { HousekeepingLease } from './housekeeping-lease.js';
@@ -51,15 +52,14 @@ class Stop extends Error {}
 export class HousekeepingService {
   private readonly lease: HousekeepingLease;
   private readonly expiredEvents: ExpiredRowBatch;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
   private stopping = false;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly files: MediaStore,
-    private readonly intervalMs: number,
+    /** Between scheduled passes (HOUSEKEEPING_INTERVAL_S). */
+    readonly intervalMs: number,
     /** Days events stay in the feed (EVENT_RETENTION_DAYS). */
     eventRetentionDays = 30,
   ) {
@@ -140,38 +140,23 @@ export class HousekeepingService {
   }
 
   /**
-   * Runs a pass every interval until stop(). Upload leftovers of processes that died are removed
-   * at once, without the lease: they are files of this machine, and removing one twice is harmless.
+   * At start, before the first pass: upload leftovers of processes that died are removed at
+   * once, without the lease (they are files of this machine, and removing one twice is harmless).
    */
-  start(log?: HousekeepingLog): void {
-    if (this.timer || this.stopping) return;
-    const startup = this.files
-      .removeLeftovers(new Date(this.clock.now().getTime() - STALE_AFTER_MS))
-      .then((count) => count > 0 && log?.info({ upload_temp_files: count }, 'removed upload leftovers'))
-      .catch((err) => log?.warn({ err }, 'could not remove upload leftovers'));
-    this.running = startup;
-    const tick = () => {
-      this.running = this.runPass()
-        .then((result) => result.ran && log?.info({ housekeeping: result }, 'housekeeping pass'))
-        .catch((err) => log?.warn({ err }, 'housekeeping pass failed'))
-        .finally(() => {
-          if (!this.stopping) schedule();
-        });
-    };
-    const schedule = () => {
-      this.timer = setTimeout(tick, this.intervalMs);
-      // A pending pass never keeps the process alive on its own.
-      this.timer.unref();
-    };
-    schedule();
+  async removeLeftoversAtStart(log?: HousekeepingLog): Promise<void> {
+    const count = await this.files.removeLeftovers(new Date(this.clock.now().getTime() - STALE_AFTER_MS));
+    if (count > 0) log?.info({ upload_temp_files: count }, 'removed upload leftovers');
   }
 
-  /** Stops scheduling and waits for a pass under way, which stops at its next batch. */
-  async stop(): Promise<void> {
+  /** A scheduled pass (housekeepingJob): runs it and logs what it removed. */
+  async scheduledPass(log?: HousekeepingLog): Promise<void> {
+    const result = await this.runPass();
+    if (result.ran) log?.info({ housekeeping: result }, 'housekeeping pass');
+  }
+
+  /** The process is closing: a pass under way stops at its next batch, and no pass starts. */
+  halt(): void {
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
   }
 
   private async rows(batch: ExpiredRowBatch, now: number, count: (deleted: number) => void): Promise<void> {
@@ -189,4 +174,20 @@ export class HousekeepingService {
     if (this.stopping) throw new Stop();
     if (!(await this.lease.renew(this.clock.now().getTime()))) throw new Stop();
   }
+}
+
+/**
+ * The server's housekeeping job (src/context.ts lists it): leftovers at start, then a pass every
+ * interval, plus up to a tenth of it at random so instances started together (a deploy) spread
+ * their passes; the lease lets one run at a time anyway.
+ */
+export function housekeepingJob(service: HousekeepingService): PeriodicJob {
+  return {
+    name: 'housekeeping',
+    intervalMs: service.intervalMs,
+    jitterMs: Math.floor(service.intervalMs / 10),
+    atStart: (log) => service.removeLeftoversAtStart(log),
+    run: (log) => service.scheduledPass(log),
+    cancel: () => service.halt(),
+  };
 }

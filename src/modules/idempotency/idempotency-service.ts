@@ -1,4 +1,4 @@
-// Idempotency records (contract, Limits → Idempotency; decisions: scoped to store + application).
+// Idempotency records, scoped to store + application (docs/api-behaviour.md, "Idempotency").
 // Insert-first: the row is written before the work starts, so the database's primary key
 // decides the race between concurrent identical requests across any number of processes.
 import type { Db } from '../../db/database.js';

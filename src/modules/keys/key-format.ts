@@ -1,4 +1,4 @@
-// Key shape (contract, Authentication §2): `svc_live_` + key_id (8 of [a-z0-9]) + `_` + secret
+// Key shape (docs/api-behaviour.md, "Keys"): `svc_live_` + key_id (8 of [a-z0-9]) + `_` + secret
 // (32 letters or digits). Pure functions, table-tested.
 import { randomLowerAlnum, randomString } from '../../lib/crypto.js';
 

@@ -1,4 +1,4 @@
-// Scopes (contract, Authentication §4–5): fixed per key; `write_blog` implies `read_blog`.
+// Scopes (docs/api-behaviour.md, "Keys"): fixed per key; `write_blog` implies `read_blog`.
 export const SCOPES = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'] as const;
 export type Scope = (typeof SCOPES)[number];
 

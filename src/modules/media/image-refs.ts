@@ -35,7 +35,7 @@ export interface ImagePublicRef {
   url: string;
 }
 
-/** `path` is the part of `url` after the host (decisions: image url/path). */
+/** `path` is the part of `url` after the host (docs/media.md). */
 export function imagePublicRef(storeHandle: string, basename: string, publicBaseUrl: string): ImagePublicRef {
   const path = `/media/${storeHandle}/${basename}`;
   return { path, url: `${publicBaseUrl.replace(/\/+$/, '')}${path}` };

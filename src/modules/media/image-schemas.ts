@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Image object (contract: Resources → Image object); every field is read-only. */
+/** Image object (docs/media.md); every field is read-only. */
 export const ImageSchema = Type.Object(
   {
     id: Type.String({ description: 'Starts with img_', examples: ['img_3k9x0c1m2n4b5v6c7x8z9l0k'] }),

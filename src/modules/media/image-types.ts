@@ -24,25 +24,9 @@ export const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = Object.freeze({
   maxWidth: 2048,
 });
 
-/**
- * The server's own bound on the work one upload may cost, on top of the store's limits (which
- * describe images, not CPU time). See docs/media.md, "Processing cost".
- */
-export interface DecodeBudget {
-  /**
-   * Frames x canvas pixels an animated image may have. Re-encoding an animation (a palette
-   * for every frame) costs many times more per pixel than a still image, so the store's
-   * total-pixel limit alone let a few kilobytes hold the CPU for seconds.
-   */
-  maxAnimationPixels: number;
-  /** Wall-clock seconds libvips may spend on one image before it is refused. */
-  timeoutSeconds: number;
-}
-
-export const DEFAULT_DECODE_BUDGET: Readonly<DecodeBudget> = Object.freeze({
-  maxAnimationPixels: 20_000_000,
-  timeoutSeconds: 10,
-});
+// The decode budget's defaults are configuration (MEDIA_MAX_ANIMATION_PIXELS,
+// MEDIA_PROCESSING_TIMEOUT_SECONDS), so they live with it.
+export { DEFAULT_DECODE_BUDGET, type DecodeBudget } from '../../config/decode-budget.js';
 
 export interface ProcessedImage {
   format: ImageFormat;

@@ -29,7 +29,7 @@ import {
   type ImageRow,
 } from './media-repository.js';
 
-/** Posts listed in an image_in_use error (contract: at most 20). */
+/** Posts listed in an image_in_use error (docs/media.md: at most 20). */
 export const IN_USE_DETAILS_MAX = 20;
 
 export interface UploadResult {
@@ -199,7 +199,7 @@ function limitsOf(store: Store): ImageLimits {
   };
 }
 
-/** processImage with its client-side rejections turned into contract errors naming `file`. */
+/** processImage with its client-side rejections turned into API errors naming `file`. */
 async function processUpload(data: Buffer, limits: ImageLimits, budget: DecodeBudget): Promise<ProcessedImage> {
   try {
     return await processImage(data, limits, budget);

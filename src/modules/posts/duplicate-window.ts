@@ -1,4 +1,5 @@
-// Duplicate content (contract: same store, same title and body within ten minutes → 409).
+// Duplicate content: same store, same title and body within ten minutes → 409
+// (docs/api-behaviour.md, "Posts").
 // One row per (store, fingerprint) under a primary key: the database settles concurrent
 // creates, whichever process they run in.
 import type { Db } from '../../db/database.js';

@@ -1,5 +1,5 @@
 // The business rules on a post's content, shared by create and update: title, body size and
-// filtering, categories, cover image. Each failure is a contract error naming the field.
+// filtering, categories, cover image. Each failure is an API error naming the field.
 import type { Db } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import { sha256Hex } from '../../lib/crypto.js';

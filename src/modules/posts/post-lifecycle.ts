@@ -1,4 +1,4 @@
-// Publish, unpublish and the two-step delete (contract: States and transitions; DELETE).
+// Publish, unpublish and the two-step delete (docs/api-behaviour.md, "Posts").
 import type { Db } from '../../db/database.js';
 import { transactionPerWrite, type WriteTransactions } from '../../db/group-commit.js';
 import { ApiError, detail } from '../../lib/api-error.js';

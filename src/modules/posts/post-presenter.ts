@@ -1,4 +1,4 @@
-// Domain record → contract field names, in one place.
+// Domain record → the API's field names, in one place.
 import { formatNullable, formatWithOffset } from '../../lib/time.js';
 import { storefrontBase, type Store } from '../stores/index.js';
 import { imagePublicRef } from '../media/index.js';

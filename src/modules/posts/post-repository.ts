@@ -60,12 +60,12 @@ function foldCategories<R extends { id: number; link_category_id: number | null 
   return posts;
 }
 
-/** Category links of `shape` posts (one template per page size). */
-const categoryLinks = queryTemplate((db, $: { postIds: number[] }, shape) =>
+/** Category links of `postCount` posts (one template per page size). */
+const categoryLinks = queryTemplate((db, $: { postIds: number[] }, postCount) =>
   db
     .selectFrom('post_categories')
     .select(['post_id', 'category_id'])
-    .where('post_id', 'in', Array.from({ length: shape }, (_, i) => $.postIds[i]))
+    .where('post_id', 'in', Array.from({ length: postCount }, (_, i) => $.postIds[i]))
     .orderBy('category_id'),
 );
 
@@ -234,10 +234,10 @@ function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[]) {
   return q.orderBy(key, s.direction).orderBy('posts.id', s.direction).limit($.limit);
 }
 
-const listPage = queryTemplate((db, $: ListArgs, shape) => buildList(db, $, shapeOf(shape)));
+const listPage = queryTemplate((db, $: ListArgs, variantNumber) => buildList(db, $, shapeOf(variantNumber)));
 
 export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRecord[]> {
-  const shape: ListShape = {
+  const variant: ListShape = {
     status: filter.status,
     category: filter.categoryId !== undefined,
     cursor: filter.after !== undefined,
@@ -252,10 +252,10 @@ export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRec
     // search index), so PostgreSQL must plan each search with its own terms: a statement that
     // does not start with a keyword is sent unnamed (see namePreparedStatements), never with a
     // generic plan. SQLite plans alike either way.
-    const compiled = buildList(db, args, shape, filter.terms).compile();
+    const compiled = buildList(db, args, variant, filter.terms).compile();
     rows = (await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({ ...compiled, sql: `/* search */ ${compiled.sql}` })).rows;
   } else {
-    rows = await listPage(db, args, shapeNumber(shape));
+    rows = await listPage(db, args, shapeNumber(variant));
   }
   return attachCategories(db, rows);
 }

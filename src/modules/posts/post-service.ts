@@ -1,5 +1,5 @@
 import { NO_VERSIONS, type CacheVersions } from '../../cache/index.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Engine } from '../../db/database.js';
 import { transactionPerWrite, type WriteTransactions } from '../../db/group-commit.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
@@ -37,9 +37,11 @@ export interface PostServiceOptions {
   /** How write transactions run (default: each on its own). */
   writes?: WriteTransactions;
   /**
-   * PostgreSQL: ids for new posts taken ahead, so that a create is one statement
+   * The database engine (default sqlite): on PostgreSQL a create is one statement
    * (create-statement.ts) instead of a transaction of many.
    */
+  engine?: Engine;
+  /** PostgreSQL: ids for new posts taken ahead, which the one-statement create needs. */
   ids?: IdBlocks | null;
 }
 
@@ -69,6 +71,7 @@ export class PostService {
   private readonly htmlFilter: HtmlFilter;
   private readonly writes: WriteTransactions;
   private readonly ids: IdBlocks | null;
+  private readonly engine: Engine;
 
   constructor(
     private readonly db: Db,
@@ -81,6 +84,8 @@ export class PostService {
     this.htmlFilter = options.htmlFilter ?? inPlaceFilter;
     this.writes = options.writes ?? transactionPerWrite(db);
     this.ids = options.ids ?? null;
+    this.engine = options.engine ?? 'sqlite';
+    if (this.engine === 'postgres' && !this.ids) throw new Error('a PostService on PostgreSQL needs ids taken ahead (options.ids)');
   }
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
@@ -112,8 +117,8 @@ export class PostService {
       presentPost({ ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) }, this.presentContext(store, now));
 
     // The winner of a duplicate can be deleted before it is looked up: then the create is tried again.
-    for (let attempt = 1; this.ids; attempt++) {
-      const post = present(postRow(newPost, await this.ids.take()));
+    for (let attempt = 1; this.engine === 'postgres'; attempt++) {
+      const post = present(postRow(newPost, await this.ids!.take()));
       const refusal = await runCreateStatement(this.db, {
         ...newPost,
         id: post.id,

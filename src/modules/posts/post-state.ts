@@ -1,9 +1,8 @@
-// Post states (contract, States and transitions). Status is never stored: it is derived from
+// Post states (docs/api-behaviour.md, "Posts"). Status is never stored: it is derived from
 // the publish time, so a scheduled post becomes published the moment its time passes, with no
 // job to run and nothing to miss. Unpublish clears the publish time.
 
 export type PostStatus = 'draft' | 'scheduled' | 'published';
-export const POST_STATUSES: PostStatus[] = ['draft', 'scheduled', 'published'];
 
 export function deriveStatus(publishedAt: number | null, now: number): PostStatus {
   if (publishedAt === null) return 'draft';

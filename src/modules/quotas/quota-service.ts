@@ -1,4 +1,4 @@
-// Daily quotas on the Taipei calendar day (contract, Limits). A quota counts successful
+// Daily quotas on the Taipei calendar day (docs/api-behaviour.md, "Quotas and limits"). A quota counts successful
 // creations only: consumeQuota() runs inside the creating transaction, so a rolled-back
 // creation gives its unit back, and its conditional upsert serialises concurrent creators.
 import type { Db } from '../../db/database.js';

@@ -34,11 +34,10 @@ export class StorefrontService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly publicBaseUrl: string,
-    viewFlushIntervalMs?: number,
     /** Checks preview links; without it every preview address is a 404. */
     private readonly previews?: PreviewLinks,
   ) {
-    this.views = new ViewCounter(db, viewFlushIntervalMs);
+    this.views = new ViewCounter(db);
   }
 
   /** The page of a published post of this store, or null for anything a shopper must not see. */

@@ -1,9 +1,9 @@
 // Page views are counted in memory and written in batches: one
-// `UPDATE posts SET view_count = view_count + n` per distinct n about once a second, instead of
-// one write per view. The page never waits for the database, a hot post costs one row write
-// per second however popular it is, and additive updates stay exact with any number of
-// processes. The price: counts not yet flushed (at most ~1 s, more while the database is
-// failing) are lost if the process dies without closing; close() flushes.
+// `UPDATE posts SET view_count = view_count + n` per distinct n about once a second (a periodic
+// job, src/context.ts), instead of one write per view. The page never waits for the database, a
+// hot post costs one row write per second however popular it is, and additive updates stay exact
+// with any number of processes. The price: counts not yet flushed (at most ~1 s, more while the
+// database is failing) are lost if the process dies without closing; close() flushes.
 import type { Db } from '../../db/database.js';
 
 export const VIEW_FLUSH_INTERVAL_MS = 1000;
@@ -12,21 +12,17 @@ const IDS_PER_STATEMENT = 500;
 
 export class ViewCounter {
   private pending = new Map<number, number>();
-  private timer: NodeJS.Timeout | null = null;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Told when the flush on close() fails (the periodic flushes report through their job). */
   onError: (err: unknown) => void = () => undefined;
 
-  constructor(
-    private readonly db: Db,
-    private readonly intervalMs = VIEW_FLUSH_INTERVAL_MS,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** Counts one view; synchronous, so concurrent requests in this process never lose one. */
   record(postId: number): void {
     if (this.closed) return;
     this.pending.set(postId, (this.pending.get(postId) ?? 0) + 1);
-    this.schedule();
   }
 
   /** Writes everything counted so far; flushes run one after another. */
@@ -38,19 +34,7 @@ export class ViewCounter {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     await this.flush().catch((err) => this.onError(err));
-  }
-
-  private schedule(): void {
-    if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.flush().catch((err) => this.onError(err));
-    }, this.intervalMs);
-    // A pending flush must not keep a CLI process alive; servers flush on close().
-    this.timer.unref();
   }
 
   private async write(): Promise<void> {
@@ -74,9 +58,9 @@ export class ViewCounter {
           .where('id', 'in', ids)
           .execute();
       } catch (err) {
-        // Each statement commits or not as a whole: give back exactly the unwritten counts.
+        // Each statement commits or not as a whole: give back exactly the unwritten counts (the
+        // next flush writes them).
         for (const rest of statements.slice(i)) for (const id of rest.ids) this.pending.set(id, (this.pending.get(id) ?? 0) + rest.n);
-        if (!this.closed) this.schedule();
         throw err;
       }
     }

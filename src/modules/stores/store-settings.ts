@@ -27,7 +27,7 @@ export interface StoreLimits {
   categoryMaxDepth: number;
 }
 
-/** Defaults from the product decisions; the operator changes them per store. */
+/** Defaults of every store (docs/api-behaviour.md); the operator changes them per store. */
 export const STORE_DEFAULTS = {
   title_max_length: 200,
   body_max_bytes: 1_048_576,

@@ -1,4 +1,4 @@
-// Sends pending deliveries. Every poll (once a second) it records the `post.published` events of
+// Sends pending deliveries. Every poll (once a second: a periodic job, src/context.ts) it records the `post.published` events of
 // scheduled posts that became due, releases held deliveries of stores whose queue has room
 // (delivery-queue.ts), then claims due deliveries up to its free sending slots, fairly across
 // stores and endpoints (delivery-claim.ts), and sends them. A claim is a lease: the delivery carries the claimer's token and an expiry, so a
@@ -16,7 +16,7 @@ import { checkTarget, systemResolver, targetRules, type Resolver, type TargetRul
 import { claimFairly } from './delivery-claim.js';
 import { recordAttemptForCircuit } from './circuit-breaker.js';
 import { releaseHeld } from './delivery-queue.js';
-import { systemTimers, type Timers } from '../../lib/timers.js';
+import { systemTimers } from '../../lib/timers.js';
 
 export const POLL_INTERVAL_MS = 1000;
 /** Longer than an attempt can take (DNS, then the 10-second send), so a live claim never expires. */
@@ -35,8 +35,6 @@ export interface WebhookWorkerOptions {
   allowedPorts?: readonly number[] | null;
   concurrency?: number;
   leaseMs?: number;
-  pollMs?: number;
-  timers?: Timers;
   random?: () => number;
   resolver?: Resolver;
   sender?: Sender;
@@ -65,13 +63,10 @@ export class WebhookWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Told of every recorded attempt (the metrics count them); see onAttempt(). */
   private readonly attemptListeners = new Set<(outcome: AttemptOutcome) => void>();
-  private timer: unknown = null;
   private running = false;
   private log: WorkerLog = quietLog;
   private readonly concurrency: number;
   private readonly leaseMs: number;
-  private readonly pollMs: number;
-  private readonly timers: Timers;
   private readonly random: () => number;
   private readonly resolver: Resolver;
   private readonly sender: Sender;
@@ -87,20 +82,20 @@ export class WebhookWorker {
   ) {
     this.concurrency = options.concurrency ?? SEND_CONCURRENCY;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
-    this.pollMs = options.pollMs ?? POLL_INTERVAL_MS;
-    this.timers = options.timers ?? systemTimers;
     this.random = options.random ?? Math.random;
     this.resolver = options.resolver ?? systemResolver;
     this.sender = options.sender ?? httpSender(systemTimers);
     this.targets = targetRules(options.allowPrivateTargets, options.allowedPorts);
   }
 
-  /** Polls until stop(). */
+  /**
+   * The server's worker: from now until stop(), each finished attempt claims again at once (see
+   * fill()) and problems go to `log`. The polls themselves are a periodic job (src/context.ts).
+   */
   start(log: WorkerLog = quietLog): void {
     if (this.running) return;
     this.running = true;
     this.log = log;
-    this.schedule();
   }
 
   /** Calls `listener` after each attempt this worker records; returns the function that stops it. */
@@ -109,11 +104,9 @@ export class WebhookWorker {
     return () => this.attemptListeners.delete(listener);
   }
 
-  /** Stops polling and waits for the deliveries in flight. */
+  /** Stops claiming and waits for the deliveries in flight (stop the poll job first). */
   async stop(): Promise<void> {
     this.running = false;
-    if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    this.timer = null;
     await Promise.all([...this.inFlight]);
   }
 
@@ -149,20 +142,6 @@ export class WebhookWorker {
    */
   async claim(limit: number): Promise<string[]> {
     return (await this.claimRows(limit)).map((c) => c.id);
-  }
-
-  private schedule(): void {
-    if (!this.running) return;
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = null;
-      void this.poll()
-        .catch((err) => this.log.warn({ err }, 'webhook poll failed; trying again at the next poll'))
-        .finally(() => this.schedule());
-    }, this.pollMs);
-  }
-
-  private async poll(): Promise<void> {
-    await this.pollOnce();
   }
 
   /**

@@ -101,9 +101,9 @@ const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'ht
  * never sent.
  */
 export function normaliseUrl(url: URL): string {
-  const copy = new URL(url.href);
-  copy.hash = '';
-  return copy.href;
+  const withoutFragment = new URL(url.href);
+  withoutFragment.hash = '';
+  return withoutFragment.href;
 }
 
 /** The URL's form, then its host's addresses: every one must be public (unless allowed). */
