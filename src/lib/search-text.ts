@@ -55,14 +55,28 @@ function trigramToken(storeId: number, chars: string[], at: number): string {
   return `s${storeId}t${hex6(chars[at].codePointAt(0)!)}${hex6(chars[at + 1].codePointAt(0)!)}${hex6(chars[at + 2].codePointAt(0)!)}`;
 }
 
-/** The store-keyed tokens of a post's search text: each distinct trigram of each word, once. */
+/** UTF-16 surrogates: a word holding none has one code point per string index. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * The store-keyed tokens of a post's search text: each distinct trigram of each word, once, in
+ * the order they first occur. It runs in every create and every edit of the text, so the
+ * trigrams are made distinct before their tokens are spelled.
+ */
 export function storeSearchTokens(storeId: number, text: string): string {
-  const tokens = new Set<string>();
+  const trigrams = new Set<string>();
   for (const word of text.split(' ')) {
-    const chars = [...word];
-    for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) tokens.add(trigramToken(storeId, chars, i));
+    if (word.length < TRIGRAM_LENGTH) continue;
+    if (!SURROGATE.test(word)) {
+      for (let i = 0; i + TRIGRAM_LENGTH <= word.length; i++) trigrams.add(word.slice(i, i + TRIGRAM_LENGTH));
+    } else {
+      const chars = [...word];
+      for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) trigrams.add(chars[i] + chars[i + 1] + chars[i + 2]);
+    }
   }
-  return [...tokens].join(' ');
+  const tokens: string[] = [];
+  for (const trigram of trigrams) tokens.push(trigramToken(storeId, [...trigram], 0));
+  return tokens.join(' ');
 }
 
 /** The store-keyed tokens a post holding `term` (of TRIGRAM_LENGTH characters or more) has. */

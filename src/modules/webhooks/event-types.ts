@@ -1,5 +1,7 @@
 // The events a webhook endpoint can receive. Their names are the audit actions of the same
 // changes, plus `webhook.test`, which only POST /v1/webhooks/{id}/test sends.
+import { sql, type RawBuilder } from 'kysely';
+import type { Engine } from '../../db/database.js';
 import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
 
 export const WEBHOOK_EVENT_TYPES = [...CONTENT_ACTIONS, 'webhook.test'] as const;
@@ -15,4 +17,16 @@ export function isEventType(value: string): value is WebhookEventType {
 /** Whether an endpoint subscribed to `events` receives an event of `type`. */
 export function subscribes(events: readonly string[], type: WebhookEventType): boolean {
   return events.includes(ALL_EVENTS) || events.includes(type);
+}
+
+/**
+ * subscribes() as a condition on an endpoint row whose `events` column (a JSON array) is
+ * `events`, for the statements that queue an event's deliveries. The engines differ only in how
+ * they read a JSON array; the parity test (test/api/engine-parity.test.ts) holds them to the same
+ * deliveries.
+ */
+export function subscribesSql(engine: Engine, events: RawBuilder<unknown>, type: unknown): RawBuilder<boolean> {
+  return engine === 'postgres'
+    ? sql<boolean>`(${events}::jsonb ? ${ALL_EVENTS} OR ${events}::jsonb ? CAST(${type} AS text))`
+    : sql<boolean>`EXISTS (SELECT 1 FROM json_each(${events}) WHERE json_each.value IN (${ALL_EVENTS}, ${type}))`;
 }
