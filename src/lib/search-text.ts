@@ -45,6 +45,9 @@ export function searchTerms(q: string): string[] {
 export const TRIGRAM_LENGTH = 3;
 
 const hex6 = (codePoint: number) => codePoint.toString(16).padStart(6, '0');
+/** hex6 of the code units below 0x800 (Latin, Greek, Cyrillic…), spelled once. */
+const HEX6_BELOW_0800 = Array.from({ length: 0x800 }, (_, code) => hex6(code));
+const hex6Of = (code: number) => (code < 0x800 ? HEX6_BELOW_0800[code] : hex6(code));
 
 /**
  * The index token of one trigram of one store: `s<store>t<three code points in hex>`, letters and
@@ -75,7 +78,11 @@ export function storeSearchTokens(storeId: number, text: string): string {
     }
   }
   const tokens: string[] = [];
-  for (const trigram of trigrams) tokens.push(trigramToken(storeId, [...trigram], 0));
+  const prefix = `s${storeId}t`;
+  for (const trigram of trigrams) {
+    // Three string indexes are three code points unless a surrogate pair is among them.
+    tokens.push(trigram.length === TRIGRAM_LENGTH ? prefix + hex6Of(trigram.charCodeAt(0)) + hex6Of(trigram.charCodeAt(1)) + hex6Of(trigram.charCodeAt(2)) : trigramToken(storeId, [...trigram], 0));
+  }
   return tokens.join(' ');
 }
 
