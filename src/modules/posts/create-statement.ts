@@ -13,6 +13,7 @@
 // response stored for replays are complete when the statement is sent.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { queryTemplate, raw } from '../../db/query-template.js';
 import { insertAuditSql } from '../audit/index.js';
 import { completeRecordSql } from '../idempotency/index.js';
 import { takeUnitSql } from '../quotas/index.js';
@@ -25,31 +26,111 @@ export type CreateRefusal = 'duplicate_content' | 'quota_exceeded';
 
 const ABORT = 'P0001';
 
+/** The statement's arguments, one value each (see queryTemplate). */
+interface StatementArgs {
+  id: number;
+  storeId: number;
+  title: string;
+  summary: string | null;
+  bodyHtml: string;
+  warnings: string;
+  coverImageId: string | null;
+  defaultCategoryId: number | null;
+  now: number;
+  searchText: string;
+  categoryIds: number[];
+  fingerprint: string;
+  resourceId: string;
+  keyId: string | null;
+  application: string | null;
+  requestId: string | null;
+  changes: string;
+  day: string;
+  limit: number;
+  eventId: string;
+  eventBody: string;
+  deliveryIdPrefix: string;
+  idemApplication: string;
+  idemKey: string;
+  statusCode: number;
+  responseBody: string;
+  location: string | null;
+}
+
+/** Whether the statement queues deliveries (the store's webhooks are on) and completes an idempotency record. */
+const WITH_DELIVERIES = 1;
+const WITH_COMPLETION = 2;
+
+// Compiled once per shape: building and compiling a statement of this size cost more API CPU
+// than anything else in a PostgreSQL create but the round trip.
+const createStatement = queryTemplate((db, $: StatementArgs, shape: number) =>
+  raw(
+    db,
+    sql`
+      WITH post AS (
+        INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
+        VALUES (${$.id}, ${$.storeId}, ${$.title}, ${$.summary}, ${$.bodyHtml}, ${$.warnings}, ${$.coverImageId}, ${$.defaultCategoryId}, NULL, 0, ${$.now}, ${$.now})
+      ), search AS (
+        INSERT INTO post_search (post_id, text) VALUES (${$.id}, ${$.searchText})
+      ), links AS (
+        INSERT INTO post_categories (post_id, category_id, store_id)
+        SELECT ${$.id}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c
+      ), fingerprint AS (${claimFingerprintSql({ storeId: $.storeId, fingerprint: $.fingerprint, postId: $.id, now: $.now })}
+      ), audit AS (${insertAuditSql({ storeId: $.storeId, occurredAt: $.now, action: 'post.created', resourceType: 'post', resourceId: $.resourceId, keyId: $.keyId, application: $.application, requestId: $.requestId, changes: $.changes })}
+      ), quota AS (${takeUnitSql({ storeId: $.storeId, kind: 'posts', day: $.day, limit: $.limit })}
+      ), event AS (${insertEventSql('postgres', { id: $.eventId, storeId: $.storeId, type: 'post.created', body: $.eventBody, at: $.now })}
+      )${shape & WITH_DELIVERIES ? sql`, deliveries AS (${insertSubscriberDeliveriesSql('postgres', { storeId: $.storeId, eventId: $.eventId, type: 'post.created', at: $.now, idPrefix: $.deliveryIdPrefix })})` : sql``}${
+        shape & WITH_COMPLETION
+          ? sql`, replay AS (${completeRecordSql({ storeId: $.storeId, application: $.idemApplication, key: $.idemKey, statusCode: $.statusCode, body: $.responseBody, location: $.location })})`
+          : sql``
+      }
+      SELECT CASE
+        WHEN NOT EXISTS (SELECT 1 FROM fingerprint) THEN blog_abort('duplicate_content')
+        WHEN NOT EXISTS (SELECT 1 FROM quota) THEN blog_abort('quota_exceeded')
+        ELSE true
+      END AS created`,
+  ),
+);
+
 /** Runs the statement; resolves with null when the post was created, else the rule that refused it. */
 export async function runCreateStatement(db: Db, w: CreateWrites, post: CreatedPost): Promise<CreateRefusal | null> {
   const rows = createRows(w, post);
   const c = rows.completion;
   const d = rows.deliveries;
   try {
-    await sql`
-      WITH post AS (
-        INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
-        VALUES (${post.id}, ${w.storeId}, ${w.title}, ${w.summary}, ${w.bodyHtml}, ${w.warnings}, ${w.coverImageId}, ${w.defaultCategoryId}, NULL, 0, ${w.now}, ${w.now})
-      ), search AS (
-        INSERT INTO post_search (post_id, text) VALUES (${post.id}, ${w.searchText})
-      ), links AS (
-        INSERT INTO post_categories (post_id, category_id, store_id)
-        SELECT ${post.id}::bigint, c, ${w.storeId}::bigint FROM unnest(${w.categoryIds}::bigint[]) AS c
-      ), fingerprint AS (${claimFingerprintSql(rows.fingerprint)}
-      ), audit AS (${insertAuditSql(rows.audit)}
-      ), quota AS (${takeUnitSql(rows.quota)}
-      ), event AS (${insertEventSql('postgres', rows.event)}
-      )${d ? sql`, deliveries AS (${insertSubscriberDeliveriesSql('postgres', d)})` : sql``}${c ? sql`, replay AS (${completeRecordSql({ ...c.scope, statusCode: c.statusCode, body: c.body, location: c.location })})` : sql``}
-      SELECT CASE
-        WHEN NOT EXISTS (SELECT 1 FROM fingerprint) THEN blog_abort('duplicate_content')
-        WHEN NOT EXISTS (SELECT 1 FROM quota) THEN blog_abort('quota_exceeded')
-        ELSE true
-      END AS created`.execute(db);
+    await createStatement(
+      db,
+      {
+        id: post.id,
+        storeId: w.storeId,
+        title: w.title,
+        summary: w.summary,
+        bodyHtml: w.bodyHtml,
+        warnings: w.warnings,
+        coverImageId: w.coverImageId,
+        defaultCategoryId: w.defaultCategoryId,
+        now: w.now,
+        searchText: w.searchText,
+        categoryIds: w.categoryIds,
+        fingerprint: w.fingerprint,
+        resourceId: rows.audit.resourceId,
+        keyId: rows.audit.keyId,
+        application: rows.audit.application,
+        requestId: rows.audit.requestId,
+        changes: rows.audit.changes,
+        day: rows.quota.day,
+        limit: rows.quota.limit,
+        eventId: rows.event.id,
+        eventBody: rows.event.body,
+        deliveryIdPrefix: d?.idPrefix ?? '',
+        idemApplication: c?.scope.application ?? '',
+        idemKey: c?.scope.key ?? '',
+        statusCode: c?.statusCode ?? 0,
+        responseBody: c?.body ?? '',
+        location: c?.location ?? null,
+      },
+      (d ? WITH_DELIVERIES : 0) | (c ? WITH_COMPLETION : 0),
+    );
     return null;
   } catch (err) {
     const e = err as { code?: string; message?: string };
