@@ -69,6 +69,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     // (4 MB) made about a quarter of a post's commit checkpoint work. 10,000 pages (40 MB of
     // WAL at most) checkpoints a tenth as often, and pages rewritten meanwhile are copied once.
     sqlite.pragma('wal_autocheckpoint = 10000');
+    // The journals of savepoints and statements (every write of the group commit runs in a
+    // savepoint) and the few temporary b-trees kept in memory instead of temporary files: each
+    // page a savepoint first changes was written to such a file, a system call per page.
+    sqlite.pragma('temp_store = MEMORY');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const statements = new StatementCache(sqlite);

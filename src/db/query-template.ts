@@ -1,6 +1,6 @@
 // Hot queries built and compiled once, then run with new arguments. Kysely's builder and
 // compiler cost several times what the statement itself costs on the per-request paths.
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, RawBuilder } from 'kysely';
 import type { Db } from './database.js';
 
 /**
@@ -70,4 +70,13 @@ function compiledRunner<Args, Row>(build: TemplateBuilder<Args, Row>) {
     });
     return db.executeQuery<Row>({ ...template.query, parameters });
   };
+}
+
+/**
+ * A statement written with Kysely's `sql` tag, for a template: `raw(db, sql\`…${$.name}…\`)`. Lets
+ * one SQL text be run on its own through a template and also be nested in a larger statement
+ * (a data-modifying CTE on PostgreSQL).
+ */
+export function raw<Row>(db: Db, statement: RawBuilder<Row>): Compilable<Row> {
+  return { compile: () => statement.compile(db) };
 }

@@ -45,6 +45,9 @@ export function searchTerms(q: string): string[] {
 export const TRIGRAM_LENGTH = 3;
 
 const hex6 = (codePoint: number) => codePoint.toString(16).padStart(6, '0');
+/** hex6 of the code units below 0x800 (Latin, Greek, Cyrillic…), spelled once. */
+const HEX6_BELOW_0800 = Array.from({ length: 0x800 }, (_, code) => hex6(code));
+const hex6Of = (code: number) => (code < 0x800 ? HEX6_BELOW_0800[code] : hex6(code));
 
 /**
  * The index token of one trigram of one store: `s<store>t<three code points in hex>`, letters and
@@ -55,14 +58,32 @@ function trigramToken(storeId: number, chars: string[], at: number): string {
   return `s${storeId}t${hex6(chars[at].codePointAt(0)!)}${hex6(chars[at + 1].codePointAt(0)!)}${hex6(chars[at + 2].codePointAt(0)!)}`;
 }
 
-/** The store-keyed tokens of a post's search text: each distinct trigram of each word, once. */
+/** UTF-16 surrogates: a word holding none has one code point per string index. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * The store-keyed tokens of a post's search text: each distinct trigram of each word, once, in
+ * the order they first occur. It runs in every create and every edit of the text, so the
+ * trigrams are made distinct before their tokens are spelled.
+ */
 export function storeSearchTokens(storeId: number, text: string): string {
-  const tokens = new Set<string>();
+  const trigrams = new Set<string>();
   for (const word of text.split(' ')) {
-    const chars = [...word];
-    for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) tokens.add(trigramToken(storeId, chars, i));
+    if (word.length < TRIGRAM_LENGTH) continue;
+    if (!SURROGATE.test(word)) {
+      for (let i = 0; i + TRIGRAM_LENGTH <= word.length; i++) trigrams.add(word.slice(i, i + TRIGRAM_LENGTH));
+    } else {
+      const chars = [...word];
+      for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) trigrams.add(chars[i] + chars[i + 1] + chars[i + 2]);
+    }
   }
-  return [...tokens].join(' ');
+  const tokens: string[] = [];
+  const prefix = `s${storeId}t`;
+  for (const trigram of trigrams) {
+    // Three string indexes are three code points unless a surrogate pair is among them.
+    tokens.push(trigram.length === TRIGRAM_LENGTH ? prefix + hex6Of(trigram.charCodeAt(0)) + hex6Of(trigram.charCodeAt(1)) + hex6Of(trigram.charCodeAt(2)) : trigramToken(storeId, [...trigram], 0));
+  }
+  return tokens.join(' ');
 }
 
 /** The store-keyed tokens a post holding `term` (of TRIGRAM_LENGTH characters or more) has. */

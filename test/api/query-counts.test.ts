@@ -78,15 +78,16 @@ describeTenantApp('statements per request', { tenant: false }, (suite) => {
     // PostgreSQL, create: the version row; the idempotency record (one statement on its own);
     // then one statement writes the post, its search text, its fingerprint, the audit event,
     // the quota, the event (feed and webhook outbox) and the record's completion
-    // (src/modules/posts/create-statement.ts). SQLite runs a transaction: BEGIN, the duplicate
-    // check, the post, its search text and its store-keyed search tokens, its fingerprint, the
-    // audit event, the quota, the webhook endpoints listening, the event (numbered in the feed by
-    // a trigger), the record's completion, in the shared commit (group commit) with a savepoint
-    // and its release around each unit, and reads its versions in memory.
-    assert.equal(created.statements, pg ? 3 : 19);
-    // Publish: the post, BEGIN, the update, the audit event, the webhook endpoints listening,
-    // the post's pending publish-time event (cleared), the post as the event shows it, the
-    // event, COMMIT, the post as published.
+    // (src/modules/posts/create-statement.ts). SQLite runs a transaction of the same rules
+    // (create-transaction.ts): BEGIN, the post, its search text and its store-keyed search
+    // tokens, its fingerprint's claim (which is also the duplicate check), the audit event, the
+    // quota, the event (numbered in the feed by a trigger), its deliveries to the subscribed
+    // endpoints (one INSERT … SELECT), the record's completion, in the shared commit (group
+    // commit) with a savepoint and its release around each unit, and reads its versions in memory.
+    assert.equal(created.statements, pg ? 3 : 18);
+    // Publish: the post, BEGIN, the update, the audit event, the post's pending publish-time
+    // event (cleared), the post as the event shows it, the event, its deliveries to the
+    // subscribed endpoints (one INSERT … SELECT), COMMIT, the post as published.
     assert.equal(published.statements, pg ? 11 : 12);
   });
 });

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { writeTemplate } from '../../db/query-template.js';
+import { sql, type RawBuilder } from 'kysely';
+import { raw, writeTemplate } from '../../db/query-template.js';
 
 /** The changes to a store's content; webhooks announce these same actions as events. */
 export const CONTENT_ACTIONS = [
@@ -42,20 +43,32 @@ export interface AuditEntry {
   at: number;
 }
 
+export interface AuditRow {
+  storeId: number;
+  occurredAt: number;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  keyId: string | null;
+  application: string | null;
+  requestId: string | null;
+  /** JSON array of the field names written. */
+  changes: string;
+}
+
+/** The audit event's row: run on its own (recordAudit) and inside a post's one-statement create on PostgreSQL. */
+export function insertAuditSql($: AuditRow): RawBuilder<unknown> {
+  return sql`INSERT INTO audit_events (store_id, occurred_at, action, resource_type, resource_id, key_id, application, request_id, changes)
+    VALUES (${$.storeId}, ${$.occurredAt}, ${$.action}, ${$.resourceType}, ${$.resourceId}, ${$.keyId}, ${$.application}, ${$.requestId}, ${$.changes})`;
+}
+
 // Every write records one, so the statement is compiled once (see queryTemplate).
-const insertEvent = writeTemplate((db, $: Actor & Omit<AuditEntry, 'resourceId' | 'changes' | 'at'> & { occurredAt: number; resourceId: string; changes: string }) =>
-  db.insertInto('audit_events').values({
-    store_id: $.storeId,
-    occurred_at: $.occurredAt,
-    action: $.action,
-    resource_type: $.resourceType,
-    resource_id: $.resourceId,
-    key_id: $.keyId,
-    application: $.application,
-    request_id: $.requestId,
-    changes: $.changes,
-  }),
-);
+const insertEvent = writeTemplate((db, $: AuditRow) => raw(db, insertAuditSql($)));
+
+/** Writes one audit event's row, in the transaction of the write it records. */
+export async function insertAudit(trx: Db, row: AuditRow): Promise<void> {
+  await insertEvent(trx, row);
+}
 
 /** Records one audit event. Call it with the transaction of the write it records. */
 export async function recordAudit(trx: Db, actor: Actor, entry: AuditEntry): Promise<void> {

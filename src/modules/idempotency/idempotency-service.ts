@@ -3,7 +3,8 @@
 // decides the race between concurrent identical requests across any number of processes.
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/database.js';
-import { writeTemplate } from '../../db/query-template.js';
+import { sql, type RawBuilder } from 'kysely';
+import { raw, writeTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import type { WriteTransactions } from '../../db/group-commit.js';
 
@@ -38,14 +39,17 @@ const insertInProgress = writeTemplate((db, $: { storeId: number; application: s
     expires_at: $.expiresAt,
   }),
 );
-const markCompleted = writeTemplate((db, $: IdempotencyScope & { statusCode: number; body: string; location: string | null }) =>
-  db
-    .updateTable('idempotency_records')
-    .set({ state: 'completed', status_code: $.statusCode, response_body: $.body, location: $.location })
-    .where('store_id', '=', $.storeId)
-    .where('application', '=', $.application)
-    .where('idem_key', '=', $.key),
-);
+type Completion = IdempotencyScope & { statusCode: number; body: string; location: string | null };
+
+/**
+ * The record's completion with the response stored for replays: run on its own (storeResponse)
+ * and inside a post's one-statement create on PostgreSQL.
+ */
+export function completeRecordSql($: Completion): RawBuilder<unknown> {
+  return sql`UPDATE idempotency_records SET state = 'completed', status_code = ${$.statusCode}, response_body = ${$.body}, location = ${$.location}
+    WHERE store_id = ${$.storeId} AND application = ${$.application} AND idem_key = ${$.key}`;
+}
+const markCompleted = writeTemplate((db, $: Completion) => raw(db, completeRecordSql($)));
 
 /** The response an idempotent request stores for its replays. */
 export interface StoredResponse {

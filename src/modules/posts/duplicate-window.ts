@@ -3,10 +3,40 @@
 // One row per (store, fingerprint) under a primary key: the database settles concurrent
 // creates, whichever process they run in.
 import type { Db } from '../../db/database.js';
-import { queryTemplate, writeTemplate } from '../../db/query-template.js';
+import { sql, type RawBuilder } from 'kysely';
+import { queryTemplate, raw } from '../../db/query-template.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
+export interface FingerprintClaim {
+  storeId: number;
+  fingerprint: string;
+  postId: number;
+  now: number;
+}
+
+/**
+ * A new post's claim on its content: the fingerprint's row is written for the post, or taken
+ * over when the content was last created outside the window; no row returned means the same
+ * content was created in the window (nothing changes: a duplicate). A concurrent create of the
+ * same content waits for the first to commit (the primary key). The same SQL runs in SQLite's
+ * create transaction and inside PostgreSQL's one-statement create (create-statement.ts).
+ */
+export function claimFingerprintSql($: FingerprintClaim): RawBuilder<{ claimed: number }> {
+  return sql<{ claimed: number }>`INSERT INTO content_fingerprints AS f (store_id, fingerprint, post_id, created_at) VALUES (${$.storeId}, ${$.fingerprint}, ${$.postId}, ${$.now})
+    ON CONFLICT (store_id, fingerprint) DO UPDATE SET post_id = excluded.post_id, created_at = excluded.created_at
+    WHERE f.created_at <= CAST(${$.now} AS bigint) - ${sql.lit(DUPLICATE_WINDOW_MS)}
+    RETURNING 1 AS claimed`;
+}
+const claimFingerprintRow = queryTemplate((db, $: FingerprintClaim) => raw(db, claimFingerprintSql($)));
+
+/** Claims the content for a new post (claimFingerprintSql), or throws duplicate_content naming the post that holds it. */
+export async function claimFingerprint(trx: Db, claim: FingerprintClaim): Promise<void> {
+  if ((await claimFingerprintRow(trx, claim)).length > 0) return;
+  const winner = await findFingerprint(trx, claim.storeId, claim.fingerprint);
+  throw duplicateError(winner!.post_id);
+}
 
 export function duplicateError(postId: number): ApiError {
   return new ApiError('duplicate_content', [detail('post_id', String(postId))]);
@@ -23,25 +53,10 @@ export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: 
   return existing !== undefined;
 }
 
-// Every create runs these, so they are compiled once (see queryTemplate).
-const deleteExpired = writeTemplate((db, $: { storeId: number; fingerprint: string; createdUpTo: number }) =>
-  db.deleteFrom('content_fingerprints').where('store_id', '=', $.storeId).where('fingerprint', '=', $.fingerprint).where('created_at', '<=', $.createdUpTo),
-);
-const insertFingerprint = writeTemplate((db, $: { storeId: number; fingerprint: string; postId: number; now: number }) =>
-  db.insertInto('content_fingerprints').values({ store_id: $.storeId, fingerprint: $.fingerprint, post_id: $.postId, created_at: $.now }),
-);
+// Every create runs it, so it is compiled once (see queryTemplate).
 const selectFingerprint = queryTemplate((db, $: { storeId: number; fingerprint: string }) =>
   db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', $.storeId).where('fingerprint', '=', $.fingerprint),
 );
-
-/**
- * Records a creation. `replacesOlder` (what assertNotDuplicate returned in the same
- * transaction): an older row for the same content, outside the window, is deleted first.
- */
-export async function recordFingerprint(trx: Db, storeId: number, fingerprint: string, postId: number, now: number, replacesOlder: boolean): Promise<void> {
-  if (replacesOlder) await deleteExpired(trx, { storeId, fingerprint, createdUpTo: now - DUPLICATE_WINDOW_MS });
-  await insertFingerprint(trx, { storeId, fingerprint, postId, now });
-}
 
 export async function findFingerprint(db: Db, storeId: number, fingerprint: string): Promise<{ post_id: number; created_at: number } | undefined> {
   const [row] = await selectFingerprint(db, { storeId, fingerprint });

@@ -7,20 +7,22 @@ import type { Clock } from '../../lib/clock.js';
 import type { CursorCodec, CursorHolder, CursorPosition } from '../../lib/cursor.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { IdBlocks } from '../../db/id-blocks.js';
-import { storeResponse, type StoredResponse } from '../idempotency/index.js';
-import { consumeQuota, quotaExceeded } from '../quotas/index.js';
+import type { StoredResponse } from '../idempotency/index.js';
+import { quotaExceeded } from '../quotas/index.js';
 import { taipeiDay } from '../../lib/time.js';
-import { eventBody, newEventId, recordEvent } from '../webhooks/event-outbox.js';
+import { eventBody, recordEvent } from '../webhooks/event-outbox.js';
 import { runCreateStatement } from './create-statement.js';
+import { runCreateTransaction } from './create-transaction.js';
+import type { CreatedPost, CreateWrites } from './create-writes.js';
 import type { Store } from '../stores/index.js';
-import { assertNotDuplicate, DUPLICATE_WINDOW_MS, duplicateError, findFingerprint, recordFingerprint } from './duplicate-window.js';
+import { assertNotDuplicate, duplicateError, findFingerprint } from './duplicate-window.js';
 import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolveCover } from './post-content.js';
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
-import { addCategoryLinks, findPost, insertPost, listPosts, postRow, replaceCategories, sortKeyOf, type ListOrder, type NewPost, type PostListRecord, type PostRecord } from './post-repository.js';
+import { findPost, listPosts, postRow, replaceCategories, sortKeyOf, type ListOrder, type PostListRecord, type PostRecord } from './post-repository.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
-import { insertSearchText, replaceSearchText, searchTerms, searchText } from './post-search.js';
+import { replaceSearchText, searchTerms, searchText } from './post-search.js';
 import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
@@ -101,7 +103,7 @@ export class PostService {
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
     const cover = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
     const fingerprint = contentFingerprint(title, body.html);
-    const newPost: NewPost = {
+    const writes: CreateWrites = {
       storeId: store.id,
       title,
       summary: input.summary ?? null,
@@ -110,54 +112,39 @@ export class PostService {
       coverImageId: cover?.id ?? null,
       defaultCategoryId,
       now,
+      categoryIds,
+      searchText: searchText(title, input.summary ?? null, body.html),
+      fingerprint,
+      audit: { keyId: actor.keyId, application: actor.application, requestId: actor.requestId, changes: JSON.stringify(changedFields(input)) },
+      quota: { day: taipeiDay(now), limit: store.quotas.postsPerDay },
+      deliver: store.features.webhooks,
     };
     // The post as created, without reading it back (test: posts-lifecycle, "a created post
     // reads back as created"); categories in the order a read returns them.
-    const present = (row: ReturnType<typeof postRow>) =>
-      presentPost({ ...row, cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) }, this.presentContext(store, now));
+    const present = (id: number) =>
+      presentPost({ ...postRow(writes, id), cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) }, this.presentContext(store, now));
+    let post: PostView | undefined;
+    const created = (id: number): CreatedPost => {
+      post = present(id);
+      return { id, eventBody: eventBody(store, 'post.created', now, post), response: options.response?.(post) ?? null };
+    };
 
     // The winner of a duplicate can be deleted before it is looked up: then the create is tried again.
     for (let attempt = 1; this.engine === 'postgres'; attempt++) {
-      const post = present(postRow(newPost, await this.ids!.take()));
-      const refusal = await runCreateStatement(this.db, {
-        ...newPost,
-        id: post.id,
-        categoryIds,
-        searchText: searchText(title, newPost.summary, body.html),
-        fingerprint,
-        windowStart: now - DUPLICATE_WINDOW_MS,
-        audit: { keyId: actor.keyId, application: actor.application, requestId: actor.requestId, changes: JSON.stringify(changedFields(input)) },
-        quota: { day: taipeiDay(now), limit: store.quotas.postsPerDay },
-        event: { id: newEventId(), type: 'post.created', body: eventBody(store, 'post.created', now, post), deliver: store.features.webhooks },
-        response: options.response?.(post) ?? null,
-      });
+      const refusal = await runCreateStatement(this.db, writes, created(await this.ids!.take()));
       if (refusal === 'quota_exceeded') throw quotaExceeded('posts', store.quotas.postsPerDay, now);
       if (refusal === 'duplicate_content') {
         const winner = await findFingerprint(this.db, store.id, fingerprint);
         if (winner) throw duplicateError(winner.post_id);
         if (attempt < 3) continue;
       }
-      if (refusal === null) return post;
+      if (refusal === null) return post!;
       throw new Error('a create was refused as a duplicate of a post that no longer exists');
     }
 
     try {
-      return await this.writes.run(async (trx) => {
-        const replacesOlder = await assertNotDuplicate(trx, store.id, fingerprint, now);
-        const row = await insertPost(trx, newPost);
-        const id = row.id;
-        await insertSearchText(trx, store.id, id, searchText(title, row.summary, body.html));
-        await addCategoryLinks(trx, store.id, id, categoryIds);
-        await recordFingerprint(trx, store.id, fingerprint, id, now, replacesOlder);
-        await recordAudit(trx, actor, { action: 'post.created', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
-        // Last: a quota counts successful creations only, after every other rule has passed.
-        await consumeQuota(trx, store.id, 'posts', store.quotas.postsPerDay, now);
-        const post = present(row);
-        await recordEvent(trx, store, 'post.created', now, () => post);
-        const response = options.response?.(post);
-        if (response) await storeResponse(trx, response);
-        return post;
-      });
+      await this.writes.run((trx) => runCreateTransaction(trx, writes, created));
+      return post!;
     } catch (err) {
       if (isUniqueViolation(err)) {
         const winner = await findFingerprint(this.db, store.id, fingerprint);

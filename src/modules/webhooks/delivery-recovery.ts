@@ -11,7 +11,7 @@ import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
 import { counterQuery } from '../events/event-feed.js';
 import { parseTypeFilter, typeMatches } from '../events/type-filter.js';
 import type { Store } from '../stores/index.js';
-import { insertDeliveries } from './event-outbox.js';
+import { deliveryIdSql, insertDeliveries, newDeliveryIdPrefix } from './event-outbox.js';
 import { subscribes } from './event-types.js';
 import { REPLAY_MAX_EVENTS, type AttemptView, type DeliveryDetailView, type ReplayInput, type ReplayResultView } from './recovery-schemas.js';
 import { presentDelivery } from './webhook-service.js';
@@ -89,10 +89,10 @@ export class DeliveryRecovery {
         throw new ApiError('validation_failed', [detail('since', `${count} events match; a replay queues at most ${REPLAY_MAX_EVENTS}: split the time range into several replays`)]);
       }
       if (count > 0) {
-        const newId = this.engine === 'postgres' ? sql`'whd_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)` : sql`'whd_' || lower(hex(randomblob(12)))`;
         await sql`
           INSERT INTO webhook_deliveries (id, store_id, endpoint_id, event_id, status, attempts, last_attempt_at, last_response_status, next_attempt_at, lease_token, lease_until, created_at)
-          SELECT ${newId}, ${store.id}, ${endpointId}, e.id, 'pending', 0, NULL, NULL, ${now}, NULL, NULL, ${now} ${matching}`.execute(trx);
+          SELECT ${deliveryIdSql(newDeliveryIdPrefix(), sql`m.n`)}, ${store.id}, ${endpointId}, m.id, 'pending', 0, NULL, NULL, ${now}, NULL, NULL, ${now}
+          FROM (SELECT e.id, row_number() OVER (ORDER BY e.sequence) - 1 AS n ${matching}) m`.execute(trx);
       }
       return { queued: count, first_sequence: rows[0].first === null ? null : Number(rows[0].first), last_sequence: rows[0].last === null ? null : Number(rows[0].last) };
     });
