@@ -59,7 +59,7 @@ async function seed(databaseUrl: string, database: never, workDir: string, engin
           });
           const got = (await trx.insertInto('posts').values(rows).returning('id').execute()).map((r) => r.id);
           const texts = rows.map((r) => searchText(r.title, null, r.body_html));
-          await trx.insertInto('post_search').values(got.map((id, k) => (engine === 'postgres' ? { post_id: id, text: texts[k] } : { rowid: id, text: texts[k] })) as never).execute();
+          await trx.insertInto('post_search').values(got.map((id, k) => (engine === 'postgres' ? { post_id: id, store_id: storeId, text: texts[k] } : { rowid: id, text: texts[k] })) as never).execute();
           if (engine === 'sqlite') await trx.insertInto('post_search_store').values(got.map((id, k) => ({ rowid: id, tokens: storeSearchTokens(storeId, texts[k]) }))).execute();
           ids.push(...got);
         });

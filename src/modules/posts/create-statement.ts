@@ -46,7 +46,7 @@ export async function runCreateStatement(db: Db, w: CreateWrites): Promise<Creat
         INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
         VALUES (${w.id}, ${w.storeId}, ${w.title}, ${w.summary}, ${w.bodyHtml}, ${w.warnings}, ${w.coverImageId}, ${w.defaultCategoryId}, NULL, 0, ${w.now}, ${w.now})
       ), search AS (
-        INSERT INTO post_search (post_id, text) VALUES (${w.id}, ${w.searchText})
+        INSERT INTO post_search (post_id, store_id, text) VALUES (${w.id}, ${w.storeId}, ${w.searchText})
       ), links AS (
         INSERT INTO post_categories (post_id, category_id, store_id)
         SELECT ${w.id}::bigint, c, ${w.storeId}::bigint FROM unnest(${w.categoryIds}::bigint[]) AS c
