@@ -104,6 +104,18 @@ function wideBody(bytes: number): string {
 }
 
 /**
+ * A post body of one long body_html string just under `bytes` (the largest a post route takes),
+ * with `escape` (JSON escape text) at its end: an escape that could spell a lone surrogate makes
+ * the server walk every string for one.
+ */
+function htmlBody(bytes: number, escape: string): string {
+  const paragraph = '<p>Lorem ipsum dolor sit amet, café crème, 巧克力蛋糕.</p>';
+  const room = bytes - 200;
+  const html = paragraph.repeat(Math.floor(room / Buffer.byteLength(paragraph)));
+  return `{"title":"Largest","body_html":"${html}${escape}"}`;
+}
+
+/**
  * One request over a plain socket: the answer may come, and the server close the connection,
  * before the whole body is sent (a refusal at the first byte past a limit); what was read of the
  * answer is kept whatever happens to the rest of the upload.
@@ -243,6 +255,8 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     const bounds: Array<[string, string, string, string, string?]> = [
       ['POST /v1/blog/posts, 16 MiB of 1-value fields', 'POST', '/v1/blog/posts', largeBody],
       ['POST /v1/blog/posts, 16 MiB of nested arrays', 'POST', '/v1/blog/posts', deep],
+      ['POST /v1/blog/posts, 16 MiB body_html (one string, some non-ASCII)', 'POST', '/v1/blog/posts', htmlBody(MAX_BODY, '')],
+      ['POST /v1/blog/posts, 16 MiB body_html with an escaped surrogate pair', 'POST', '/v1/blog/posts', htmlBody(MAX_BODY, '\\ud83d\\ude00')],
       ['POST /v1/blog/posts, 10,000 unknown fields', 'POST', '/v1/blog/posts', `{"title":"t","body_html":"b",${Array.from({ length: 9990 }, (_, i) => `"f${i}":1`).join(',')}}`],
       ['POST /v1/blog/categories, 64 KiB of 1-value fields', 'POST', '/v1/blog/categories', smallBody],
       ['GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`, '', stores.aKey],

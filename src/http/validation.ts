@@ -54,7 +54,8 @@ export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPar
 /**
  * Parsed JSON bodies whose text had no escape that could spell a lone surrogate or NUL
  * (src/http/json-body.ts): none of their strings can hold one, so the walk looking for them is
- * skipped (on a 16 MiB post body it took about 70 ms of the event loop).
+ * skipped (on a 16 MiB post body it was the costliest step, about 70 ms of the event loop, before
+ * it used isWellFormed below).
  */
 const textChecked = new WeakSet<object>();
 
@@ -142,11 +143,13 @@ function looseIntegerErrors(data: unknown, fields: string[]): ErrorObject[] {
 // A UTF-16 code unit of a surrogate pair without its partner. JSON can spell one (`"\ud800"`),
 // but it is not text: PostgreSQL refuses it and SQLite stores U+FFFD in its place, so what was
 // stored would differ from what was answered.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// isWellFormed() (ES2024, native) finds one in a few ms on a 16 MiB string, where a regular
+// expression with look-arounds took about 65 ms of the event loop.
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 const NOT_TEXT_ISSUE = 'must be valid Unicode text (it contains a lone UTF-16 surrogate)';
 // U+0000 is Unicode but no database text type holds it (PostgreSQL refuses it outright), and no
 // title, HTML body, name or id needs it.
-const NUL = /\u0000/;
+const hasNul = (text: string): boolean => text.includes('\u0000');
 const NUL_ISSUE = 'must not contain the NUL character (U+0000)';
 const NOT_UTF8_ISSUE = 'must be valid UTF-8 once percent-decoded';
 
@@ -171,8 +174,8 @@ function invalidTextErrors(data: unknown): ErrorObject[] {
 function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): void {
   if (errors.length >= KEPT) return;
   if (typeof data === 'string') {
-    if (LONE_SURROGATE.test(data)) errors.push(textError(path, NOT_TEXT_ISSUE));
-    else if (NUL.test(data)) errors.push(textError(path, NUL_ISSUE));
+    if (!isWellFormed(data)) errors.push(textError(path, NOT_TEXT_ISSUE));
+    else if (hasNul(data)) errors.push(textError(path, NUL_ISSUE));
     return;
   }
   if (typeof data !== 'object' || data === null) return;
@@ -186,8 +189,8 @@ function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): 
   for (const key in record) {
     if (errors.length >= KEPT) return;
     if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
-    if (LONE_SURROGATE.test(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
-    else if (NUL.test(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
+    if (!isWellFormed(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
+    else if (hasNul(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
     else if (typeof record[key] === 'object' || typeof record[key] === 'string') collectTextErrors(record[key], pointer(path, key), errors);
   }
   const notUtf8 = (data as { [INVALID_QUERY_TEXT]?: string[] })[INVALID_QUERY_TEXT];
