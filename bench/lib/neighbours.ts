@@ -194,7 +194,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     const startA = async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'noisy-store.ts')], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, API_URL: server.url, API_KEY: stores.aKey, CATEGORY_ID: String(category.json.id), WIDE_Q, MAX_BODY: String(MAX_BODY) },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, API_URL: server.url, API_KEY: stores.aKey, CATEGORY_ID: String(category.json.id), WIDE_Q, MAX_BODY: String(MAX_BODY), ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
