@@ -1,7 +1,10 @@
 // Store A of `npm run bench -- --only neighbours`, in a process of its own (its load must not slow
 // the process measuring store B): sends the costliest requests its key allows, back to back,
 // until SIGTERM, then prints the count of each answer as JSON.
-const { API_URL, API_KEY, CATEGORY_ID, WIDE_Q, MAX_BODY } = process.env as Record<string, string>;
+// NOISY_LOOPS (a comma-separated subset of big,small,rename,search) runs only those kinds, to see
+// which of A's requests slows B.
+const { API_URL, API_KEY, CATEGORY_ID, WIDE_Q, MAX_BODY, NOISY_LOOPS } = process.env as Record<string, string>;
+const kinds = new Set((NOISY_LOOPS || 'big,small,rename,search').split(','));
 
 function wideBody(bytes: number): string {
   const parts: string[] = [];
@@ -35,12 +38,12 @@ const loop = async (send: () => Promise<void>) => {
 };
 
 const loops = [
-  loop(() => call('16 MiB body', 'POST', '/v1/blog/posts', largeBody, { 'idempotency-key': `big-${Math.random()}` })),
-  loop(() => call('64 KiB body', 'POST', '/v1/blog/categories', smallBody, { 'idempotency-key': `small-${Math.random()}` })),
-  loop(() => call('rename (10 hanging endpoints)', 'PATCH', `/v1/blog/categories/${CATEGORY_ID}`, JSON.stringify({ name: `Renamed ${++renames}` }))),
-  loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
-  loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
-];
+  kinds.has('big') && loop(() => call('16 MiB body', 'POST', '/v1/blog/posts', largeBody, { 'idempotency-key': `big-${Math.random()}` })),
+  kinds.has('small') && loop(() => call('64 KiB body', 'POST', '/v1/blog/categories', smallBody, { 'idempotency-key': `small-${Math.random()}` })),
+  kinds.has('rename') && loop(() => call('rename (10 hanging endpoints)', 'PATCH', `/v1/blog/categories/${CATEGORY_ID}`, JSON.stringify({ name: `Renamed ${++renames}` }))),
+  kinds.has('search') && loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
+  kinds.has('search') && loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
+].filter((running) => running !== false);
 
 process.once('SIGTERM', () => {
   stopped = true;

@@ -59,7 +59,7 @@ async function seed(databaseUrl: string, database: never, workDir: string, engin
           });
           const got = (await trx.insertInto('posts').values(rows).returning('id').execute()).map((r) => r.id);
           const texts = rows.map((r) => searchText(r.title, null, r.body_html));
-          await trx.insertInto('post_search').values(got.map((id, k) => (engine === 'postgres' ? { post_id: id, text: texts[k] } : { rowid: id, text: texts[k] })) as never).execute();
+          await trx.insertInto('post_search').values(got.map((id, k) => (engine === 'postgres' ? { post_id: id, store_id: storeId, text: texts[k] } : { rowid: id, text: texts[k] })) as never).execute();
           if (engine === 'sqlite') await trx.insertInto('post_search_store').values(got.map((id, k) => ({ rowid: id, tokens: storeSearchTokens(storeId, texts[k]) }))).execute();
           ids.push(...got);
         });
@@ -101,6 +101,18 @@ function wideBody(bytes: number): string {
     size += p.length + 1;
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * A post body of one long body_html string just under `bytes` (the largest a post route takes),
+ * with `escape` (JSON escape text) at its end: an escape that could spell a lone surrogate makes
+ * the server walk every string for one.
+ */
+function htmlBody(bytes: number, escape: string): string {
+  const paragraph = '<p>Lorem ipsum dolor sit amet, café crème, 巧克力蛋糕.</p>';
+  const room = bytes - 200;
+  const html = paragraph.repeat(Math.floor(room / Buffer.byteLength(paragraph)));
+  return `{"title":"Largest","body_html":"${html}${escape}"}`;
 }
 
 /**
@@ -182,7 +194,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     const startA = async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'noisy-store.ts')], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, API_URL: server.url, API_KEY: stores.aKey, CATEGORY_ID: String(category.json.id), WIDE_Q, MAX_BODY: String(MAX_BODY) },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, API_URL: server.url, API_KEY: stores.aKey, CATEGORY_ID: String(category.json.id), WIDE_Q, MAX_BODY: String(MAX_BODY), ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
@@ -243,6 +255,8 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     const bounds: Array<[string, string, string, string, string?]> = [
       ['POST /v1/blog/posts, 16 MiB of 1-value fields', 'POST', '/v1/blog/posts', largeBody],
       ['POST /v1/blog/posts, 16 MiB of nested arrays', 'POST', '/v1/blog/posts', deep],
+      ['POST /v1/blog/posts, 16 MiB body_html (one string, some non-ASCII)', 'POST', '/v1/blog/posts', htmlBody(MAX_BODY, '')],
+      ['POST /v1/blog/posts, 16 MiB body_html with an escaped surrogate pair', 'POST', '/v1/blog/posts', htmlBody(MAX_BODY, '\\ud83d\\ude00')],
       ['POST /v1/blog/posts, 10,000 unknown fields', 'POST', '/v1/blog/posts', `{"title":"t","body_html":"b",${Array.from({ length: 9990 }, (_, i) => `"f${i}":1`).join(',')}}`],
       ['POST /v1/blog/categories, 64 KiB of 1-value fields', 'POST', '/v1/blog/categories', smallBody],
       ['GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`, '', stores.aKey],

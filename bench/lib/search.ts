@@ -65,7 +65,7 @@ export async function seedSearchStore(db: BenchDatabase, count: number): Promise
         const ids = (await trx.insertInto('posts').values(rows).returning('id').execute()).map((r) => r.id);
         await trx
           .insertInto('post_search')
-          .values(ids.map((id, k) => ({ [idColumn]: id, text: searchText(rows[k].title, null, rows[k].body_html) })))
+          .values(ids.map((id, k) => ({ [idColumn]: id, ...(ctx.engine === 'postgres' ? { store_id: store.id } : {}), text: searchText(rows[k].title, null, rows[k].body_html) })))
           .execute();
         // SQLite looks terms up in the store-keyed index (migration 0011-store-isolation).
         if (ctx.engine === 'sqlite') {

@@ -10,6 +10,7 @@ import { postSearchMigration } from './migrations/0009-post-search.js';
 import { cacheVersionsStampedMigration } from './migrations/0010-cache-versions-stamped.js';
 import { storeIsolationMigration } from './migrations/0011-store-isolation.js';
 import { eventFeedMigration } from './migrations/0012-event-feed.js';
+import { storeSearchKeysMigration } from './migrations/0013-store-search-keys.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -40,6 +41,7 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0010-cache-versions-stamped', cacheVersionsStampedMigration(engine)),
     expand('0011-store-isolation', storeIsolationMigration(engine)),
     expand('0012-event-feed', eventFeedMigration(engine)),
+    expand('0013-store-search-keys', storeSearchKeysMigration(engine)),
   ];
 }
 

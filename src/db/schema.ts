@@ -304,4 +304,6 @@ export interface PostSearchTable {
   rowid: Generated<number>;
   /** Title, summary and body without markup, lower-cased (src/modules/posts/post-search.ts). */
   text: string;
+  /** PostgreSQL only (0013-store-search-keys): the post's store; `keys` is computed from it and `text`. */
+  store_id: number | null;
 }

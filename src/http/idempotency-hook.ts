@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
 import { canonicalJson } from '../lib/canonical-json.js';
-import { sha256Hex } from '../lib/crypto.js';
+import { sha256HexOfParts } from '../lib/crypto.js';
 import type { AppContext } from '../context.js';
 import type { IdempotencyScope, StoredResponse } from '../modules/idempotency/index.js';
 import { callerOf } from './route-policy.js';
@@ -33,7 +33,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     const caller = callerOf(request);
     const scope: IdempotencyScope = { storeId: caller.store.id, application: caller.application, key: readIdempotencyKey(request) };
     const path = request.url.split('?')[0];
-    const hash = sha256Hex(`${request.method} ${path} ${canonicalJson(request.body)}`);
+    const hash = sha256HexOfParts([`${request.method} ${path} `, canonicalJson(request.body)]);
     const outcome = await ctx.idempotency.begin(scope, hash);
     switch (outcome.kind) {
       case 'proceed':

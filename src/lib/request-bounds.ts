@@ -18,22 +18,25 @@ export const MAX_JSON_VALUES = 10_000;
 /** Largest JSON body of an operation that carries no post HTML (categories, webhooks, publish…). */
 export const SMALL_JSON_BODY_BYTES = 64 * 1024;
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
 /**
- * What is wrong with the shape of a JSON text, if anything: nesting deeper than `maxDepth` or
- * more than `maxValues` values. One pass over the text, no recursion and no allocation, so it
- * runs before the parser and every recursive check. Brackets and commas inside strings do not
- * count; malformed text is left for the parser to refuse.
+ * What is wrong with the shape of a JSON body, if anything: nesting deeper than `maxDepth` or
+ * more than `maxValues` values. One pass over the bytes before they are decoded or parsed, no
+ * recursion and no allocation, so a refused body is never turned into text and nothing
+ * recursive sees it; it stops at the first value or level too many. Strings are skipped with
+ * `indexOf` (the structural characters are ASCII, and no byte of a multi-byte UTF-8 character
+ * is), so a body that is mostly one long string, as a post's HTML is, costs little more than a
+ * memory scan. Brackets and commas inside strings do not count; malformed text is left for the
+ * parser to refuse.
  */
-export function jsonShapeProblem(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | null {
+export function jsonShapeProblem(body: Buffer, maxDepth: number, maxValues: number): 'depth' | 'values' | null {
   let depth = 0;
   let values = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === QUOTE) i = closingQuote(body, i);
     else if (c === 0x5b || c === 0x7b) {
       if (++depth > maxDepth) return 'depth';
       if (++values > maxValues) return 'values';
@@ -42,4 +45,18 @@ export function jsonShapeProblem(text: string, maxDepth: number, maxValues: numb
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return null;
+}
+
+/** Where the string opened at `open` ends (its closing quote), or the body's end if it does not. */
+function closingQuote(body: Buffer, open: number): number {
+  let at = open;
+  for (;;) {
+    at = body.indexOf(QUOTE, at + 1);
+    if (at === -1) return body.length;
+    // Escaped when an odd number of backslashes precede it. Each run of backslashes lies between
+    // two quotes, so it is counted once: the scan stays linear.
+    let backslashes = 0;
+    for (let k = at - 1; k > open && body[k] === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
 }

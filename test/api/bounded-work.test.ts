@@ -77,6 +77,12 @@ describeTenantApp('bounded work per request', { env: { WEBHOOK_ALLOW_PRIVATE_TAR
     assertError(await raw('POST', '/v1/blog/categories', `{"name":"x","extra":"${'['.repeat(100)}\\"${'{'.repeat(100)}"}`), 'validation_failed', [
       { field: 'extra', issue: 'is not a recognised field' },
     ]);
+    // A string ending in escaped backslashes ends at its quote: the arrays after it count.
+    assertError(await raw('POST', '/v1/blog/categories', `{"name":"x\\\\\\\\","extra":${'['.repeat(40)}${']'.repeat(40)}}`), 'validation_failed', [{ field: 'body', issue: DEPTH_ISSUE }]);
+    // A quote after three backslashes is escaped: the brackets after it are still text.
+    assertError(await raw('POST', '/v1/blog/categories', `{"name":"x","extra":"\\\\\\"${'['.repeat(100)}"}`), 'validation_failed', [
+      { field: 'extra', issue: 'is not a recognised field' },
+    ]);
   });
 
   it('refuses a body on operations that take none, and query parameters on operations that take none', async () => {

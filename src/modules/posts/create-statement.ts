@@ -71,7 +71,7 @@ const createStatement = queryTemplate((db, $: StatementArgs, shape: number) =>
         INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
         VALUES (${$.id}, ${$.storeId}, ${$.title}, ${$.summary}, ${$.bodyHtml}, ${$.warnings}, ${$.coverImageId}, ${$.defaultCategoryId}, NULL, 0, ${$.now}, ${$.now})
       ), search AS (
-        INSERT INTO post_search (post_id, text) VALUES (${$.id}, ${$.searchText})
+        INSERT INTO post_search (post_id, store_id, text) VALUES (${$.id}, ${$.storeId}, ${$.searchText})
       ), links AS (
         INSERT INTO post_categories (post_id, category_id, store_id)
         SELECT ${$.id}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c

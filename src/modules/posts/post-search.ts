@@ -1,14 +1,15 @@
 // Free-text search over posts (`q` of GET /v1/blog/posts). Each post has one row of search text
 // (the distinct words of its title, summary and body without markup, lower-cased), written with the post in the same
 // transaction. SQLite keeps it in an FTS5 table with the trigram tokenizer (`post_search`, rowid =
-// post id); PostgreSQL in a table with a pg_trgm GIN index (migration 0009-post-search). Both
-// indexes find the posts holding a term of three characters or more; every term is then
-// checked with instr/strpos on the same text, which is also how shorter terms (a two-character
-// Chinese word) are found.
-// On SQLite the lookup goes through `post_search_store` (migration 0011-store-isolation), whose
-// tokens name the post's store, so one store's search reads only its own posts' entries: its
-// cost, and its timing, never depend on another store's posts. `post_search` keeps the text
-// each candidate is checked against.
+// post id); PostgreSQL in a table (migration 0009-post-search). The indexes find the posts
+// holding a term of three characters or more; every term is then checked with instr/strpos on
+// the same text, which is also how shorter terms (a two-character Chinese word) are found.
+// Both engines look terms up by trigrams that name the post's store, so one store's search
+// reads only its own posts' entries: its cost, and its timing, never depend on another store's
+// posts. SQLite: `post_search_store` (migration 0011-store-isolation); PostgreSQL:
+// `post_search.keys` and its GIN index (migration 0013-store-search-keys, computed in the
+// database from `store_id` and the text). `post_search` keeps the text each candidate is
+// checked against.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
@@ -20,18 +21,19 @@ import { storeSearchTokens, storeTermTokens, TRIGRAM_LENGTH } from '../../lib/se
 export { searchTerms, searchText } from '../../lib/search-text.js';
 
 type SearchRow = { postId: number; text: string };
+type StoreSearchRow = SearchRow & { storeId: number };
 const insertSqlite = queryTemplate((db, $: SearchRow) => db.insertInto('post_search').values({ rowid: $.postId, text: $.text }));
 const deleteSqlite = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_search').where('rowid', '=', $.postId));
 const insertStoreTokens = queryTemplate((db, $: { postId: number; tokens: string }) => db.insertInto('post_search_store').values({ rowid: $.postId, tokens: $.tokens }));
 const deleteStoreTokens = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_search_store').where('rowid', '=', $.postId));
-const insertPostgres = queryTemplate((db, $: SearchRow) => db.insertInto('post_search').values({ post_id: $.postId, text: $.text }));
+const insertPostgres = queryTemplate((db, $: StoreSearchRow) => db.insertInto('post_search').values({ post_id: $.postId, store_id: $.storeId, text: $.text }));
 const updatePostgres = queryTemplate((db, $: SearchRow) => db.updateTable('post_search').set({ text: $.text }).where('post_id', '=', $.postId));
 const deletePostgres = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_search').where('post_id', '=', $.postId));
 
 /** The search text of a new post (of store `storeId`), in the creating transaction. */
 export async function insertSearchText(trx: Db, storeId: number, postId: number, text: string): Promise<void> {
   if (isPostgres(trx)) {
-    await insertPostgres(trx, { postId, text });
+    await insertPostgres(trx, { postId, storeId, text });
   } else {
     await insertSqlite(trx, { postId, text });
     await insertStoreTokens(trx, { postId, tokens: storeSearchTokens(storeId, text) });
@@ -69,8 +71,11 @@ const INDEXED_LENGTH = TRIGRAM_LENGTH;
 export function matchesTerms(eb: ExpressionBuilder<Database, 'posts'>, terms: string[], postgres: boolean, storeId: number): Expression<SqlBool> {
   const indexed = terms.filter((t) => [...t].length >= INDEXED_LENGTH);
   if (postgres) {
-    // pg_trgm's GIN index serves LIKE; strpos is exact for every term (LIKE already is for long ones).
-    const conditions = terms.map((t) => (indexed.includes(t) ? sql<SqlBool>`s.text LIKE ${`%${escapeLike(t)}%`}` : sql<SqlBool>`strpos(s.text, ${t}) > 0`));
+    // The store's keys of every long term (one array: the post must hold all of them), then
+    // strpos, exact for every term. No LIKE: it would let the planner pick the pg_trgm index,
+    // whose entries cover every store's posts.
+    const conditions = terms.map((t) => sql<SqlBool>`strpos(s.text, ${t}) > 0`);
+    if (indexed.length > 0) conditions.unshift(sql<SqlBool>`s.keys @> post_search_keys(${storeId}::bigint, ${indexed.join(' ')})`);
     return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = ${eb.ref('posts.id')} AND ${sql.join(conditions, sql` AND `)})`;
   }
   const checks = sql.join(
@@ -84,8 +89,4 @@ export function matchesTerms(eb: ExpressionBuilder<Database, 'posts'>, terms: st
   // one token naming this store) and confirmed by instr() on the post's text.
   const match = [...new Set(indexed.flatMap((t) => storeTermTokens(storeId, t)))].join(' AND ');
   return sql<SqlBool>`${eb.ref('posts.id')} IN (SELECT rowid FROM post_search_store WHERE post_search_store MATCH ${match}) AND EXISTS (SELECT 1 FROM post_search WHERE rowid = ${eb.ref('posts.id')} AND ${checks})`;
-}
-
-function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
