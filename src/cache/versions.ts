@@ -33,14 +33,15 @@ class InProcessVersions implements VersionSource {
   private readonly content;
   private readonly usage;
 
-  constructor(handle: DatabaseHandle) {
+  constructor(private readonly handle: DatabaseHandle) {
     this.keys = handle.tableVersion(TOPIC_TABLES.keys)!;
     this.content = handle.tableVersion(TOPIC_TABLES.content)!;
     this.usage = handle.tableVersion(TOPIC_TABLES.usage)!;
   }
 
   read(): CacheVersions {
-    return { keys: this.keys.version(), content: this.content.version(), usage: this.usage.version() };
+    const dataVersion = this.handle.dataVersion();
+    return { keys: this.keys.at(dataVersion), content: this.content.at(dataVersion), usage: this.usage.at(dataVersion) };
   }
 }
 
