@@ -1,25 +1,18 @@
 // The one cache every read cached between requests goes through (verified keys,
 // identities, presented posts and list pages). See docs/architecture.md, "Caches".
 import { LRUCache } from 'lru-cache';
+import { TOPIC_NAMES, type Topic } from './topics.js';
 
 /**
- * The versions of what cached values are read from, as seen at the start of a request.
- * A write to a topic's tables gives it a new version; a value cached under an older version is
- * never served again. null: this request cannot tell (then nothing is served or cached).
- * - keys: api_keys and stores (a verified key, its limits, its store's gates)
- * - content: posts, post_categories, categories, images and stores (presented posts, pages)
- * - usage: daily_usage and stores (/v1/me's quotas)
+ * The versions of what cached values are read from, as seen at the start of a request, one per
+ * topic (src/cache/topics.ts). A write to a topic's tables gives it a new version; a value cached
+ * under an older version is never served again. null: this request cannot tell (then nothing is
+ * served or cached).
  */
-export interface CacheVersions {
-  keys: number | null;
-  content: number | null;
-  usage: number | null;
-}
-
-export type Topic = keyof CacheVersions;
+export type CacheVersions = { [T in Topic]: number | null };
 
 /** Nothing may be served from or put in a cache. */
-export const NO_VERSIONS: Readonly<CacheVersions> = Object.freeze({ keys: null, content: null, usage: null });
+export const NO_VERSIONS: Readonly<CacheVersions> = Object.freeze(Object.fromEntries(TOPIC_NAMES.map((topic) => [topic, null])) as CacheVersions);
 
 export interface CacheSetOptions {
   /** The topic's version read before the value was read (null: not cached). */

@@ -1,3 +1,4 @@
 export * from './cache.js';
+export * from './topics.js';
 export * from './versions.js';
 export * from './shared-versions.js';

@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import { IDENTITY_SQL, namespaceOf } from '../db/database-identity.js';
 import { systemTimers, type Timers } from '../lib/timers.js';
 import type { CacheVersions } from './cache.js';
+import { GEN_FIELD, luaStrings, TOPIC_FIELDS, TOPICS, VERSION_COLUMNS, type VersionColumn } from './topics.js';
 import { versionsFromRow } from './versions.js';
 
 /** service_settings row naming the Redis namespace; its presence says the fleet keeps versions in Redis. */
@@ -17,17 +18,21 @@ export const SHARED_VERSIONS_SETTING = 'cache_versions_redis';
 /** How often an instance looks for rows changed by writers that did not drop their copy (a crash). */
 export const RECONCILE_INTERVAL_MS = 1000;
 
+const FIELDS = luaStrings(TOPIC_FIELDS);
+const GEN = luaStrings([GEN_FIELD]);
+
 /*
- * A store's hash: `keys`, `content`, `usage` (copies of its cache_versions row, absent after a
- * write) and `gen` (grows with every drop). A reader that finds no copy reads the row from
- * PostgreSQL and puts it back only if `gen` is still what it saw before that read: a copy read
- * before a commit can never be put back after the writer's drop.
+ * A store's hash: a field per topic (src/cache/topics.ts; copies of its cache_versions row,
+ * absent after a write) and `gen` (grows with every drop). A reader that finds no copy reads the
+ * row from PostgreSQL and puts it back only if `gen` is still what it saw before that read: a
+ * copy read before a commit can never be put back after the writer's drop.
+ * ARGV: the gen seen, then the versions in the order of the topics.
  */
 const FILL = `
-local gen = redis.call('HGET', KEYS[1], 'gen') or ''
+local gen = redis.call('HGET', KEYS[1], ${GEN}) or ''
 if gen ~= ARGV[1] then return 0 end
-local names = {'keys', 'content', 'usage'}
-for i = 1, 3 do
+local names = {${FIELDS}}
+for i = 1, #names do
   local current = redis.call('HGET', KEYS[1], names[i])
   if not current or tonumber(current) < tonumber(ARGV[i + 1]) then
     redis.call('HSET', KEYS[1], names[i], ARGV[i + 1])
@@ -40,40 +45,28 @@ return 1
 // script flags): a write is never left unannounced because Redis is full.
 const DROP = `#!lua flags=allow-oom
 for i = 1, #KEYS do
-  redis.call('HDEL', KEYS[i], 'keys', 'content', 'usage')
-  redis.call('HINCRBY', KEYS[i], 'gen', 1)
+  redis.call('HDEL', KEYS[i], ${FIELDS})
+  redis.call('HINCRBY', KEYS[i], ${GEN}, 1)
 end
 return #KEYS
 `;
 
-/** Drops a copy only when it is behind the row read from PostgreSQL (ARGV: three numbers a key). */
-const DROP_BEHIND = `#!lua flags=allow-oom
-local names = {'keys', 'content', 'usage'}
+/**
+ * Drops the copies that are stale against the rows read from PostgreSQL. ARGV[1]: 'behind'
+ * drops a copy when one of its versions is below the row's, 'unequal' when any differs (the
+ * check after Redis came back); then the row's versions, one per topic, key after key.
+ */
+const DROP_STALE = `#!lua flags=allow-oom
+local names = {${FIELDS}}
+local unequal = ARGV[1] == 'unequal'
 local dropped = 0
 for i = 1, #KEYS do
-  for j = 1, 3 do
+  for j = 1, #names do
     local current = redis.call('HGET', KEYS[i], names[j])
-    if current and tonumber(current) < tonumber(ARGV[(i - 1) * 3 + j]) then
-      redis.call('HDEL', KEYS[i], 'keys', 'content', 'usage')
-      redis.call('HINCRBY', KEYS[i], 'gen', 1)
-      dropped = dropped + 1
-      break
-    end
-  end
-end
-return dropped
-`;
-
-/** Drops every copy that is not exactly the row read from PostgreSQL (the check after Redis came back). */
-const DROP_UNEQUAL = `#!lua flags=allow-oom
-local names = {'keys', 'content', 'usage'}
-local dropped = 0
-for i = 1, #KEYS do
-  for j = 1, 3 do
-    local current = redis.call('HGET', KEYS[i], names[j])
-    if current and tonumber(current) ~= tonumber(ARGV[(i - 1) * 3 + j]) then
-      redis.call('HDEL', KEYS[i], 'keys', 'content', 'usage')
-      redis.call('HINCRBY', KEYS[i], 'gen', 1)
+    local row = tonumber(ARGV[1 + (i - 1) * #names + j])
+    if current and (tonumber(current) < row or (unequal and tonumber(current) ~= row)) then
+      redis.call('HDEL', KEYS[i], ${FIELDS})
+      redis.call('HINCRBY', KEYS[i], ${GEN}, 1)
       dropped = dropped + 1
       break
     end
@@ -83,6 +76,25 @@ return dropped
 `;
 
 type Script = (...args: Array<string | number>) => Promise<number>;
+
+/** `'keys_version', keys_version, ...`: the versions of a cache_versions row in json_build_object. */
+const ROW_OBJECT_FIELDS = sql.raw(VERSION_COLUMNS.map((column) => `'${column}', ${column}`).join(', '));
+
+/** A store's versions as script arguments, in the order of the topics. */
+function versionsAsArgs(versions: CacheVersions): number[] {
+  return TOPICS.map((topic) => versions[topic.name] ?? 0);
+}
+
+/** The copies in the hash's fields read by the admission script, or null when any is missing. */
+function versionsFromFields(fields: ReadonlyArray<string | null>): CacheVersions | null {
+  const versions = {} as CacheVersions;
+  for (let i = 0; i < TOPICS.length; i++) {
+    const field = fields[i];
+    if (field === null || field === undefined) return null;
+    versions[TOPICS[i]!.name] = Number(field);
+  }
+  return versions;
+}
 
 /** The hash's fields as read by the admission script: versions, or null when there is no copy or it cannot be trusted. */
 export interface SharedRead {
@@ -114,8 +126,7 @@ export const DROP_RETRY_MS = RECONCILE_INTERVAL_MS + 500;
 export class SharedVersions {
   private readonly fillScript: Script;
   private readonly dropScript: Script;
-  private readonly dropBehindScript: Script;
-  private readonly dropUnequalScript: Script;
+  private readonly dropStaleScript: Script;
   /** `<keyPrefix>versions:<namespace>:`, then the store id. */
   private prefix: string;
   /** xid8 horizon of the previous reconcile's snapshot (null: look at every row). */
@@ -154,8 +165,7 @@ export class SharedVersions {
     };
     this.fillScript = define('blogVersionsFill', FILL);
     this.dropScript = define('blogVersionsDrop', DROP);
-    this.dropBehindScript = define('blogVersionsDropBehind', DROP_BEHIND);
-    this.dropUnequalScript = define('blogVersionsDropUnequal', DROP_UNEQUAL);
+    this.dropStaleScript = define('blogVersionsDropStale', DROP_STALE);
     client.on('close', () => {
       this.reconnected = true;
       this.distrust();
@@ -186,20 +196,19 @@ export class SharedVersions {
     this.epoch += 1;
   }
 
-  /** The admission script's read of the hash (fields keys, content, usage, gen) and of the marker. */
+  /** The admission script's read of the hash (the topics' fields, then gen; REDIS_HASH_FIELDS) and of the marker. */
   parse(fields: Array<string | null> | null, marker: string | null = this.marker): SharedRead | null {
     if (!fields) return null;
     if (this.trusted && marker !== this.marker) this.distrust();
-    const [keys, content, usage, gen] = fields;
-    if (!this.trusted) return { versions: null, gen: gen ?? '', epoch: -1 };
-    const versions = keys !== null && content !== null && usage !== null ? { keys: Number(keys), content: Number(content), usage: Number(usage) } : null;
-    return { versions, gen: gen ?? '', epoch: this.epoch };
+    const gen = fields[TOPICS.length] ?? '';
+    if (!this.trusted) return { versions: null, gen, epoch: -1 };
+    return { versions: versionsFromFields(fields), gen, epoch: this.epoch };
   }
 
   /** Puts back a copy read from PostgreSQL after `read` was made; not awaited by the request. */
   fill(storeId: number, read: SharedRead, versions: CacheVersions): void {
     if (!this.trusted || read.epoch !== this.epoch) return;
-    this.fillScript(1, this.keyOf(storeId), read.gen, versions.keys ?? 0, versions.content ?? 0, versions.usage ?? 0).catch((err) => this.fail(err));
+    this.fillScript(1, this.keyOf(storeId), read.gen, ...versionsAsArgs(versions)).catch((err) => this.fail(err));
   }
 
   private fail(err: unknown): void {
@@ -268,9 +277,9 @@ export class SharedVersions {
    * missing from it commits with an xid at or above that horizon and is found by the next call.
    */
   async dropChangedSince(since: string | null, mode: 'all' | 'behind' | 'unequal'): Promise<{ horizon: string; identity: string }> {
-    const { rows } = await sql<{ horizon: string; identity: string; changed: Array<{ store_id: number; keys_version: number; content_version: number; usage_version: number }> | null }>`
+    const { rows } = await sql<{ horizon: string; identity: string; changed: Array<{ store_id: number } & Record<VersionColumn, number>> | null }>`
       SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, ${IDENTITY_SQL} AS identity,
-        (SELECT json_agg(json_build_object('store_id', store_id, 'keys_version', keys_version, 'content_version', content_version, 'usage_version', usage_version))
+        (SELECT json_agg(json_build_object('store_id', store_id, ${ROW_OBJECT_FIELDS}))
            FROM cache_versions WHERE ${since === null ? sql`true` : sql`changed_xid >= ${since}::xid8`}) AS changed`.execute(this.db);
     const { horizon, identity, changed } = rows[0]!;
     const prefix = this.prefixFor(identity);
@@ -281,11 +290,8 @@ export class SharedVersions {
         await this.dropScript(keys.length, ...keys);
         continue;
       }
-      const args = batch.flatMap((row) => {
-        const v = versionsFromRow(row);
-        return [v.keys ?? 0, v.content ?? 0, v.usage ?? 0];
-      });
-      await (mode === 'behind' ? this.dropBehindScript : this.dropUnequalScript)(batch.length, ...keys, ...args);
+      const args = batch.flatMap((row) => versionsAsArgs(versionsFromRow(row)));
+      await this.dropStaleScript(batch.length, ...keys, mode, ...args);
     }
     return { horizon, identity };
   }

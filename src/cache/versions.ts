@@ -3,14 +3,9 @@
 // committed, and a request reads the versions before it reads anything it may cache.
 import type { DatabaseHandle, Db } from '../db/database.js';
 import { queryTemplate } from '../db/query-template.js';
-import type { CacheVersions, Topic } from './cache.js';
-
-/** The tables each topic's values are read from (SQLite; PostgreSQL's triggers say the same). */
-export const TOPIC_TABLES: Record<Topic, readonly string[]> = {
-  keys: ['api_keys', 'stores'],
-  content: ['posts', 'post_categories', 'categories', 'images', 'stores'],
-  usage: ['daily_usage', 'stores'],
-};
+import type { TableVersion } from '../db/table-version.js';
+import type { CacheVersions } from './cache.js';
+import { TOPICS, VERSION_COLUMNS, versionColumn, type VersionColumn } from './topics.js';
 
 export interface VersionSource {
   /**
@@ -29,34 +24,35 @@ export interface VersionSource {
  */
 class InProcessVersions implements VersionSource {
   readonly inProcess = true;
-  private readonly keys;
-  private readonly content;
-  private readonly usage;
+  private readonly tables: ReadonlyArray<readonly [keyof CacheVersions, TableVersion]>;
 
   constructor(private readonly handle: DatabaseHandle) {
-    this.keys = handle.tableVersion(TOPIC_TABLES.keys)!;
-    this.content = handle.tableVersion(TOPIC_TABLES.content)!;
-    this.usage = handle.tableVersion(TOPIC_TABLES.usage)!;
+    this.tables = TOPICS.map((topic) => [topic.name, handle.tableVersion(topic.tables)!] as const);
   }
 
   read(): CacheVersions {
+    // One PRAGMA data_version for all the topics (see src/db/table-version.ts).
     const dataVersion = this.handle.dataVersion();
-    return { keys: this.keys.at(dataVersion), content: this.content.at(dataVersion), usage: this.usage.at(dataVersion) };
+    const versions = {} as CacheVersions;
+    for (const [topic, table] of this.tables) versions[topic] = table.at(dataVersion);
+    return versions;
   }
 }
 
-const versionsOfStore = queryTemplate((db, $: { storeId: number }) =>
-  db.selectFrom('cache_versions').select(['keys_version', 'content_version', 'usage_version']).where('store_id', '=', $.storeId),
-);
+const versionsOfStore = queryTemplate((db, $: { storeId: number }) => db.selectFrom('cache_versions').select(VERSION_COLUMNS).where('store_id', '=', $.storeId));
+
+const TOPIC_COLUMNS = TOPICS.map((topic) => [topic.name, versionColumn(topic.name)] as const);
 
 /** The columns of cache_versions as versions (a store without a row has never changed: 0). */
-export function versionsFromRow(row: { keys_version: number | null; content_version: number | null; usage_version: number | null } | undefined): CacheVersions {
-  return { keys: row?.keys_version ?? 0, content: row?.content_version ?? 0, usage: row?.usage_version ?? 0 };
+export function versionsFromRow(row: { readonly [C in VersionColumn]: number | null } | undefined): CacheVersions {
+  const versions = {} as CacheVersions;
+  for (const [topic, column] of TOPIC_COLUMNS) versions[topic] = row?.[column] ?? 0;
+  return versions;
 }
 
 /**
  * PostgreSQL: the cache_versions row of the store, kept by triggers in the writing transaction
- * (migration 0002), so a version read after a commit returns — by the CLI or any instance —
+ * (migration 0005-cache-versions), so a version read after a commit returns — by the CLI or any instance —
  * is that commit's or later. Reading it is the one query of a request whose values are cached.
  */
 class DatabaseVersions implements VersionSource {

@@ -1,6 +1,7 @@
 // Table types for Kysely. Times are UTC epoch milliseconds (sortable, one code path for
 // both engines); booleans are 0/1 integers for the same reason; JSON is stored as text.
 import type { Generated } from 'kysely';
+import type { VersionColumn } from '../cache/topics.js';
 
 export interface StoresTable {
   id: Generated<number>;
@@ -147,12 +148,9 @@ export interface ImagesTable {
   deleted_at: number | null;
 }
 
-/** PostgreSQL only: cache versions per store, kept by triggers (migration 0005). */
-export interface CacheVersionsTable {
+/** PostgreSQL only: cache versions per store, a `<topic>_version` column per cache topic (src/cache/topics.ts), kept by triggers (migration 0005). */
+export interface CacheVersionsTable extends Record<VersionColumn, number> {
   store_id: number;
-  keys_version: number;
-  content_version: number;
-  usage_version: number;
   /** The transaction that last changed the row (xid8 as text; migration 0006). */
   changed_xid: string | null;
   /** The store's last events-feed sequence (migration 0012). */

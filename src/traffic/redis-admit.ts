@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { luaStrings, REDIS_HASH_FIELDS } from '../cache/topics.js';
 import { SLOT_TTL_MS } from './redis-slots.js';
 import { WINDOW_SECONDS } from './window.js';
 
@@ -7,8 +8,8 @@ import { WINDOW_SECONDS } from './window.js';
  * One request's admission in one script, so a request costs one Redis round trip: the rate
  * count (the same key and window as rate-limiter-flexible's, see redis-rate.ts), the in-flight
  * slot when the count allows it (as redis-slots.ts), and optionally a hash read in the same
- * call (a store's cache versions). ioredis sends it with EVALSHA and loads it again after a
- * NOSCRIPT (a restarted or flushed Redis).
+ * call (a store's cache versions, the fields REDIS_HASH_FIELDS of src/cache/topics.ts). ioredis
+ * sends it with EVALSHA and loads it again after a NOSCRIPT (a restarted or flushed Redis).
  *
  * KEYS: rate counter, in-flight set, hash (or the empty string), marker (or the empty string)
  * ARGV: window seconds, limit, max in flight, slot id ('' = take no slot), slot TTL ms
@@ -38,7 +39,7 @@ if ARGV[4] ~= '' and consumed <= tonumber(ARGV[2]) then
 end
 local fields = false
 if KEYS[3] ~= '' then
-  fields = redis.call('HMGET', KEYS[3], 'keys', 'content', 'usage', 'gen')
+  fields = redis.call('HMGET', KEYS[3], ${luaStrings(REDIS_HASH_FIELDS)})
 end
 local marker = false
 if KEYS[4] ~= '' then

@@ -1,8 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/database.js';
-import { isPostgres } from '../../db/engine-of.js';
-import type { CategoriesTable } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatWithOffset } from '../../lib/time.js';
@@ -13,10 +10,24 @@ import { findPost } from '../posts/post-repository.js';
 import { presentPost } from '../posts/post-presenter.js';
 import type { CategoryView, CreateCategoryInput, UpdateCategoryInput } from './category-schemas.js';
 import { storeResponse, type StoredResponse } from '../idempotency/index.js';
+import {
+  deleteCategory,
+  detachCategory,
+  findCategory,
+  findCategoryDepth,
+  findCategoryNamed,
+  insertCategory,
+  listCategories,
+  lockTree,
+  postsOfCategory,
+  shiftDepths,
+  updateCategory,
+  type CategoryRow,
+} from './category-repository.js';
 
 export const CATEGORY_NAME_MAX = 100;
 
-export function presentCategory(row: Selectable<CategoriesTable>, offset: string): CategoryView {
+export function presentCategory(row: CategoryRow, offset: string): CategoryView {
   return {
     id: row.id,
     name: row.name,
@@ -36,7 +47,7 @@ export class CategoryService {
   ) {}
 
   async list(store: Store): Promise<{ data: CategoryView[] }> {
-    const rows = await this.db.selectFrom('categories').selectAll().where('store_id', '=', store.id).orderBy('id').execute();
+    const rows = await listCategories(this.db, store.id);
     return { data: rows.map((r) => presentCategory(r, store.utcOffset)) };
   }
 
@@ -52,11 +63,7 @@ export class CategoryService {
     const now = this.clock.now().getTime();
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const created = await trx
-          .insertInto('categories')
-          .values({ store_id: store.id, name, parent_id: parentId, parent_key: parentId ?? 0, depth, created_at: now, updated_at: now })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const created = await insertCategory(trx, { storeId: store.id, name, parentId, depth, now });
         await recordAudit(trx, actor, { action: 'category.created', resourceType: 'category', resourceId: created.id, changes: ['name', 'parent_id'], at: now });
         const category = presentCategory(created, store.utcOffset);
         await recordEvent(trx, store, 'category.created', now, () => category);
@@ -102,17 +109,11 @@ export class CategoryService {
         }
         const clash = all.find((c) => c.id !== id && c.parent_key === (parentId ?? 0) && c.name === newName);
         if (clash) throw new ApiError('category_name_conflict', [detail('category_id', String(clash.id))]);
-        const updated = await trx
-          .updateTable('categories')
-          .set({ name: newName, parent_id: parentId, parent_key: parentId ?? 0, depth, updated_at: now })
-          .where('id', '=', id)
-          .where('store_id', '=', store.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const updated = await updateCategory(trx, store.id, id, { name: newName, parentId, depth, now });
         const shift = depth - current.depth;
         const descendants = subtree.slice(1).map((c) => c.id);
         if (shift !== 0 && descendants.length > 0) {
-          await trx.updateTable('categories').set((eb) => ({ depth: eb('depth', '+', shift), updated_at: now })).where('id', 'in', descendants).execute();
+          await shiftDepths(trx, descendants, shift, now);
         }
         const changes = [...(newName !== current.name ? ['name'] : []), ...(moving ? ['parent_id'] : [])];
         await recordAudit(trx, actor, { action: 'category.updated', resourceType: 'category', resourceId: id, changes, at: now });
@@ -143,22 +144,9 @@ export class CategoryService {
       if (!all.some((c) => c.id === id)) throw new ApiError('not_found');
       const children = all.filter((c) => c.parent_id === id).map((c) => c.id);
       if (children.length > 0) throw new ApiError('category_has_children', [detail('child_category_ids', children.join(', '))]);
-      const posts = await trx
-        .selectFrom('posts')
-        .select(['id', 'default_category_id'])
-        .where('store_id', '=', store.id)
-        .where((eb) => eb.or([eb('id', 'in', eb.selectFrom('post_categories').select('post_id').where('category_id', '=', id)), eb('default_category_id', '=', id)]))
-        .orderBy('id')
-        .execute();
+      const posts = await postsOfCategory(trx, store.id, id);
       if (posts.length > 0) {
-        await trx.deleteFrom('post_categories').where('category_id', '=', id).execute();
-        await trx.updateTable('posts').set({ default_category_id: null }).where('store_id', '=', store.id).where('default_category_id', '=', id).execute();
-        await trx
-          .updateTable('posts')
-          .set({ updated_at: now })
-          .where('store_id', '=', store.id)
-          .where('id', 'in', posts.map((p) => p.id))
-          .execute();
+        await detachCategory(trx, store.id, id, posts.map((p) => p.id), now);
         for (const post of posts) {
           const changes = post.default_category_id === id ? ['category_ids', 'default_category_id'] : ['category_ids'];
           await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: post.id, changes, at: now });
@@ -167,40 +155,32 @@ export class CategoryService {
           if (record) await recordEvent(trx, store, 'post.updated', now, () => presentPost(record, { store, now, publicBaseUrl: this.publicBaseUrl }));
         }
       }
-      await trx.deleteFrom('categories').where('id', '=', id).where('store_id', '=', store.id).execute();
+      await deleteCategory(trx, store.id, id);
       await recordAudit(trx, actor, { action: 'category.deleted', resourceType: 'category', resourceId: id, changes: [], at: now });
       await recordEvent(trx, store, 'category.deleted', now, () => ({ id }));
     });
   }
 
   private async require(store: Store, id: number) {
-    const row = await this.db.selectFrom('categories').selectAll().where('store_id', '=', store.id).where('id', '=', id).executeTakeFirst();
+    const row = await findCategory(this.db, store.id, id);
     if (!row) throw new ApiError('not_found');
     return row;
   }
 
   private async parentDepth(store: Store, parentId: number, field: string): Promise<number> {
-    const parent = await this.db.selectFrom('categories').select('depth').where('store_id', '=', store.id).where('id', '=', parentId).executeTakeFirst();
-    if (!parent) throw new ApiError('validation_failed', [detail(field, 'is not a category of this store')]);
-    return parent.depth;
+    const depth = await findCategoryDepth(this.db, store.id, parentId);
+    if (depth === undefined) throw new ApiError('validation_failed', [detail(field, 'is not a category of this store')]);
+    return depth;
   }
 
   private async assertNameFree(store: Store, name: string, parentId: number | null, exceptId?: number): Promise<void> {
-    let q = this.db.selectFrom('categories').select('id').where('store_id', '=', store.id).where('parent_key', '=', parentId ?? 0).where('name', '=', name);
-    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    const existing = await q.executeTakeFirst();
-    if (existing) throw new ApiError('category_name_conflict', [detail('category_id', String(existing.id))]);
+    const existing = await findCategoryNamed(this.db, store.id, name, parentId, exceptId);
+    if (existing !== undefined) throw new ApiError('category_name_conflict', [detail('category_id', String(existing))]);
   }
 }
 
-/** The store's categories, read in `trx`; on PostgreSQL locked until it ends (SQLite has one writer at a time). */
-async function lockTree(trx: Db, storeId: number): Promise<Array<Selectable<CategoriesTable>>> {
-  const q = trx.selectFrom('categories').selectAll().where('store_id', '=', storeId).orderBy('id');
-  return isPostgres(trx) ? q.forUpdate().execute() : q.execute();
-}
-
 /** The category and everything below it, the category first. */
-function subtreeOf(all: Array<Selectable<CategoriesTable>>, root: Selectable<CategoriesTable>): Array<Selectable<CategoriesTable>> {
+function subtreeOf(all: CategoryRow[], root: CategoryRow): CategoryRow[] {
   const out = [root];
   for (let i = 0; i < out.length; i++) out.push(...all.filter((c) => c.parent_id === out[i].id));
   return out;

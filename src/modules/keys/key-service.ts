@@ -1,12 +1,12 @@
 import { Cache, NO_VERSIONS, versionsFromRow, type CacheVersions, type VersionSource } from '../../cache/index.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { storeFromRow, type Store } from '../stores/index.js';
 import { generateKeyParts, parseApiKey } from './key-format.js';
 import { deserializeScopes, expandScopes, serializeScopes, type Scope } from './scopes.js';
+import { findKey, findKeyWithStore, findKeyWithStoreAndVersions, insertKey, listKeys, revokeKey, updateKey, type KeyWithStore } from './key-repository.js';
 
 export const KEY_DEFAULTS = {
   lifetimeDays: 365,
@@ -62,35 +62,6 @@ export interface Authenticated {
 export const CALLER_CACHE_BYTES = 16 * 1024 * 1024;
 const CALLER_BYTES = 1024;
 
-const KEY_COLUMNS = [
-  'api_keys.key_id',
-  'api_keys.application',
-  'api_keys.secret_hash',
-  'api_keys.scopes',
-  'api_keys.expires_at',
-  'api_keys.revoked_at',
-  'api_keys.read_per_minute',
-  'api_keys.write_per_minute',
-  'api_keys.concurrency',
-] as const;
-
-/** The key and its store in one query, compiled once (it runs on every request not cached). */
-const keyWithStore = queryTemplate((db, $: { keyId: string }) =>
-  db.selectFrom('api_keys').innerJoin('stores', 'stores.id', 'api_keys.store_id').selectAll('stores').select(KEY_COLUMNS).where('api_keys.key_id', '=', $.keyId),
-);
-
-/** PostgreSQL: the same with the store's cache versions, read in the same snapshot. */
-const keyWithStoreAndVersions = queryTemplate((db, $: { keyId: string }) =>
-  db
-    .selectFrom('api_keys')
-    .innerJoin('stores', 'stores.id', 'api_keys.store_id')
-    .leftJoin('cache_versions', 'cache_versions.store_id', 'api_keys.store_id')
-    .selectAll('stores')
-    .select(KEY_COLUMNS)
-    .select(['cache_versions.keys_version', 'cache_versions.content_version', 'cache_versions.usage_version'])
-    .where('api_keys.key_id', '=', $.keyId),
-);
-
 interface CachedCaller {
   secret: string;
   caller: Caller;
@@ -127,22 +98,19 @@ export class KeyService {
     for (let attempt = 0; ; attempt++) {
       const parts = generateKeyParts();
       try {
-        await this.db
-          .insertInto('api_keys')
-          .values({
-            key_id: parts.keyId,
-            store_id: input.storeId,
-            application: input.application,
-            secret_hash: hashSecret(parts.secret),
-            scopes: serializeScopes(input.scopes),
-            expires_at: expiresAt,
-            revoked_at: null,
-            read_per_minute: input.readPerMinute ?? KEY_DEFAULTS.readPerMinute,
-            write_per_minute: input.writePerMinute ?? KEY_DEFAULTS.writePerMinute,
-            concurrency: input.concurrency ?? KEY_DEFAULTS.concurrency,
-            created_at: now,
-          })
-          .execute();
+        await insertKey(this.db, {
+          key_id: parts.keyId,
+          store_id: input.storeId,
+          application: input.application,
+          secret_hash: hashSecret(parts.secret),
+          scopes: serializeScopes(input.scopes),
+          expires_at: expiresAt,
+          revoked_at: null,
+          read_per_minute: input.readPerMinute ?? KEY_DEFAULTS.readPerMinute,
+          write_per_minute: input.writePerMinute ?? KEY_DEFAULTS.writePerMinute,
+          concurrency: input.concurrency ?? KEY_DEFAULTS.concurrency,
+          created_at: now,
+        });
         return { key: parts.key, keyId: parts.keyId, scopes: expandScopes(input.scopes), expiresAt };
       } catch (err) {
         // Anything else (a store that does not exist, a lost connection) is not luck: no retry.
@@ -207,14 +175,14 @@ export class KeyService {
 
   private async readCaller(keyId: string, secret: string, withVersions: boolean): Promise<{ caller: Caller | null; versions?: CacheVersions }> {
     if (withVersions) {
-      const [row] = await keyWithStoreAndVersions(this.db, { keyId });
+      const row = await findKeyWithStoreAndVersions(this.db, keyId);
       return { caller: row ? this.verify(row, secret) : null, versions: versionsFromRow(row) };
     }
-    const [row] = await keyWithStore(this.db, { keyId });
+    const row = await findKeyWithStore(this.db, keyId);
     return { caller: row ? this.verify(row, secret) : null };
   }
 
-  private verify(row: Awaited<ReturnType<typeof keyWithStore>>[number], secret: string): Caller | null {
+  private verify(row: KeyWithStore, secret: string): Caller | null {
     if (!safeEqual(row.secret_hash, hashSecret(secret))) return null;
     // Revocation is unconditional (its timestamp is only a record, possibly from another
     // process's clock).
@@ -235,13 +203,7 @@ export class KeyService {
 
   async revoke(keyId: string): Promise<boolean> {
     const now = this.clock.now().getTime();
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: now })
-      .where('key_id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) return true;
+    if (await revokeKey(this.db, keyId, now)) return true;
     return (await this.find(keyId)) !== null;
   }
 
@@ -255,18 +217,18 @@ export class KeyService {
     if (changes.readPerMinute !== undefined) patch.read_per_minute = changes.readPerMinute;
     if (changes.writePerMinute !== undefined) patch.write_per_minute = changes.writePerMinute;
     if (changes.concurrency !== undefined) patch.concurrency = changes.concurrency;
-    if (Object.keys(patch).length > 0) await this.db.updateTable('api_keys').set(patch).where('key_id', '=', keyId).execute();
-    const row = await this.db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    if (Object.keys(patch).length > 0) await updateKey(this.db, keyId, patch);
+    const row = await findKey(this.db, keyId);
     return row ? { key: summarize(row), storeId: row.store_id } : null;
   }
 
   async find(keyId: string): Promise<KeySummary | null> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    const row = await findKey(this.db, keyId);
     return row ? summarize(row) : null;
   }
 
   async listForStore(storeId: number): Promise<KeySummary[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('store_id', '=', storeId).orderBy('created_at').orderBy('key_id').execute();
+    const rows = await listKeys(this.db, storeId);
     return rows.map(summarize);
   }
 }

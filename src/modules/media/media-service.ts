@@ -2,10 +2,8 @@
 // files are written outside them (a transaction on SQLite holds the only connection, so no slow
 // I/O happens inside one) in an order that never leaves a row pointing at a missing file.
 import type { Readable } from 'node:stream';
-import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { AppConfig, MediaSettings } from '../../config/config.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
-import type { ImagesTable } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
@@ -19,6 +17,17 @@ import type { ImageObject } from './image-schemas.js';
 import { createMediaStore } from './create-media-store.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
+import {
+  findLiveImage,
+  findLiveImageByContent,
+  findPublicImage,
+  forgetOwedRemoval,
+  insertImage,
+  markImageDeleted,
+  postsUsingImage,
+  restoreImage,
+  type ImageRow,
+} from './media-repository.js';
 
 /** Posts listed in an image_in_use error (contract: at most 20). */
 export const IN_USE_DETAILS_MAX = 20;
@@ -39,8 +48,6 @@ export interface ServedImage {
   stream?: Readable;
 }
 
-type ImageRow = Selectable<ImagesTable>;
-
 export class MediaService {
   /** Hears how long each image took to process (metrics). */
   observer: Observer = noObserver;
@@ -56,7 +63,7 @@ export class MediaService {
   /** Stores a new image, or answers with the live image that has the same uploaded bytes. */
   async upload(store: Store, file: UploadedFile, actor: Actor): Promise<UploadResult> {
     // De-duplication first: a replay costs no decoding, no quota and no audit event.
-    const existing = await this.findLiveByContent(store.id, file.sha256);
+    const existing = await findLiveImageByContent(this.db, store.id, file.sha256);
     if (existing) return { created: false, image: this.present(store, existing) };
 
     const budget = { maxAnimationPixels: this.settings.maxAnimationPixels, timeoutSeconds: this.settings.processingTimeoutSeconds };
@@ -80,7 +87,7 @@ export class MediaService {
       await this.db.transaction().execute(async (trx) => {
         // Insert before taking quota: a concurrent twin then fails on the live-content index
         // (and answers 200) instead of waiting for, and possibly failing, the quota row.
-        await trx.insertInto('images').values(row).execute();
+        await insertImage(trx, row);
         await consumeQuota(trx, store.id, 'images', store.quotas.imagesPerDay, row.created_at);
         await recordAudit(trx, actor, { action: 'image.uploaded', resourceType: 'image', resourceId: row.id, changes: [FILE_FIELD], at: row.created_at });
         await recordEvent(trx, store, 'image.uploaded', row.created_at, () => this.present(store, row));
@@ -89,7 +96,7 @@ export class MediaService {
       await this.files.remove(store.handle, row.basename).catch(() => undefined);
       if (isUniqueViolation(err)) {
         // Another request stored the same content first (the partial unique index decided).
-        const winner = await this.findLiveByContent(store.id, file.sha256);
+        const winner = await findLiveImageByContent(this.db, store.id, file.sha256);
         if (winner) return { created: false, image: this.present(store, winner) };
       }
       throw err;
@@ -104,23 +111,17 @@ export class MediaService {
    * files agree, and the caller gets a 500.
    */
   async delete(store: Store, id: string, actor: Actor): Promise<void> {
-    const image = IMAGE_ID_PATTERN.test(id) ? await this.findLiveById(store.id, id) : undefined;
+    const image = IMAGE_ID_PATTERN.test(id) ? await findLiveImage(this.db, store.id, id) : undefined;
     if (!image) throw new ApiError('not_found');
     const now = this.clock.now().getTime();
     const eventId = await this.db.transaction().execute(async (trx) => {
       const users = await this.postsUsing(trx, store, image);
       if (users.length > 0) throw new ApiError('image_in_use', users.map((postId) => detail('post_id', String(postId))));
-      const result = await trx
-        .updateTable('images')
-        .set({ deleted_at: now })
-        .where('id', '=', image.id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      // A concurrent delete of the same image won; repeating a delete answers 404.
-      if (Number(result.numUpdatedRows) === 0) throw new ApiError('not_found');
-      // The removal the file is owed, committed with the deletion: if this process dies before
+      // The removal the file is owed is committed with the deletion: if this process dies before
       // the file is gone, housekeeping finds the record and removes it.
-      await trx.insertInto('media_deletions').values({ image_id: image.id, requested_at: now }).execute();
+      const deleted = await markImageDeleted(trx, image.id, now);
+      // A concurrent delete of the same image won; repeating a delete answers 404.
+      if (!deleted) throw new ApiError('not_found');
       await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
       return recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
     });
@@ -132,20 +133,13 @@ export class MediaService {
     }
     // The file is gone; a record left behind by a failure here only makes housekeeping repeat a
     // removal that already happened, so the deletion still answers success.
-    await this.db.deleteFrom('media_deletions').where('image_id', '=', image.id).execute().catch(() => undefined);
+    await forgetOwedRemoval(this.db, image.id).catch(() => undefined);
   }
 
   /** The file behind a public address, or null for anything unknown, deleted or malformed. */
   async openPublic(handle: string, basename: string, withBody: boolean): Promise<ServedImage | null> {
     if (!isValidHandle(handle) || !isValidBasename(basename)) return null;
-    const row = await this.db
-      .selectFrom('images')
-      .innerJoin('stores', 'stores.id', 'images.store_id')
-      .select(['images.content_type', 'images.basename'])
-      .where('stores.handle', '=', handle)
-      .where('images.basename', '=', basename)
-      .where('images.deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await findPublicImage(this.db, handle, basename);
     if (!row) return null;
     const etag = `"${basename.slice(0, basename.indexOf('.'))}"`;
     if (!withBody) {
@@ -162,30 +156,14 @@ export class MediaService {
     // still finds bodies written before PUBLIC_BASE_URL changed. The path holds only
     // [a-z0-9/.-], none of which is a LIKE wildcard.
     const { path } = imagePublicRef(store.handle, image.basename, this.publicBaseUrl);
-    const rows = await trx
-      .selectFrom('posts')
-      .select('id')
-      .where('store_id', '=', store.id)
-      .where((eb) => eb.or([eb('cover_image_id', '=', image.id), sql<SqlBool>`body_html LIKE ${`%${path}%`}`]))
-      .orderBy('id')
-      .limit(IN_USE_DETAILS_MAX)
-      .execute();
-    return rows.map((r) => Number(r.id));
+    return postsUsingImage(trx, store.id, image.id, path, IN_USE_DETAILS_MAX);
   }
 
   private async restore(store: Store, image: ImageRow, eventId: string, cause: unknown): Promise<void> {
     try {
       await this.db.transaction().execute(async (trx) => {
-        await trx.updateTable('images').set({ deleted_at: null }).where('id', '=', image.id).execute();
-        await trx.deleteFrom('media_deletions').where('image_id', '=', image.id).execute();
-        // The deletion did not happen, so its event goes too: events record successful writes.
-        await trx
-          .deleteFrom('audit_events')
-          .where('store_id', '=', store.id)
-          .where('resource_type', '=', 'image')
-          .where('resource_id', '=', image.id)
-          .where('action', '=', 'image.deleted')
-          .execute();
+        // The deletion did not happen, so its audit event goes too: events record successful writes.
+        await restoreImage(trx, store.id, image.id);
         // Its deliveries not yet sent are withdrawn; the feed keeps the image.deleted a consumer
         // may have read, so the image's return is an event of its own there.
         await withdrawDeliveries(trx, eventId);
@@ -196,26 +174,6 @@ export class MediaService {
       // image stays deleted and its media_deletions record makes housekeeping remove the file.
       throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, { cause: [cause, restoreError] });
     }
-  }
-
-  private findLiveByContent(storeId: number, sha256: string): Promise<ImageRow | undefined> {
-    return this.db
-      .selectFrom('images')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('sha256', '=', sha256)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-  }
-
-  private findLiveById(storeId: number, id: string): Promise<ImageRow | undefined> {
-    return this.db
-      .selectFrom('images')
-      .selectAll()
-      .where('store_id', '=', storeId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
   }
 
   private present(store: Store, row: ImageRow): ImageObject {

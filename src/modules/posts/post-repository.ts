@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { PostsTable } from '../../db/schema.js';
 import { isPostgres } from '../../db/engine-of.js';
-import { matchesTerms } from './post-search.js';
+import { deleteSearchText, matchesTerms } from './post-search.js';
 
 /** A post as stored, with its cover's file name and its categories. */
 export type PostRecord = Selectable<PostsTable> & { cover_basename: string | null; category_ids: number[] };
@@ -84,6 +84,55 @@ async function attachCategories<R extends { id: number }>(db: Db, rows: R[]): Pr
 export async function findPost(db: Db, storeId: number, id: number): Promise<PostRecord | null> {
   const [post] = foldCategories(await postById(db, { storeId, id }));
   return post ?? null;
+}
+
+/** Sets (null: clears) the post's publish time; the post's row must exist (see lockPost). */
+export async function setPublishedAt(trx: Db, storeId: number, id: number, publishedAt: number | null, now: number): Promise<void> {
+  await trx.updateTable('posts').set({ published_at: publishedAt, updated_at: now }).where('id', '=', id).where('store_id', '=', storeId).execute();
+}
+
+/** Whether a product of the shop links to the post. */
+export async function hasProductLinks(db: Db, postId: number): Promise<boolean> {
+  return (await db.selectFrom('post_product_links').select('product_id').where('post_id', '=', postId).executeTakeFirst()) !== undefined;
+}
+
+export interface DeleteConfirmation {
+  tokenHash: string;
+  storeId: number;
+  postId: number;
+  keyId: string;
+  expiresAt: number;
+}
+
+/** Stores a delete confirmation, dropping every expired one first (they are only ever read unexpired). */
+export async function saveDeleteConfirmation(db: Db, confirmation: DeleteConfirmation, now: number): Promise<void> {
+  await db.deleteFrom('delete_confirmations').where('expires_at', '<=', now).execute();
+  await db
+    .insertInto('delete_confirmations')
+    .values({ token_hash: confirmation.tokenHash, store_id: confirmation.storeId, post_id: confirmation.postId, key_id: confirmation.keyId, expires_at: confirmation.expiresAt })
+    .execute();
+}
+
+/** Deletes the confirmation if it exists for this post and key and is unexpired at `now`; whether it did. */
+export async function consumeDeleteConfirmation(trx: Db, confirmation: Omit<DeleteConfirmation, 'expiresAt'>, now: number): Promise<boolean> {
+  const consumed = await trx
+    .deleteFrom('delete_confirmations')
+    .where('token_hash', '=', confirmation.tokenHash)
+    .where('store_id', '=', confirmation.storeId)
+    .where('post_id', '=', confirmation.postId)
+    .where('key_id', '=', confirmation.keyId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(consumed.numDeletedRows) === 1;
+}
+
+/** Deletes the post with its category links, search text, fingerprints and open delete confirmations. */
+export async function deletePostRows(trx: Db, storeId: number, id: number): Promise<void> {
+  await trx.deleteFrom('post_categories').where('post_id', '=', id).execute();
+  await deleteSearchText(trx, id);
+  await trx.deleteFrom('content_fingerprints').where('store_id', '=', storeId).where('post_id', '=', id).execute();
+  await trx.deleteFrom('delete_confirmations').where('post_id', '=', id).execute();
+  await trx.deleteFrom('posts').where('id', '=', id).where('store_id', '=', storeId).execute();
 }
 
 export type ListOrder = 'created_at' | 'published_at' | 'updated_at';

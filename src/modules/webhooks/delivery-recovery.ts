@@ -14,7 +14,8 @@ import type { Store } from '../stores/index.js';
 import { insertDeliveries } from './event-outbox.js';
 import { subscribes } from './event-types.js';
 import { REPLAY_MAX_EVENTS, type AttemptView, type DeliveryDetailView, type ReplayInput, type ReplayResultView } from './recovery-schemas.js';
-import { presentDelivery, waitingReason } from './webhook-service.js';
+import { presentDelivery } from './webhook-service.js';
+import { waitingReason } from './webhook-repository.js';
 import type { DeliveryView } from './webhook-schemas.js';
 
 export class DeliveryRecovery {

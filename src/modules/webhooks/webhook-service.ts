@@ -1,9 +1,7 @@
 // Webhook endpoints of a store and their deliveries (issue: signed webhooks). Every change is
 // audited in its own transaction; the secret leaves the service only in the create and rotate
 // answers.
-import { sql, type Selectable } from 'kysely';
 import type { Db, Engine } from '../../db/database.js';
-import type { WebhookEndpointsTable } from '../../db/schema.js';
 import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
@@ -12,10 +10,21 @@ import { formatNullable, formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { failWaitingDeliveries } from './delivery-worker.js';
-import { filterDeliveries } from './delivery-filters.js';
 import { insertEvent } from './event-outbox.js';
 import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { newSigningSecret } from './signature.js';
+import {
+  countEndpointsLocked,
+  deleteEndpoint,
+  findDelivery,
+  findEndpoint,
+  findStoreHandle,
+  insertEndpoint,
+  listDeliveries,
+  listEndpoints,
+  updateEndpoint,
+  type EndpointRow,
+} from './webhook-repository.js';
 import { checkTarget, normaliseUrl, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
 import {
   ENDPOINTS_PER_STORE,
@@ -29,8 +38,6 @@ import {
 /** After a rotation the old secret keeps signing beside the new one this long. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const DELIVERY_CURSOR_SCOPE = 'webhook-deliveries';
-
-type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 export const newEndpointId = () => `wh_${randomLowerAlnum(24)}`;
 
@@ -80,7 +87,7 @@ export class WebhookService {
   }
 
   async list(store: Store): Promise<{ data: WebhookEndpointView[] }> {
-    const rows = await this.db.selectFrom('webhook_endpoints').selectAll().where('store_id', '=', store.id).orderBy('created_at').orderBy('id').execute();
+    const rows = await listEndpoints(this.db, store.id);
     return { data: rows.map((r) => presentEndpoint(r, store.utcOffset)) };
   }
 
@@ -112,12 +119,11 @@ export class WebhookService {
     };
     await this.db.transaction().execute(async (trx) => {
       // Concurrent creates of one store queue on its row, so the limit holds across instances.
-      if (this.engine === 'postgres') await trx.selectFrom('stores').select('id').where('id', '=', store.id).forUpdate().execute();
-      const count = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', store.id).executeTakeFirstOrThrow();
-      if (Number(count.n) >= ENDPOINTS_PER_STORE) {
+      const count = await countEndpointsLocked(trx, store.id);
+      if (count >= ENDPOINTS_PER_STORE) {
         throw new ApiError('validation_failed', [detail('url', `a store has at most ${ENDPOINTS_PER_STORE} webhook endpoints; delete one first`)]);
       }
-      await trx.insertInto('webhook_endpoints').values(row).execute();
+      await insertEndpoint(trx, row);
       const changes = ['url', 'events', ...(input.description !== undefined ? ['description'] : [])];
       await recordAudit(trx, actor, { action: 'webhook.created', resourceType: 'webhook', resourceId: row.id, changes, at: now });
     });
@@ -133,20 +139,14 @@ export class WebhookService {
     const url = input.url !== undefined ? await this.checkUrl(input.url) : undefined;
     const now = this.clock.now().getTime();
     const row = await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_endpoints')
-        .set({
-          ...(url !== undefined ? { url } : {}),
-          ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
-          ...(input.enabled !== undefined ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null } : {}),
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('store_id', '=', store.id)
-        .returningAll()
-        .executeTakeFirst();
+      const updated = await updateEndpoint(trx, store.id, id, {
+        ...(url !== undefined ? { url } : {}),
+        ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
+        ...(input.enabled !== undefined ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null } : {}),
+        updated_at: now,
+      });
       if (!updated) throw new ApiError('not_found');
       if (input.enabled === false) await failWaitingDeliveries(trx, id);
       await recordAudit(trx, actor, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: Object.keys(input).sort(), at: now });
@@ -158,9 +158,7 @@ export class WebhookService {
   async delete(store: Store, id: string, actor: Actor): Promise<void> {
     const now = this.clock.now().getTime();
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).where('store_id', '=', store.id).execute();
-      const deleted = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('store_id', '=', store.id).executeTakeFirst();
-      if (Number(deleted.numDeletedRows) !== 1) throw new ApiError('not_found');
+      if (!(await deleteEndpoint(trx, store.id, id))) throw new ApiError('not_found');
       await recordAudit(trx, actor, { action: 'webhook.deleted', resourceType: 'webhook', resourceId: id, changes: [], at: now });
     });
   }
@@ -169,15 +167,10 @@ export class WebhookService {
   async disableByOperator(id: string): Promise<(WebhookEndpointView & { store: string }) | null> {
     const now = this.clock.now().getTime();
     return this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_endpoints')
-        .set({ enabled: 0, disabled_reason: 'disabled by the service operator', updated_at: now })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
+      const updated = await updateEndpoint(trx, null, id, { enabled: 0, disabled_reason: 'disabled by the service operator', updated_at: now });
       if (!updated) return null;
       await failWaitingDeliveries(trx, id);
-      const store = await trx.selectFrom('stores').select(['handle', 'utc_offset']).where('id', '=', updated.store_id).executeTakeFirstOrThrow();
+      const store = await findStoreHandle(trx, updated.store_id);
       await recordAudit(trx, { storeId: updated.store_id, keyId: null, application: null, requestId: null }, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: ['enabled'], at: now });
       return { ...presentEndpoint(updated, store.utc_offset), store: store.handle };
     });
@@ -191,12 +184,8 @@ export class WebhookService {
       // Locked, so that two concurrent rotations run one after the other (each keeps the
       // secret it replaces).
       const current = await this.require(trx, store, id, true);
-      const updated = await trx
-        .updateTable('webhook_endpoints')
-        .set({ secret, previous_secret: current.secret, previous_secret_until: now + ROTATION_OVERLAP_MS, updated_at: now })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await updateEndpoint(trx, null, id, { secret, previous_secret: current.secret, previous_secret_until: now + ROTATION_OVERLAP_MS, updated_at: now });
+      if (!updated) throw new Error(`Webhook endpoint ${id} vanished while locked`);
       await recordAudit(trx, actor, { action: 'webhook.secret_rotated', resourceType: 'webhook', resourceId: id, changes: ['secret'], at: now });
       return updated;
     });
@@ -211,8 +200,8 @@ export class WebhookService {
       const { deliveries: [delivery] } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
       return delivery.id;
     });
-    const [view] = await this.deliveryRows(store, now).where('d.id', '=', deliveryId).execute();
-    return presentDelivery(view, store.utcOffset);
+    const view = await findDelivery(this.db, store.id, deliveryId, now);
+    return presentDelivery(view!, store.utcOffset);
   }
 
   /** Newest first, cursor-paged like the post list. */
@@ -222,21 +211,16 @@ export class WebhookService {
     const conditions = { endpoint: id, status: query.status, event_type: query.event_type, since: query.since, until: query.until };
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(DELIVERY_CURSOR_SCOPE, conditions, query.cursor, holder);
-    let q = filterDeliveries(this.deliveryRows(store, this.clock.now().getTime()).where('d.endpoint_id', '=', id), query);
-    if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(Number(after[0]), String(after[1]))));
-    const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit + 1).execute();
+    const rows = await listDeliveries(this.db, {
+      storeId: store.id,
+      endpointId: id,
+      filters: query,
+      after: after ? { createdAt: Number(after[0]), id: String(after[1]) } : null,
+      limit: limit + 1,
+      now: this.clock.now().getTime(),
+    });
     const { rows: page, nextCursor } = this.cursors.page(DELIVERY_CURSOR_SCOPE, conditions, rows, limit, (r) => [r.created_at, r.id], holder);
     return { data: page.map((r) => presentDelivery(r, store.utcOffset)), meta: { next_cursor: nextCursor, limit } };
-  }
-
-  private deliveryRows(store: Store, now: number) {
-    return this.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at'])
-      .select(waitingReason(now))
-      .where('d.store_id', '=', store.id);
   }
 
   /** The URL as stored (normalised), once its form and addresses are allowed. */
@@ -248,23 +232,10 @@ export class WebhookService {
 
   /** The endpoint of this store, or 404 (another store's endpoint is indistinguishable from none). */
   private async require(db: Db, store: Store, id: string, lock = false): Promise<EndpointRow> {
-    let q = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('store_id', '=', store.id);
-    if (lock && this.engine === 'postgres') q = q.forUpdate();
-    const row = await q.executeTakeFirst();
+    const row = await findEndpoint(db, store.id, id, lock);
     if (!row) throw new ApiError('not_found');
     return row;
   }
-}
-
-/**
- * Why a pending delivery is not being sent (docs/webhooks.md, "Fairness"), for a query that joins
- * the delivery as `d` and its endpoint as `e`.
- */
-export function waitingReason(now: number) {
-  return sql<'store_queue_full' | 'circuit_open' | null>`case
-    when d.status = 'pending' and d.next_attempt_at is null then 'store_queue_full'
-    when d.status = 'pending' and e.circuit_open_until > ${now} then 'circuit_open'
-    else null end`.as('waiting_reason');
 }
 
 export interface DeliveryRow {
