@@ -58,7 +58,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,one-query,get,list,walk,me,create,create-rewritten,publish,
+  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
                              upload,uncached,quiet,two (PostgreSQL: two API processes),search;
                              neighbours (alone: store A at its limits beside store B, and the work
                              per request at the largest bodies; see docs/performance.md)
@@ -74,7 +74,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
-export const ENDPOINTS = ['bare', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two', 'search', 'neighbours'] as const;
+export const ENDPOINTS = ['bare', 'fastify', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two', 'search', 'neighbours'] as const;
 
 export class UsageError extends Error {}
 

@@ -231,3 +231,9 @@ export async function startBareServer(payloadFile: string): Promise<RunningServe
   const port = await freePort();
   return startProcess('bare', [join(ROOT, 'bench', 'bare-server.mjs')], serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }), port, '/');
 }
+
+/** The framework ceiling (bench/fastify-server.mjs); its log goes to `logFile` like the API's. */
+export async function startFastifyServer(payloadFile: string, logFile: string): Promise<RunningServer> {
+  const port = await freePort();
+  return startProcess('fastify', [join(ROOT, 'bench', 'fastify-server.mjs')], serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }), port, '/', logFile);
+}

@@ -7,6 +7,8 @@ export interface Row {
   m: Measurement | null;
   /** Throughput relative to the bare node:http ceiling. */
   ratio: number | null;
+  /** Throughput relative to the Fastify ceiling (one route, same bytes, one log line a request). */
+  ratioFastify?: number | null;
   /** Throughput relative to the one-query ceiling (PostgreSQL). */
   ratioOneQuery?: number | null;
   /** Shown instead of figures (e.g. "n/a (not available)"). */
@@ -17,9 +19,9 @@ const fmt = (n: number, digits: number) =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 
 export function formatTable(rows: Row[]): string {
-  const header = ['endpoint', 'conns', 'req/s', 'p50 ms', 'p99 ms', '× bare', '× 1-query', 'CPU µs/req', 'DB q/req', 'Redis cmd/req', 'peak RSS MB', 'non-2xx'];
+  const header = ['endpoint', 'conns', 'req/s', 'p50 ms', 'p99 ms', '× bare', '× Fastify', '× 1-query', 'CPU µs/req', 'DB q/req', 'Redis cmd/req', 'peak RSS MB', 'non-2xx'];
   const body = rows.map((r) => {
-    if (!r.m) return [r.label, r.connections === null ? '' : String(r.connections), r.note ?? 'n/a', '', '', '', '', '', '', '', '', ''];
+    if (!r.m) return [r.label, r.connections === null ? '' : String(r.connections), r.note ?? 'n/a', '', '', '', '', '', '', '', '', '', ''];
     const statuses = Object.entries(r.m.statusCodes).filter(([code]) => !code.startsWith('2'));
     const non2xx = r.m.non2xx + r.m.errors === 0 ? '0' : `${r.m.non2xx + r.m.errors}${statuses.length ? ` (${statuses.map(([c, n]) => `${c}×${n}`).join(' ')})` : ''}`;
     return [
@@ -29,6 +31,7 @@ export function formatTable(rows: Row[]): string {
       fmt(r.m.p50, 1),
       fmt(r.m.p99, 1),
       r.ratio === null ? '' : fmt(r.ratio, 2),
+      r.ratioFastify == null ? '' : fmt(r.ratioFastify, 2),
       r.ratioOneQuery == null ? '' : fmt(r.ratioOneQuery, 2),
       fmt(r.m.cpuUsPerRequest, 0),
       r.m.queriesPerRequest === null ? '' : fmt(r.m.queriesPerRequest, 2),
@@ -38,7 +41,7 @@ export function formatTable(rows: Row[]): string {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
-  const right = [false, true, true, true, true, true, true, true, true, true, true, true];
+  const right = [false, true, true, true, true, true, true, true, true, true, true, true, true];
   const line = (cells: string[]) => `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');

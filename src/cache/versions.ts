@@ -26,13 +26,15 @@ class InProcessVersions implements VersionSource {
   readonly inProcess = true;
   private readonly tables: ReadonlyArray<readonly [keyof CacheVersions, TableVersion]>;
 
-  constructor(handle: DatabaseHandle) {
+  constructor(private readonly handle: DatabaseHandle) {
     this.tables = TOPICS.map((topic) => [topic.name, handle.tableVersion(topic.tables)!] as const);
   }
 
   read(): CacheVersions {
+    // One PRAGMA data_version for all the topics (see src/db/table-version.ts).
+    const dataVersion = this.handle.dataVersion();
     const versions = {} as CacheVersions;
-    for (const [topic, table] of this.tables) versions[topic] = table.version();
+    for (const [topic, table] of this.tables) versions[topic] = table.at(dataVersion);
     return versions;
   }
 }

@@ -27,6 +27,8 @@ export interface DatabaseHandle {
    * versions in the cache_versions table instead).
    */
   tableVersion(tables: readonly string[]): TableVersion | null;
+  /** SQLite: the argument of TableVersion.at(), read once for every version a request needs. */
+  dataVersion(): number | null;
   /** Statements sent to the database so far by this handle (a count, for tests and the benchmark). */
   queryCount(): number;
   /** Connections of the PostgreSQL pool now; null on SQLite (one connection, no pool). */
@@ -77,7 +79,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     sqlite.pragma('busy_timeout = 5000');
     const statements = new StatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), queryCount: () => statements.count, poolUsage: () => null, close: () => db.destroy() };
+    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), dataVersion: () => statements.readDataVersion(), queryCount: () => statements.count, poolUsage: () => null, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -96,7 +98,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   // A lone read whose connection is lost is tried once more on a fresh one (src/db/read-retry.ts).
   const db = new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool }) });
   const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
-  return { db, engine: 'postgres', tableVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
+  return { db, engine: 'postgres', tableVersion: () => null, dataVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
 }
 
 /** True when an error is a unique/primary-key violation on either engine. */

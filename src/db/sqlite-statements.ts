@@ -52,8 +52,13 @@ export class StatementCache implements SqliteDatabase {
     return cached.statement;
   }
 
+  /** PRAGMA data_version (commits by other connections), or null inside a transaction (see table-version.ts). */
+  readDataVersion(): number | null {
+    return this.sqlite.inTransaction ? null : (this.dataVersion.get() as number);
+  }
+
   tableVersion(tables: readonly string[]): TableVersion {
-    const version = new SqliteTableVersion(tables, () => (this.sqlite.inTransaction ? null : (this.dataVersion.get() as number)));
+    const version = new SqliteTableVersion(tables);
     this.versions.push(version);
     // Statements cached before this version existed are classified again.
     for (const [sql, cached] of this.statements.entries()) if (!cached.statement.readonly && version.isWrittenBy(sql)) cached.writes.push(version);

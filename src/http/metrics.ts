@@ -139,7 +139,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
 
   // The error code is read from the envelope as it is sent: every error answer, whichever path
   // produced it, passes here, and only error answers pay for the look.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
       const code = ERROR_CODE_IN_BODY.exec(payload)?.[1];
       if (code && code in ERROR_CATALOGUE) {
@@ -148,28 +148,35 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
         if (limit) refusals.inc({ limit });
       }
     }
-    return payload;
+    done(null, payload);
   });
 
   // Admitted /v1 requests (key, limits and gates passed; holding an in-flight slot) not yet
   // answered: what a draining process still has to finish.
   const inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Admitted /v1 requests not yet answered', registers });
   const counted = new WeakSet<FastifyRequest>();
-  app.addHook('preHandler', async (request) => {
-    if (!request.routeOptions.config?.policy) return;
-    counted.add(request);
-    inFlight.inc();
+  // Callback-style hooks (not async): they run on every request (see app.ts).
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.routeOptions.config?.policy) {
+      counted.add(request);
+      inFlight.inc();
+    }
+    done();
   });
-  const settle = async (request: FastifyRequest) => {
+  const settle = (request: FastifyRequest) => {
     if (counted.delete(request)) inFlight.dec();
   };
-  app.addHook('onRequestAbort', settle);
+  app.addHook('onRequestAbort', (request, done) => {
+    settle(request);
+    done();
+  });
 
-  app.addHook('onResponse', async (request, reply) => {
-    await settle(request);
+  app.addHook('onResponse', (request, reply, done) => {
+    settle(request);
     const labels = { method: methodLabel(request.method), route: routeLabel(request), status: String(reply.statusCode) };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   const token = ctx.config.ops.metricsToken;

@@ -15,8 +15,9 @@ export function registerUnexpectedInputGuard(app: FastifyInstance): void {
     if (schema?.consumes?.includes('multipart/form-data') || schema?.body?.properties?.body_html) return;
     route.bodyLimit = SMALL_JSON_BODY_BYTES;
   });
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config?.policy) return;
+  // Callback-style (not async): it runs on every request (see app.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.routeOptions.config?.policy) return done();
     const schema = request.routeOptions.schema as { body?: unknown; querystring?: unknown } | undefined;
     const details: ErrorDetail[] = [];
     if (!schema?.querystring) {
@@ -26,6 +27,6 @@ export function registerUnexpectedInputGuard(app: FastifyInstance): void {
       }
     }
     if (!schema?.body && request.body !== undefined) details.push(detail('body', 'must be empty: this operation takes no body'));
-    if (details.length > 0) throw new ApiError('validation_failed', details);
+    done(details.length > 0 ? new ApiError('validation_failed', details) : undefined);
   });
 }

@@ -25,9 +25,9 @@ describe('SQLite table version', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Outside a transaction a table version always tells: a number. */
+  /** Outside a transaction a table version (of connection `one`) always tells: a number. */
   const versionOf = (version: TableVersion) => {
-    const value = version.version();
+    const value = version.at(one.dataVersion());
     assert.equal(typeof value, 'number');
     return value;
   };
@@ -77,7 +77,7 @@ describe('SQLite table version', () => {
       await trx.selectFrom('stores').select('id').execute();
       // The transaction's snapshot hides this commit from data_version until it ends.
       await addSetting(two.db, 'during-transaction');
-      assert.equal(version.version(), null);
+      assert.equal(version.at(one.dataVersion()), null);
     });
     assert.notEqual(versionOf(version), before);
   });
