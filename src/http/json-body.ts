@@ -19,7 +19,9 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void 
     const text = String(body);
     const problem = jsonShapeProblem(text, MAX_JSON_DEPTH, MAX_JSON_VALUES);
     if (problem !== null) return done(shapeError(problem), undefined);
-    parseJson(request, text, done);
+    // Fastify's default parser answers through done and returns nothing; `void` because its type
+    // also covers the parsers that return a promise instead.
+    void parseJson(request, text, done);
   });
 }
 

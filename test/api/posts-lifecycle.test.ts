@@ -7,8 +7,6 @@ import { assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';
 import type { Store } from '../../src/modules/stores/index.js';
 
-const HOUR = 3600_000;
-
 describeEachEngine('post lifecycle', (target) => {
   let t: TestApp;
   let store: Store;

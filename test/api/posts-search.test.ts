@@ -1,5 +1,5 @@
 // GET /v1/blog/posts: q (search), order_by, direction and updated_since, on both engines.
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

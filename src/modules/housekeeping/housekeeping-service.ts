@@ -148,12 +148,12 @@ export class HousekeepingService {
     const startup = this.files
       .removeLeftovers(new Date(this.clock.now().getTime() - STALE_AFTER_MS))
       .then((count) => count > 0 && log?.info({ upload_temp_files: count }, 'removed upload leftovers'))
-      .catch((err) => log?.warn({ err }, 'could not remove upload leftovers'));
+      .catch((err: unknown) => log?.warn({ err }, 'could not remove upload leftovers'));
     this.running = startup;
     const tick = () => {
       this.running = this.runPass()
         .then((result) => result.ran && log?.info({ housekeeping: result }, 'housekeeping pass'))
-        .catch((err) => log?.warn({ err }, 'housekeeping pass failed'))
+        .catch((err: unknown) => log?.warn({ err }, 'housekeeping pass failed'))
         .finally(() => {
           if (!this.stopping) schedule();
         });

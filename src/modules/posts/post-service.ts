@@ -21,7 +21,7 @@ import type { PostPage, PostReadCache } from './post-read-cache.js';
 import { addCategoryLinks, findPost, insertPost, listPosts, postRow, replaceCategories, sortKeyOf, type ListOrder, type NewPost, type PostListRecord, type PostRecord } from './post-repository.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { insertSearchText, replaceSearchText, searchTerms, searchText } from './post-search.js';
-import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
+import type { CreatePostInput, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
 

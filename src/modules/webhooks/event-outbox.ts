@@ -47,8 +47,8 @@ const insertEventRowSqlite = writeTemplate((db, $: EventRowArgs) =>
 );
 const insertEventRow = (db: Db, args: EventRowArgs) => (isPostgres(db) ? insertEventRowPostgres(db, args) : insertEventRowSqlite(db, args));
 
-/** The event's `data`. */
-export type EventData = () => unknown | Promise<unknown>;
+/** The event's `data`, or a promise of it. */
+export type EventData = () => unknown;
 
 /**
  * Records an event of `store` inside `trx`: always in the store's events feed, and as a delivery
