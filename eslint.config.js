@@ -70,10 +70,20 @@ export default tseslint.config(
       // A list in a message reads well as `a,b,c`.
       '@typescript-eslint/restrict-template-expressions': [
         'error',
-        { allowAny: true, allowBoolean: true, allowNullish: true, allowNumber: true, allowRegExp: true, allowArray: true },
+        {
+          allowAny: true,
+          allowBoolean: true,
+          allowNullish: true,
+          allowNumber: true,
+          allowRegExp: true,
+          allowArray: true,
+        },
       ],
       // An abort rejects with the signal's reason, whatever it is, as fetch does.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
     },
   },
   {

@@ -57,5 +57,7 @@ const result = spawnSync(
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
-if (lintFailed) console.error('npm run lint failed (its output is above the tests); `npm run format` fixes formatting.');
+if (lintFailed) {
+  console.error('npm run lint failed (its output is above the tests); `npm run format` fixes formatting.');
+}
 process.exit(lintFailed ? 1 : (result.status ?? 1));
