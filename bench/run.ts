@@ -193,7 +193,7 @@ async function run(options: BenchOptions): Promise<Results> {
     }
 
     if (wants(options, 'upload')) {
-      const openapi = JSON.parse(await probe(api, { method: 'GET', path: '/v1/openapi.json', headers: { authorization: `Bearer ${seeded.key}` } }, [200]));
+      const openapi = JSON.parse(await probe(api, { method: 'GET', path: '/v1/openapi.json', headers: { authorization: `Bearer ${seeded.key}` } }, [200])) as { paths?: Record<string, { post?: unknown } | undefined> };
       const uploadLabel = 'POST /v1/media/images (12 MP JPEG)';
       if (!openapi.paths?.['/v1/media/images']?.post) {
         rows.set('upload', { label: uploadLabel, connections: null, m: null, ratio: null, note: 'n/a (not available)' });

@@ -12,10 +12,11 @@ const load = (path: string) => import(pathToFileURL(join(root, `${path}.js`)).hr
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS ?? 'NORMAL';
 if (!['OFF', 'NORMAL', 'FULL', 'EXTRA'].includes(synchronous)) throw new Error(`BENCH_SQLITE_SYNCHRONOUS: ${synchronous}`);
 
-const { loadConfig } = await load('config/config');
-const { openDatabase } = await load('db/database');
-const { createContext } = await load('context');
-const { buildApp } = await load('app');
+// Typed as the source modules; the built ones have the same exports.
+const { loadConfig } = (await load('config/config')) as typeof import('../src/config/config.js');
+const { openDatabase } = (await load('db/database')) as typeof import('../src/db/database.js');
+const { createContext } = (await load('context')) as typeof import('../src/context.js');
+const { buildApp } = (await load('app')) as typeof import('../src/app.js');
 
 const config = loadConfig();
 const handle = openDatabase(config.database);

@@ -3,8 +3,11 @@
 // The files are collected here rather than by `--test` globs, so the tiers and filters below apply.
 //
 // Two tiers: the fast tier (default) leaves out the slow folders below; `--all` runs everything.
+// Both start with `npm run lint` (ESLint and Prettier's check) unless path filters are given or
+// `--no-lint` is passed; a lint failure does not stop the tests, it fails the run at the end.
 // Usage: npm test [-- <path filter substring> ...]      (fast tier)
 //        npm run test:all [-- <path filter substring> ...]
+//        npm test -- --no-lint                          (the tests alone)
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -25,7 +28,8 @@ function collect(dir) {
 
 const args = process.argv.slice(2);
 const all = args.includes('--all');
-const filters = args.filter((a) => a !== '--all');
+const lint = !args.includes('--no-lint');
+const filters = args.filter((a) => a !== '--all' && a !== '--no-lint');
 const isSlow = (file) => SLOW_FOLDERS.some((folder) => file.startsWith(`test${sep}${folder}${sep}`));
 const files = collect('test')
   .map((f) => relative('.', f))
@@ -36,10 +40,24 @@ if (files.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
 }
+
+// Lint only a whole run: a run of a few files is someone working on them, and ESLint's type-aware
+// rules take half a minute over the whole tree.
+let lintFailed = false;
+if (lint && filters.length === 0) {
+  const started = Date.now();
+  const linted = spawnSync('npm', ['run', 'lint'], { stdio: 'inherit' });
+  lintFailed = linted.status !== 0;
+  console.log(`npm run lint: ${lintFailed ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
-process.exit(result.status ?? 1);
+if (lintFailed) {
+  console.error('npm run lint failed (its output is above the tests); `npm run format` fixes formatting.');
+}
+process.exit(lintFailed ? 1 : (result.status ?? 1));

@@ -64,7 +64,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     bodyLimit: ctx.config.maxJsonBodyBytes,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200, querystringParser: parseQueryString },
     return503OnClosing: false,
-    frameworkErrors: (err, request, reply) => frameworkErrorHandler(err, request as FastifyRequest, reply as FastifyReply),
+    frameworkErrors: (err, request, reply) => {
+      frameworkErrorHandler(err, request as FastifyRequest, reply as FastifyReply);
+    },
     clientErrorHandler,
   });
   const shutdownFlag = new ShutdownFlag();

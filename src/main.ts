@@ -10,9 +10,8 @@ import { shutDownGracefully } from './http/shutdown.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const ctx = await createContext(config, { migrate: config.ops.migrateOnStart });
-  app = await buildApp(ctx);
+  const app = await buildApp(ctx);
   // Redis errors: one line per kind per minute, with how many were not logged (src/traffic/redis-health.ts).
   const log = app.log;
   ctx.redisHealth?.setLog(({ kind, err, suppressed }) =>

@@ -121,7 +121,7 @@ interface Inputs {
 }
 
 function loadInputs(bodyBytes: number): Inputs {
-  const payloads: Array<{ payload: string }> = JSON.parse(readFileSync(new URL('../../test/fixtures/xss/payloads.json', import.meta.url), 'utf8'));
+  const payloads = JSON.parse(readFileSync(new URL('../../test/fixtures/xss/payloads.json', import.meta.url), 'utf8')) as Array<{ payload: string }>;
   return {
     articles: Array.from({ length: 16 }, (_, i) => articleHtml(bodyBytes, i + 1).replaceAll('</p>', '<br></p>')),
     corpus: payloads.map((p) => p.payload),

@@ -88,7 +88,8 @@ async function listen(server: Server): Promise<string> {
 async function call(api: RunningServer, key: string, method: string, path: string, body?: string | object, headers: Record<string, string> = {}) {
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(`${api.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(text !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: text });
-  return { status: res.status, json: (await res.json().catch(() => null)) as any };
+  // The fields read below, after a success status; null when the body is not JSON.
+  return { status: res.status, json: (await res.json().catch(() => null)) as { id: number | string; event_id: string } };
 }
 
 /** The largest body of the most values each route allows: ~16 MiB where post HTML goes, 64 KiB elsewhere. */

@@ -56,7 +56,7 @@ export async function measureSplit(servers: RunningServer[], specFor: (i: number
   const cpuBefore = servers.map((s) => readCpuSeconds(s.pid));
   const share = Math.max(1, Math.round(connections / servers.length));
   let results: Awaited<ReturnType<typeof autocannon>>[];
-  let peakRssMb = NaN;
+  let peakRssMb: number;
   try {
     results = await Promise.all(servers.map((s, i) => autocannon({ url: s.url, connections: share, duration: durationSeconds, timeout: 30, ...specFor(i) })));
   } finally {

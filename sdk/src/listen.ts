@@ -40,7 +40,7 @@ function readState(file: string): State {
     return JSON.parse(readFileSync(file, 'utf8')) as State;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`${file} is not a state file of store-blog listen: ${(err as Error).message}`);
+    throw new Error(`${file} is not a state file of store-blog listen: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -137,7 +137,8 @@ export class Transport {
           outcome.error.attempts = attempt + 1;
           throw outcome.error;
         }
-        throw connectionError;
+        // Neither an answer nor an error answer: the connection was lost, so connectionError is set.
+        throw connectionError!;
       }
       await s.retry.sleep(backoffMs(attempt, s.retry.baseDelayMs, s.maxRetryDelayMs, s.retry.random, retryAfter), signal);
     }
@@ -201,7 +202,7 @@ async function toError(res: Response): Promise<BlogApiError> {
   const text = await res.text();
   let envelope: { error?: { code?: unknown; message?: unknown; details?: unknown; request_id?: unknown; retryable?: unknown } } | undefined;
   try {
-    envelope = JSON.parse(text);
+    envelope = JSON.parse(text) as typeof envelope;
   } catch {
     envelope = undefined;
   }

@@ -28,7 +28,8 @@ export interface VerifyWebhookOptions {
 const SECRET_PREFIX = 'whsec_';
 
 function header(headers: WebhookHeaders, name: string): string {
-  const value = typeof (headers as Headers).get === 'function' ? (headers as Headers).get(name) : (headers as Record<string, string | string[] | undefined>)[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const record = headers as Record<string, string | string[] | undefined>;
+  const value = typeof (headers as Headers).get === 'function' ? (headers as Headers).get(name) : record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1];
   const single = Array.isArray(value) ? value[0] : value;
   if (typeof single !== 'string' || single === '') throw new WebhookVerificationError(`missing ${name} header`);
   return single;

@@ -38,6 +38,7 @@ interface Entry<V> {
  * budget (lru-cache). Versions only grow, so an entry older than the version in hand is dropped,
  * and a value read under an older version never replaces a newer one.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- lru-cache's own bound: any value but null or undefined
 export class Cache<K extends {}, V extends {}> {
   private readonly entries: LRUCache<K, Entry<V>>;
 

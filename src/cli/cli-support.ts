@@ -6,6 +6,8 @@ export class UsageError extends Error {}
 export class CommandError extends Error {}
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
+/** One option's value as parseArgs returns it. */
+export type OptionValue = string | boolean | Array<string | boolean> | undefined;
 
 export function parse(args: string[], options: Options) {
   try {
@@ -15,14 +17,14 @@ export function parse(args: string[], options: Options) {
   }
 }
 
-export function onOff(name: string, value: unknown): number | undefined {
+export function onOff(name: string, value: OptionValue): number | undefined {
   if (value === undefined) return undefined;
   if (value === 'on') return 1;
   if (value === 'off') return 0;
   throw new UsageError(`--${name} takes on or off (got "${String(value)}")`);
 }
 
-export function positiveInt(name: string, value: unknown, { allowZero = false } = {}): number | undefined {
+export function positiveInt(name: string, value: OptionValue, { allowZero = false } = {}): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || (!allowZero && n === 0)) {

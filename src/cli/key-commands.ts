@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { formatNullable, parseOffsetDateTime } from '../lib/time.js';
 import { isScope, KEY_ID_PATTERN, type KeySummary, type Scope, SCOPES } from '../modules/keys/index.js';
-import { CommandError, parse, positiveInt, requirePositional, requireString, UsageError } from './cli-support.js';
+import { CommandError, parse, positiveInt, requirePositional, requireString, UsageError, type OptionValue } from './cli-support.js';
 
 const RATE_FLAGS = {
   'read-per-minute': { type: 'string' as const },
@@ -9,7 +9,7 @@ const RATE_FLAGS = {
   concurrency: { type: 'string' as const },
 };
 
-function rateValues(values: Record<string, unknown>) {
+function rateValues(values: Record<string, OptionValue>) {
   return {
     readPerMinute: positiveInt('read-per-minute', values['read-per-minute']),
     writePerMinute: positiveInt('write-per-minute', values['write-per-minute']),
@@ -42,7 +42,7 @@ export async function keyCommand(ctx: AppContext, sub: string | undefined, args:
     case 'list': {
       const { values } = parse(args, { store: { type: 'string' } });
       const store = await ctx.stores.findByHandle(requireString('store', values.store));
-      if (!store) throw new CommandError(`no store with handle "${values.store}"`);
+      if (!store) throw new CommandError(`no store with handle "${String(values.store)}"`);
       const keys = await ctx.keys.listForStore(store.id);
       return { store: store.handle, keys: keys.map((k) => presentKey(k, store.utcOffset)) };
     }
@@ -74,7 +74,7 @@ async function issueKey(ctx: AppContext, args: string[]) {
     throw new UsageError(`--scopes takes a comma-separated list of ${SCOPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
   }
   if (values['no-expiry'] && values['expires-in-days'] !== undefined) throw new UsageError('use either --expires-in-days or --no-expiry');
-  if (!store) throw new CommandError(`no store with handle "${values.store}"`);
+  if (!store) throw new CommandError(`no store with handle "${String(values.store)}"`);
   const issued = await ctx.keys.issue({
     storeId: store.id,
     application,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { isValidOffset } from '../lib/time.js';
 import { HANDLE_PATTERN, presentFeatures, presentLimits, type Store, type StoreChanges } from '../modules/stores/index.js';
-import { CommandError, onOff, parse, positiveInt, requirePositional, requireString, UsageError } from './cli-support.js';
+import { CommandError, onOff, parse, positiveInt, requirePositional, requireString, UsageError, type Options } from './cli-support.js';
 
 export function presentStore(store: Store) {
   return {
@@ -79,12 +79,8 @@ const SWITCH_FLAGS: Array<[flag: string, column: keyof StoreChanges]> = [
 ];
 
 async function updateStore(ctx: AppContext, args: string[]) {
-  const options = Object.fromEntries([
-    ...[...NUMBER_FLAGS, ...SWITCH_FLAGS].map(([flag]) => [flag, { type: 'string' as const }]),
-    ['name', { type: 'string' as const }],
-    ['storefront-base-url', { type: 'string' as const }],
-    ['utc-offset', { type: 'string' as const }],
-  ]);
+  const flags = [...[...NUMBER_FLAGS, ...SWITCH_FLAGS].map(([flag]) => flag), 'name', 'storefront-base-url', 'utc-offset'];
+  const options: Options = Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }] as const));
   const { values, positionals } = parse(args, options);
   const handle = requirePositional(positionals, 0, 'store handle');
   const changes: Record<string, unknown> = {};

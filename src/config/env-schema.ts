@@ -104,7 +104,7 @@ export const ENV_SCHEMA = Type.Object({
 
 /** The environment as the service sees it: the declared variables only, as text. */
 export type Environment = Static<typeof ENV_SCHEMA>;
-export type VariableName = keyof Environment & string;
+export type VariableName = Extract<keyof Environment, string>;
 
 type Properties = typeof ENV_SCHEMA extends TObject<infer P> ? P : never;
 /** The variables declared with a range (`integer` above). */

@@ -21,7 +21,7 @@ function placeholders<Args>(): Args {
       if (typeof name !== 'string') return undefined;
       const slot = new Slot(name);
       // Indexing a placeholder gives the placeholder of that element of a list argument.
-      return new Proxy(slot, { get: (target, prop) => (typeof prop === 'string' && /^\d+$/.test(prop) ? new Slot(name, Number(prop)) : Reflect.get(target, prop)) });
+      return new Proxy(slot, { get: (target, prop) => (typeof prop === 'string' && /^\d+$/.test(prop) ? new Slot(name, Number(prop)) : (Reflect.get(target, prop) as unknown)) });
     },
   }) as Args;
 }
@@ -48,13 +48,14 @@ export function writeTemplate<Args>(build: TemplateBuilder<Args, unknown>) {
 }
 
 type Parameter = { name: string; index: number | undefined } | { value: unknown };
+type Template<Row> = { query: CompiledQuery<Row>; parameters: Parameter[] };
 
 function compiledRunner<Args, Row>(build: TemplateBuilder<Args, Row>) {
-  const compiled = new WeakMap<object, Map<number, { query: CompiledQuery<Row>; parameters: Parameter[] }>>();
+  const compiled = new WeakMap<object, Map<number, Template<Row>>>();
   return (db: Db, args: Args, shape: number) => {
     const adapter = db.getExecutor().adapter;
     let shapes = compiled.get(adapter);
-    if (!shapes) compiled.set(adapter, (shapes = new Map()));
+    if (!shapes) compiled.set(adapter, (shapes = new Map<number, Template<Row>>()));
     let template = shapes.get(shape);
     if (!template) {
       const query = build(db, placeholders<Args>(), shape).compile();

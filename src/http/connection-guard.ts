@@ -139,6 +139,7 @@ export class ConnectionGuard {
     if (!this.admitted.has(socket) || request.complete || this.lingering.has(socket)) return;
     const multipart = /^multipart\//i.test(request.headers['content-type'] ?? '');
     const maxBytes = multipart ? this.largestBodies.multipart : this.largestBodies.json;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below as closeAtOnce.call(socket)
     const closeAtOnce = socket.destroySoon;
     socket.destroySoon = () => {
       if (socket.destroyed) return;

@@ -22,7 +22,9 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void 
     if (problem !== null) return done(shapeError(problem), undefined);
     const text = bytes.toString('utf8');
     const textChecked = !hasSuspectEscape(bytes);
-    parseJson(request, text, (error, value) => {
+    // Fastify's default parser answers through the callback and returns nothing; `void` because
+    // its type also covers the parsers that return a promise instead.
+    void parseJson(request, text, (error, value) => {
       if (!error && textChecked && typeof value === 'object' && value !== null) markTextChecked(value);
       done(error, value);
     });

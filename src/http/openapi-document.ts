@@ -13,7 +13,28 @@
 import { COMPONENT_EXAMPLES } from './openapi-examples.js';
 import { OPTIONAL_BODY } from './validation.js';
 
-type Json = Record<string, any>;
+/** A JSON object of the document; the parts this pass reads are typed below. */
+type Json = Record<string, unknown>;
+interface Schema extends Json {
+  description?: string;
+}
+interface Content {
+  content?: Record<string, { schema?: Schema } | undefined>;
+  description?: string;
+}
+interface Operation {
+  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+  requestBody?: Content & { required?: boolean };
+  responses?: Record<string, Content & { headers?: Json }>;
+  operationId?: string;
+  description?: string;
+}
+type PathItem = Record<string, Operation | undefined>;
+interface OpenApiDocument extends Json {
+  paths?: Record<string, PathItem>;
+  webhooks?: Record<string, PathItem>;
+  components?: Json & { schemas?: Record<string, Json> };
+}
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -51,9 +72,12 @@ const looksLikeNonSchema = (obj: Json) => 'in' in obj || 'content' in obj;
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-function eachOperation(paths: Json | undefined, visit: (op: Json, path: string, method: string) => void): void {
+function eachOperation(paths: Record<string, PathItem> | undefined, visit: (op: Operation, path: string, method: string) => void): void {
   for (const [path, item] of Object.entries(paths ?? {})) {
-    for (const method of OPERATION_METHODS) if (item[method]) visit(item[method], path, method);
+    for (const method of OPERATION_METHODS) {
+      const op = item[method];
+      if (op) visit(op, path, method);
+    }
   }
 }
 
@@ -63,34 +87,34 @@ const REQUIRED_HEADERS = new Set(['idempotency-key']);
 const ETAG_HEADER = { description: 'The post’s ETag: send it as If-Match to write only if nobody changed the post since, or as If-None-Match to re-read it cheaply', schema: { type: 'string' } };
 const RATE_HEADERS_NOTE = 'Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.';
 
-function finishOperation(op: Json, isWebhook = false): void {
+function finishOperation(op: Operation, isWebhook = false): void {
   for (const parameter of op.parameters ?? []) {
     if (parameter.in === 'header' && REQUIRED_HEADERS.has(parameter.name)) parameter.required = true;
   }
   const body = op.requestBody;
   const bodySchema = body?.content?.['application/json']?.schema;
-  if (bodySchema?.[OPTIONAL_BODY] === true) {
+  if (body && bodySchema?.[OPTIONAL_BODY] === true) {
     body.required = false;
     if (bodySchema.description) body.description = bodySchema.description;
   }
-  for (const [status, response] of Object.entries(op.responses ?? {}) as Array<[string, Json]>) {
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
     if (response.description === 'Default Response' || !response.description) response.description = status.startsWith('2') ? 'Success' : 'Error';
     // Answers carrying one post have its ETag.
     const schema = response.content?.['application/json']?.schema;
     if (status.startsWith('2') && schema?.title === 'Post') response.headers = { ...response.headers, ETag: ETAG_HEADER };
   }
   if (op.operationId === 'getPost') {
-    op.responses['304'] = { description: 'Not modified: the If-None-Match ETag is still the post’s; no body', headers: { ETag: ETAG_HEADER } };
+    (op.responses ??= {})['304'] = { description: 'Not modified: the If-None-Match ETag is still the post’s; no body', headers: { ETag: ETAG_HEADER } };
   }
   if (!isWebhook && op.description && !op.description.includes('X-Request-Id')) op.description = `${op.description}\n\n${RATE_HEADERS_NOTE}`;
 }
 
 /** The finished document: see the header of this file. */
-export function finishDocument(doc: Json): Json {
+export function finishDocument(doc: OpenApiDocument): Json {
   eachOperation(doc.paths, (op) => finishOperation(op));
-  for (const item of Object.values(doc.webhooks ?? {}) as Json[]) for (const method of OPERATION_METHODS) if (item[method]) finishOperation(item[method], true);
+  eachOperation(doc.webhooks, (op) => finishOperation(op, true));
   const named = new Map<string, Json>();
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}) as Array<[string, Json]>) {
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     named.set(name, nameSchemas(schema, named, name) as Json);
   }
   const paths = nameSchemas(doc.paths, named, null);

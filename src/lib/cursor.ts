@@ -52,7 +52,7 @@ export class CursorCodec {
     if (!safeEqual(cursor.slice(dot + 1), hmacBase64Url(this.secret, payload))) return { kind: 'invalid' };
     let parsed: { h?: unknown; c?: unknown; p?: unknown };
     try {
-      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof parsed;
     } catch {
       return { kind: 'invalid' };
     }

@@ -31,7 +31,7 @@ export interface RedisConnection {
    */
   whenSettled(): Promise<void>;
   /** Commands sent so far (each command of an auto-pipelined batch counts). */
-  commandCount(): number;
+  commandCount: () => number;
   close(): Promise<void>;
 }
 

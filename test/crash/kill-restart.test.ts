@@ -138,8 +138,8 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
   it('every acknowledged post is present and equal to its answer', async () => {
     assert.ok(posts.length >= ROUNDS * 10, `${posts.length} posts acknowledged`);
     for (const p of posts) {
-      const res = await call(`/v1/blog/posts/${p.answer.id}`);
-      assert.equal(res.status, 200, `post ${p.answer.id}`);
+      const res = await call(`/v1/blog/posts/${String(p.answer.id)}`);
+      assert.equal(res.status, 200, `post ${String(p.answer.id)}`);
       const { warnings: _w, ...stored } = await res.json();
       const { warnings: _w2, ...written } = p.answer;
       assert.deepEqual(stored, written);

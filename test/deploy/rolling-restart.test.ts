@@ -130,7 +130,7 @@ describeOnPostgres('deploys and crashes behind the reference load balancers', (p
       const { ports, servers } = await startFleet();
       const balancer = await startBalancer(name, ports);
       const load = startLoad(balancer.baseUrl, balancer.ca, key, jpeg, CLIENTS);
-      let killedAt = 0;
+      let killedAt: number;
       try {
         await moreAnswers(load, 50);
         killedAt = load.now();

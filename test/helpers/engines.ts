@@ -21,7 +21,7 @@ export interface EngineTarget {
   skip?: string;
   /** A brand-new database for one test file (or one test), with every migration already run. */
   /** `empty`: a database no migration has run on (for tests of the migrations themselves). */
-  create(options?: { empty?: boolean }): Promise<{ database: DatabaseConfig; drop(): Promise<void> }>;
+  create(options?: { empty?: boolean }): Promise<{ database: DatabaseConfig; drop: () => Promise<void> }>;
 }
 
 async function postgresReachable(): Promise<string | undefined> {

@@ -2,7 +2,7 @@
 // with parse5 (a standards-compliant parser, as browsers parse) and every element and attribute
 // must be on the allow-list of docs/html-filter.md, with safe URLs. Used by the filter's tests and by the
 // filter comparison in the benchmark (`npm run bench -- --filters`).
-import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
+import { html as parse5Html, parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 type Element = DefaultTreeAdapterTypes.Element;
@@ -37,8 +37,6 @@ const URL_ATTRIBUTES = new Set([
 
 const LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'];
 const WEB_SCHEMES = ['http', 'https'];
-
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 export const WARNING_FORMATS = [
   /^removed element <\S+>$/,
@@ -81,7 +79,7 @@ export function violations(html: string): string[] {
   const found: string[] = [];
   for (const el of elementsOf(parseFragment(html))) {
     const tag = el.tagName;
-    if (el.namespaceURI !== HTML_NS) found.push(`<${tag}> in namespace ${el.namespaceURI}`);
+    if (el.namespaceURI !== parse5Html.NS.HTML) found.push(`<${tag}> in namespace ${el.namespaceURI}`);
     if (FORBIDDEN.has(tag)) found.push(`forbidden element <${tag}>`);
     if (!Object.hasOwn(ALLOWED, tag)) found.push(`element <${tag}> not allow-listed`);
     for (const attr of el.attrs) {

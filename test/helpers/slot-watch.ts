@@ -19,7 +19,7 @@ export interface SlotWatch {
    */
   until(what: string, condition: () => boolean, deadlineMs?: number): Promise<void>;
   /** Puts the context's own traffic control back. */
-  restore(): void;
+  restore: () => void;
 }
 
 export function watchSlots(ctx: AppContext): SlotWatch {

@@ -32,7 +32,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port: (server.address() as AddressInfo).port,
     setHung: (on) => {
       hung = on;
-      for (const s of sockets) on ? s.pause() : s.resume();
+      for (const s of sockets) {
+        if (on) s.pause();
+        else s.resume();
+      }
     },
     async close() {
       for (const s of sockets) s.destroy();

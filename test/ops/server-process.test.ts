@@ -15,8 +15,8 @@ import { requestInFlight, startSlowUpload } from '../helpers/slow-upload.js';
 
 const started: ServerProcess[] = [];
 const dirs: string[] = [];
-after(() => {
-  for (const server of started) server.kill();
+after(async () => {
+  for (const server of started) await server.kill();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

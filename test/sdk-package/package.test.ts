@@ -26,7 +26,7 @@ async function npm(cwd: string, ...args: string[]): Promise<string> {
     return (await run('npm', [...args], { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NODE_ENV: '' } })).stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`npm ${args.join(' ')} in ${cwd} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    throw new Error(`npm ${args.join(' ')} in ${cwd} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`, { cause: err });
   }
 }
 

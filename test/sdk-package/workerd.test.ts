@@ -115,7 +115,7 @@ describe('store-blog-sdk in workerd (an edge runtime)', { skip }, () => {
         return (await res.json()) as Record<string, unknown>;
       } catch (err) {
         // Refused until workerd has opened its socket; it exits on a configuration error.
-        if (attempt >= 600 || workerd?.exitCode !== null) throw new Error(`workerd did not answer: ${String(err)}\n${output}`);
+        if (attempt >= 600 || workerd?.exitCode !== null) throw new Error(`workerd did not answer: ${String(err)}\n${output}`, { cause: err });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../../db/database.js';
-import { ApiError, detail } from '../../lib/api-error.js';
 import type { CursorCodec } from '../../lib/cursor.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';

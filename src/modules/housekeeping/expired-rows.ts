@@ -11,11 +11,11 @@ export type ExpiredRowBatch = (db: Db, now: number, limit: number) => Promise<nu
 export const expiredIdempotencyRecords: ExpiredRowBatch = async (db, now, limit) => {
   const result = await db
     .deleteFrom('idempotency_records')
-    .where(({ eb, refTuple, selectFrom }) =>
+    .where((eb) =>
       eb(
-        refTuple('store_id', 'application', 'idem_key'),
+        eb.refTuple('store_id', 'application', 'idem_key'),
         'in',
-        selectFrom('idempotency_records')
+        eb.selectFrom('idempotency_records')
           .select(['store_id', 'application', 'idem_key'])
           .where('expires_at', '<=', now)
           .limit(limit)
@@ -30,11 +30,11 @@ export const expiredIdempotencyRecords: ExpiredRowBatch = async (db, now, limit)
 export const expiredContentFingerprints: ExpiredRowBatch = async (db, now, limit) => {
   const result = await db
     .deleteFrom('content_fingerprints')
-    .where(({ eb, refTuple, selectFrom }) =>
+    .where((eb) =>
       eb(
-        refTuple('store_id', 'fingerprint'),
+        eb.refTuple('store_id', 'fingerprint'),
         'in',
-        selectFrom('content_fingerprints')
+        eb.selectFrom('content_fingerprints')
           .select(['store_id', 'fingerprint'])
           .where('created_at', '<=', now - DUPLICATE_WINDOW_MS)
           .limit(limit)

@@ -1,7 +1,9 @@
 // Idempotency records, scoped to store + application (docs/api-behaviour.md, "Idempotency").
 // Insert-first: the row is written before the work starts, so the database's primary key
 // decides the race between concurrent identical requests across any number of processes.
+import type { WhereInterface } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { sql, type RawBuilder } from 'kysely';
 import { raw, writeTemplate } from '../../db/query-template.js';
@@ -121,11 +123,12 @@ export class IdempotencyService {
     return this.whereScope(this.db.selectFrom('idempotency_records').selectAll(), scope).executeTakeFirst();
   }
 
-  private whereScope<Q extends { where: (...args: any[]) => any }>(query: Q, scope: IdempotencyScope): Q {
+  /** The select or delete narrowed to one scope's record; `where` keeps the builder's own type. */
+  private whereScope<Q extends WhereInterface<Database, 'idempotency_records'>>(query: Q, scope: IdempotencyScope): Q {
     return query
       .where('store_id', '=', scope.storeId)
       .where('application', '=', scope.application)
-      .where('idem_key', '=', scope.key);
+      .where('idem_key', '=', scope.key) as Q;
   }
 
   /** Housekeeping: drops records past retention. */

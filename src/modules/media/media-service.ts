@@ -172,7 +172,9 @@ export class MediaService {
     } catch (restoreError) {
       // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice. The
       // image stays deleted and its media_deletions record makes housekeeping remove the file.
+      /* eslint-disable preserve-caught-error -- both failures are the cause: the removal's and the restore's */
       throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, { cause: [cause, restoreError] });
+      /* eslint-enable preserve-caught-error */
     }
   }
 

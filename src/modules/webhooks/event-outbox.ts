@@ -102,8 +102,8 @@ export async function writeEvent(trx: Db, event: EventRowArgs, deliveries: Subsc
   if (deliveries) await insertSubscriberDeliveries[engine](trx, deliveries);
 }
 
-/** The event's `data`. */
-export type EventData = () => unknown | Promise<unknown>;
+/** The event's `data`, or a promise of it. */
+export type EventData = () => unknown;
 
 /**
  * Records an event of `store` inside `trx`: always in the store's events feed, and as a delivery
