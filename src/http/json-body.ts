@@ -24,7 +24,7 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void 
     const textChecked = !hasSuspectEscape(bytes);
     // Fastify's default parser answers through the callback and returns nothing; `void` because
     // its type also covers the parsers that return a promise instead.
-    void parseJson(request, text, (error, value) => {
+    void parseJson(request, text, (error, value: unknown) => {
       if (!error && textChecked && typeof value === 'object' && value !== null) markTextChecked(value);
       done(error, value);
     });

@@ -96,7 +96,7 @@ export class PeriodicJobs {
       state.timer = null;
       state.job.cancel?.();
     }
-    await Promise.all(this.states.map((s) => s.running));
+    await Promise.all(this.states.flatMap((s) => (s.running ? [s.running] : [])));
   }
 
   /** The wait before a run: the given delay plus up to jitterMs. */

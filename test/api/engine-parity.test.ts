@@ -113,7 +113,7 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
   const { handle } = await db.selectFrom('stores').select('handle').where('id', '=', ids.storeId).executeTakeFirstOrThrow();
   const postIndex = new Map(ids.posts.map((id, i) => [Number(id), `post#${i + 1}`]));
   const categoryIndex = new Map(ids.categories.map((id, i) => [Number(id), `category#${i + 1}`]));
-  const postRef = (id: unknown) => postIndex.get(Number(id)) ?? `unknown post ${id}`;
+  const postRef = (id: unknown) => postIndex.get(Number(id)) ?? `unknown post ${String(id)}`;
   const randomIds = new Map<string, string>();
   // A generated id: its prefix, the alphabet its characters come from, its length, and its order of appearance.
   const shapeOf = (prefix: string, rest: string) => {

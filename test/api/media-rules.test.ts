@@ -13,7 +13,7 @@ import { assertError } from '../helpers/assertions.js';
 import { settled } from '../helpers/settled.js';
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
-import { assertImageObject, deleteImage, multipartBody, upload, uniqueJpeg } from './media-support.js';
+import { assertImageObject, deleteImage, upload, uniqueJpeg } from './media-support.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const filesOf = (t: TestApp, handle: string): string[] => {

@@ -6,8 +6,6 @@ import { assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
-const HOUR = 3600_000;
-
 describeTenantApp('post lifecycle', (suite) => {
   const get = async (id: number) => (await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key })).json();
 

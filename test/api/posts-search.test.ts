@@ -1,5 +1,5 @@
 // GET /v1/blog/posts: q (search), order_by, direction and updated_since, on both engines.
-import { before, describe, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';

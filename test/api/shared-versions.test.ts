@@ -45,7 +45,6 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
   });
 
   it('a server reconciles at once and then every second, on its timers', async () => {
-    const shared = t.ctx.sharedVersions!;
     const { store, key } = await t.tenant();
     await me(key);
     await me(key);

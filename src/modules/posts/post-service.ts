@@ -23,7 +23,7 @@ import type { PostPage, PostReadCache } from './post-read-cache.js';
 import { findPost, listPosts, postRow, replaceCategories, sortKeyOf, type ListOrder, type PostListRecord, type PostRecord } from './post-repository.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { replaceSearchText, searchTerms, searchText } from './post-search.js';
-import type { CreatePostInput, PostListItem, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
+import type { CreatePostInput, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
 
