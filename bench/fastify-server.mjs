@@ -14,7 +14,10 @@ const logger = pino({ level: 'info' }, pino.destination({ dest: 1, sync: false, 
 // Fastify's own request logging writes two lines a request; the API writes one access line.
 const app = Fastify({ loggerInstance: logger, disableRequestLogging: true, keepAliveTimeout: 72_000 });
 app.addHook('onResponse', (request, reply, done) => {
-  request.log.info({ method: request.method, url: request.url, status: reply.statusCode, duration_ms: reply.elapsedTime }, 'request completed');
+  request.log.info(
+    { method: request.method, url: request.url, status: reply.statusCode, duration_ms: reply.elapsedTime },
+    'request completed',
+  );
   done();
 });
 app.get('/*', (_request, reply) => {

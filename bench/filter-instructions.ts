@@ -12,7 +12,10 @@ import { referenceFilterHtml } from '../test/helpers/sanitize-html-filter.js';
 import { articleHtml } from './lib/seed.js';
 
 const [which, countText] = process.argv.slice(2);
-const filters: Record<string, (html: string) => unknown> = { streaming: sanitizePostHtml, 'sanitize-html': referenceFilterHtml };
+const filters: Record<string, (html: string) => unknown> = {
+  streaming: sanitizePostHtml,
+  'sanitize-html': referenceFilterHtml,
+};
 const filter = filters[which];
 const count = Number(countText);
 if (!filter || !Number.isInteger(count) || count < 0) {

@@ -20,7 +20,13 @@ const CONCURRENCIES = [1, 4];
 /** A noisy 4000×3000 photo-like JPEG (~6–7 MiB): noise drawn at half size, then scaled up. */
 async function twelveMegapixelJpeg(): Promise<Buffer> {
   const noise = await sharp({
-    create: { width: 2000, height: 1500, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+    create: {
+      width: 2000,
+      height: 1500,
+      channels: 3,
+      background: { r: 120, g: 140, b: 160 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
   })
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -34,11 +40,17 @@ function variant(jpeg: Buffer, n: number): Buffer {
   return Buffer.concat([jpeg.subarray(0, 2), com, jpeg.subarray(2)]);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'blogapi-bench-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'blog.db')}`, MEDIA_DIR: join(dir, 'media'), PORT: '0', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, 'blog.db')}`,
+    MEDIA_DIR: join(dir, 'media'),
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+  });
   const ctx = await createContext(config);
   const app = await buildApp(ctx, { logLevel: 'warn' });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -47,18 +59,30 @@ async function main(): Promise<void> {
   try {
     const store = await ctx.stores.create({ handle: 'bench', name: 'Bench' });
     await ctx.stores.update('bench', { images_per_day: 1_000_000, image_max_bytes: 20 * 1024 * 1024 });
-    const { key } = await ctx.keys.issue({ storeId: store.id, application: 'bench', scopes: ['write_media'], writePerMinute: 1_000_000, concurrency: 16 });
+    const { key } = await ctx.keys.issue({
+      storeId: store.id,
+      application: 'bench',
+      scopes: ['write_media'],
+      writePerMinute: 1_000_000,
+      concurrency: 16,
+    });
 
     const source = await twelveMegapixelJpeg();
     const meta = await sharp(source).metadata();
-    console.log(`input: ${meta.width}x${meta.height} JPEG, ${(source.length / 1048576).toFixed(2)} MiB; ${UPLOADS} uploads per run; node ${process.version}`);
+    console.log(
+      `input: ${meta.width}x${meta.height} JPEG, ${(source.length / 1048576).toFixed(2)} MiB; ${UPLOADS} uploads per run; node ${process.version}`,
+    );
 
     let sequence = 0;
     const uploadOnce = async (): Promise<number> => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(variant(source, sequence++))], { type: 'image/jpeg' }), 'photo.jpg');
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}/v1/media/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/media/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      });
       const body = await res.text();
       if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${body}`);
       return performance.now() - started;

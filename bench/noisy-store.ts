@@ -25,7 +25,15 @@ let renames = 0;
 
 async function call(what: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) {
   try {
-    const res = await fetch(`${API_URL}${path}`, { method, headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body });
+    const res = await fetch(`${API_URL}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${API_KEY}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body,
+    });
     await res.arrayBuffer();
     statuses[`${what} ${res.status}`] = (statuses[`${what} ${res.status}`] ?? 0) + 1;
   } catch {
@@ -38,9 +46,21 @@ const loop = async (send: () => Promise<void>) => {
 };
 
 const loops = [
-  kinds.has('big') && loop(() => call('16 MiB body', 'POST', '/v1/blog/posts', largeBody, { 'idempotency-key': `big-${Math.random()}` })),
-  kinds.has('small') && loop(() => call('64 KiB body', 'POST', '/v1/blog/categories', smallBody, { 'idempotency-key': `small-${Math.random()}` })),
-  kinds.has('rename') && loop(() => call('rename (10 hanging endpoints)', 'PATCH', `/v1/blog/categories/${CATEGORY_ID}`, JSON.stringify({ name: `Renamed ${++renames}` }))),
+  kinds.has('big') &&
+    loop(() => call('16 MiB body', 'POST', '/v1/blog/posts', largeBody, { 'idempotency-key': `big-${Math.random()}` })),
+  kinds.has('small') &&
+    loop(() =>
+      call('64 KiB body', 'POST', '/v1/blog/categories', smallBody, { 'idempotency-key': `small-${Math.random()}` }),
+    ),
+  kinds.has('rename') &&
+    loop(() =>
+      call(
+        'rename (10 hanging endpoints)',
+        'PATCH',
+        `/v1/blog/categories/${CATEGORY_ID}`,
+        JSON.stringify({ name: `Renamed ${++renames}` }),
+      ),
+    ),
   kinds.has('search') && loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
   kinds.has('search') && loop(() => call('40-term search', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`)),
 ].filter((running) => running !== false);

@@ -9,7 +9,10 @@ const payload = readFileSync(process.env.BENCH_PAYLOAD_FILE ?? '');
 const postId = Number(process.env.BENCH_POST_ID);
 const port = Number(process.env.PORT ?? 0);
 // The API's pool size, so both have the same number of connections to the server.
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.BENCH_POOL_SIZE ?? 10),
+});
 const read = { name: 'one_post', text: 'SELECT * FROM posts WHERE id = $1', values: [postId] };
 
 const server = createServer((req, res) => {
@@ -21,7 +24,10 @@ const server = createServer((req, res) => {
   pool.query(read).then(
     (result) => {
       if (result.rows.length !== 1) throw new Error(`post ${postId} not found`);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(payload.length) });
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(payload.length),
+      });
       res.end(payload);
     },
     (err) => {

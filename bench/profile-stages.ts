@@ -23,5 +23,7 @@ console.log(`| stage | share |${cpuUs === null ? '' : ' µs/request |'}`);
 console.log(`|---|---:|${cpuUs === null ? '' : '---:|'}`);
 for (const [stage, us] of stages) {
   const share = us / total;
-  console.log(`| ${stage} | ${(100 * share).toFixed(1)} % |${cpuUs === null ? '' : ` ${(share * cpuUs).toFixed(1)} |`}`);
+  console.log(
+    `| ${stage} | ${(100 * share).toFixed(1)} % |${cpuUs === null ? '' : ` ${(share * cpuUs).toFixed(1)} |`}`,
+  );
 }

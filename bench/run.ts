@@ -8,7 +8,17 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { makePhotoJpeg } from './lib/jpeg.js';
 import { parseOptions, USAGE, UsageError, wants, type BenchOptions } from './lib/options.js';
-import { memoryAfterGc, readMemory, ROOT, startApiServer, startBareServer, startFastifyServer, startOneQueryServer, type MemoryAfterGc, type RunningServer } from './lib/processes.js';
+import {
+  memoryAfterGc,
+  readMemory,
+  ROOT,
+  startApiServer,
+  startBareServer,
+  startFastifyServer,
+  startOneQueryServer,
+  type MemoryAfterGc,
+  type RunningServer,
+} from './lib/processes.js';
 import { formatTable, type Row } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase, type BenchDatabase } from './lib/seed.js';
@@ -56,12 +66,24 @@ function median<T>(items: T[], by: (t: T) => number): T {
 /** One real request shaped like the scenario's first, so a broken setup stops with its answer. */
 async function probe(server: RunningServer, spec: scenario.LoadSpec, expected: number[]): Promise<string> {
   const first = spec.requests?.[0] ?? {};
-  let req = { method: spec.method ?? 'GET', path: spec.path ?? '/', headers: { ...(spec.headers ?? {}) }, body: spec.body, ...first };
-  if (first.setupRequest) req = { ...req, ...(first.setupRequest({ ...req }, { ...(spec.initialContext ?? {}) }) ?? {}) };
+  let req = {
+    method: spec.method ?? 'GET',
+    path: spec.path ?? '/',
+    headers: { ...(spec.headers ?? {}) },
+    body: spec.body,
+    ...first,
+  };
+  if (first.setupRequest)
+    req = { ...req, ...(first.setupRequest({ ...req }, { ...(spec.initialContext ?? {}) }) ?? {}) };
   const body = typeof req.body === 'string' || req.body === undefined ? req.body : new Uint8Array(req.body);
-  const res = await fetch(`${server.url}${req.path}`, { method: req.method, headers: { ...req.headers, ...first.headers }, body });
+  const res = await fetch(`${server.url}${req.path}`, {
+    method: req.method,
+    headers: { ...req.headers, ...first.headers },
+    body,
+  });
   const text = await res.text();
-  if (!expected.includes(res.status)) throw new Error(`${req.method} ${req.path} answered ${res.status}: ${text.slice(0, 500)}`);
+  if (!expected.includes(res.status))
+    throw new Error(`${req.method} ${req.path} answered ${res.status}: ${text.slice(0, 500)}`);
   return text;
 }
 
@@ -71,8 +93,18 @@ async function run(options: BenchOptions): Promise<Results> {
     const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
   }
-  const results: Results = { options, machine: { cpus: cpus().length, node: process.version }, rows: [], rssAfterRepetitionMb: [], rssPeakPerRepetitionMb: [], afterGcPerRepetition: [], serverPeakMb: null, targets: [] };
-  if (options.redisUrl === 'default') options.redisUrl = (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
+  const results: Results = {
+    options,
+    machine: { cpus: cpus().length, node: process.version },
+    rows: [],
+    rssAfterRepetitionMb: [],
+    rssPeakPerRepetitionMb: [],
+    afterGcPerRepetition: [],
+    serverPeakMb: null,
+    targets: [],
+  };
+  if (options.redisUrl === 'default')
+    options.redisUrl = (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
   const db: BenchDatabase = await createBenchDatabase(options.engine, options.postgresUrl);
   const servers: RunningServer[] = [];
   const stopAll = async () => {
@@ -84,10 +116,18 @@ async function run(options: BenchOptions): Promise<Results> {
   try {
     let t0 = Date.now();
     const seeded = await seedDatabase(db, { posts: options.posts, bodyKb: options.bodyKb });
-    log(`seeded ${options.posts} posts of ${options.bodyKb} KB on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const c: scenario.ScenarioContext = { key: seeded.key, postIds: seeded.postIds, bodyBytes: Math.round(options.bodyKb * 1024) };
+    log(
+      `seeded ${options.posts} posts of ${options.bodyKb} KB on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const c: scenario.ScenarioContext = {
+      key: seeded.key,
+      postIds: seeded.postIds,
+      bodyBytes: Math.round(options.bodyKb * 1024),
+    };
     let apiCount = 0;
-    const startApi = async (extra: { sqliteSynchronous?: 'FULL' | 'NORMAL'; readCacheMb?: number; logLevel?: string } = {}) => {
+    const startApi = async (
+      extra: { sqliteSynchronous?: 'FULL' | 'NORMAL'; readCacheMb?: number; logLevel?: string } = {},
+    ) => {
       const server = await startApiServer({
         mode: options.server,
         appDir: options.app,
@@ -117,12 +157,21 @@ async function run(options: BenchOptions): Promise<Results> {
     const framework = await startFastifyServer(payloadFile, join(db.workDir, 'fastify.log'));
     servers.push(framework);
     // PostgreSQL: the one-query ceiling answers with the same post's JSON after reading it.
-    const oneQuery = options.engine === 'postgres' ? await startOneQueryServer(payloadFile, db.database.url, c.postIds[0]) : null;
+    const oneQuery =
+      options.engine === 'postgres' ? await startOneQueryServer(payloadFile, db.database.url, c.postIds[0]) : null;
     if (oneQuery) servers.push(oneQuery);
-    log(`api pid ${api.pid} (${options.server}, LOG_LEVEL=${options.logLevel}, ${options.redisUrl ? `Redis ${options.redisUrl}` : 'no Redis'}), bare pid ${bare.pid}${oneQuery ? `, one-query pid ${oneQuery.pid}` : ''}; ${options.duration} s per row, ${options.connections} connections`);
+    log(
+      `api pid ${api.pid} (${options.server}, LOG_LEVEL=${options.logLevel}, ${options.redisUrl ? `Redis ${options.redisUrl}` : 'no Redis'}), bare pid ${bare.pid}${oneQuery ? `, one-query pid ${oneQuery.pid}` : ''}; ${options.duration} s per row, ${options.connections} connections`,
+    );
 
     const rows = new Map<string, Row>();
-    const measureRow = async (server: RunningServer, spec: scenario.LoadSpec, connections: number, seconds: number, what: string) => {
+    const measureRow = async (
+      server: RunningServer,
+      spec: scenario.LoadSpec,
+      connections: number,
+      seconds: number,
+      what: string,
+    ) => {
       log(`  ${what}: ${seconds} s × ${connections} connections`);
       return scenario.measure(server, spec, connections, seconds);
     };
@@ -136,18 +185,29 @@ async function run(options: BenchOptions): Promise<Results> {
       log('warm-up');
       if (runBare) await measureRow(bare, scenario.bareGet(c), options.connections, options.warmup, 'bare');
       if (runFastify) await measureRow(framework, scenario.bareGet(c), options.connections, options.warmup, 'fastify');
-      if (runOneQuery) await measureRow(oneQuery, scenario.bareGet(c), options.connections, options.warmup, 'one-query');
+      if (runOneQuery)
+        await measureRow(oneQuery, scenario.bareGet(c), options.connections, options.warmup, 'one-query');
       for (const r of reads) await measureRow(api, r.spec(c), options.connections, options.warmup, r.label);
       // Every post once, so the cycle over all of them starts with the cache full (a timed
       // warm-up on a slow machine did not reach them all).
-      if (reads.some((r) => r.name === 'get')) await scenario.visitAll(api, scenario.getPost(c), options.connections, c.postIds.length);
+      if (reads.some((r) => r.name === 'get'))
+        await scenario.visitAll(api, scenario.getPost(c), options.connections, c.postIds.length);
     }
     const perRep: Record<string, scenario.Measurement[]> = {};
     for (let rep = 1; rep <= options.repeats; rep++) {
       log(`read set, repetition ${rep}/${options.repeats}`);
-      if (runBare) (perRep.bare ??= []).push(await measureRow(bare, scenario.bareGet(c), options.connections, options.duration, 'bare node:http'));
-      if (runFastify) (perRep.fastify ??= []).push(await measureRow(framework, scenario.bareGet(c), options.connections, options.duration, 'Fastify ceiling'));
-      if (runOneQuery) (perRep['one-query'] ??= []).push(await measureRow(oneQuery, scenario.bareGet(c), options.connections, options.duration, 'one-query ceiling'));
+      if (runBare)
+        (perRep.bare ??= []).push(
+          await measureRow(bare, scenario.bareGet(c), options.connections, options.duration, 'bare node:http'),
+        );
+      if (runFastify)
+        (perRep.fastify ??= []).push(
+          await measureRow(framework, scenario.bareGet(c), options.connections, options.duration, 'Fastify ceiling'),
+        );
+      if (runOneQuery)
+        (perRep['one-query'] ??= []).push(
+          await measureRow(oneQuery, scenario.bareGet(c), options.connections, options.duration, 'one-query ceiling'),
+        );
       let peak = NaN;
       for (const r of reads) {
         const m = await measureRow(api, r.spec(c), options.connections, options.duration, r.label);
@@ -171,32 +231,69 @@ async function run(options: BenchOptions): Promise<Results> {
     const fastifyM = pick('fastify');
     const oneQueryM = pick('one-query');
     const ratio = (m: scenario.Measurement | null) => (m && bareM && bareM.rps > 0 ? m.rps / bareM.rps : null);
-    const ratioOneQuery = (m: scenario.Measurement | null) => (m && oneQueryM && oneQueryM.rps > 0 ? m.rps / oneQueryM.rps : null);
-    const ratioFastify = (m: scenario.Measurement | null) => (m && fastifyM && fastifyM.rps > 0 ? m.rps / fastifyM.rps : null);
-    const row = (label: string, m: scenario.Measurement | null, connections = options.connections): Row => ({ label, connections, m, ratio: ratio(m), ratioFastify: ratioFastify(m), ratioOneQuery: ratioOneQuery(m) });
+    const ratioOneQuery = (m: scenario.Measurement | null) =>
+      m && oneQueryM && oneQueryM.rps > 0 ? m.rps / oneQueryM.rps : null;
+    const ratioFastify = (m: scenario.Measurement | null) =>
+      m && fastifyM && fastifyM.rps > 0 ? m.rps / fastifyM.rps : null;
+    const row = (label: string, m: scenario.Measurement | null, connections = options.connections): Row => ({
+      label,
+      connections,
+      m,
+      ratio: ratio(m),
+      ratioFastify: ratioFastify(m),
+      ratioOneQuery: ratioOneQuery(m),
+    });
     if (bareM) rows.set('bare', { ...row('bare node:http, same post JSON', bareM), ratio: 1 });
     if (fastifyM) rows.set('fastify', row('Fastify, one route, same post JSON, pino line per request', fastifyM));
     if (oneQueryM) rows.set('one-query', row('node:http + one pg point read, same post JSON', oneQueryM));
     for (const r of reads) rows.set(r.name, row(r.label, pick(r.name)));
 
     // Writes, once each.
-    const writes: Array<{ name: 'create' | 'create-rewritten' | 'publish'; text: string; spec: scenario.LoadSpec; expected: number[] }> = [
-      { name: 'create', text: `POST /v1/blog/posts (${options.bodyKb} KB body)`, spec: scenario.createPost(c), expected: [201] },
-      { name: 'create-rewritten', text: `POST /v1/blog/posts (${options.bodyKb} KB, filter rewrites)`, spec: scenario.createPost(c, { rewritten: true }), expected: [201] },
+    const writes: Array<{
+      name: 'create' | 'create-rewritten' | 'publish';
+      text: string;
+      spec: scenario.LoadSpec;
+      expected: number[];
+    }> = [
+      {
+        name: 'create',
+        text: `POST /v1/blog/posts (${options.bodyKb} KB body)`,
+        spec: scenario.createPost(c),
+        expected: [201],
+      },
+      {
+        name: 'create-rewritten',
+        text: `POST /v1/blog/posts (${options.bodyKb} KB, filter rewrites)`,
+        spec: scenario.createPost(c, { rewritten: true }),
+        expected: [201],
+      },
       { name: 'publish', text: 'POST /v1/blog/posts/{id}/publish', spec: scenario.publishPost(c), expected: [200] },
     ];
     for (const w of writes.filter((x) => wants(options, x.name))) {
       await probe(api, w.spec, w.expected);
-      if (options.warmup > 0) await measureRow(api, w.spec, options.connections, Math.min(options.warmup, 2), `${w.text} (warm-up)`);
+      if (options.warmup > 0)
+        await measureRow(api, w.spec, options.connections, Math.min(options.warmup, 2), `${w.text} (warm-up)`);
       const m = await measureRow(api, w.spec, options.connections, options.duration, w.text);
       rows.set(w.name, row(w.text, m));
     }
 
     if (wants(options, 'upload')) {
-      const openapi = JSON.parse(await probe(api, { method: 'GET', path: '/v1/openapi.json', headers: { authorization: `Bearer ${seeded.key}` } }, [200])) as { paths?: Record<string, { post?: unknown } | undefined> };
+      const openapi = JSON.parse(
+        await probe(
+          api,
+          { method: 'GET', path: '/v1/openapi.json', headers: { authorization: `Bearer ${seeded.key}` } },
+          [200],
+        ),
+      ) as { paths?: Record<string, { post?: unknown } | undefined> };
       const uploadLabel = 'POST /v1/media/images (12 MP JPEG)';
       if (!openapi.paths?.['/v1/media/images']?.post) {
-        rows.set('upload', { label: uploadLabel, connections: null, m: null, ratio: null, note: 'n/a (not available)' });
+        rows.set('upload', {
+          label: uploadLabel,
+          connections: null,
+          m: null,
+          ratio: null,
+          note: 'n/a (not available)',
+        });
       } else {
         t0 = Date.now();
         const jpeg = await makePhotoJpeg();
@@ -204,7 +301,10 @@ async function run(options: BenchOptions): Promise<Results> {
         const spec = scenario.uploadImage(c, jpeg);
         await probe(api, spec, [201]);
         const m = await measureRow(api, spec, options.uploadConnections, options.duration, uploadLabel);
-        rows.set('upload', row(`${uploadLabel}, ${(jpeg.length / 1048576).toFixed(1)} MB`, m, options.uploadConnections));
+        rows.set(
+          'upload',
+          row(`${uploadLabel}, ${(jpeg.length / 1048576).toFixed(1)} MB`, m, options.uploadConnections),
+        );
       }
     }
     const hwm = readMemory(api.pid)?.hwmMb ?? null;
@@ -217,7 +317,8 @@ async function run(options: BenchOptions): Promise<Results> {
       api = await startApi({ readCacheMb: 0 });
       for (const r of READS.filter((x) => x.name === 'get' || x.name === 'list')) {
         const label = `${r.label}, read cache off`;
-        if (options.warmup > 0) await measureRow(api, r.spec(c), options.connections, options.warmup, `${label} (warm-up)`);
+        if (options.warmup > 0)
+          await measureRow(api, r.spec(c), options.connections, options.warmup, `${label} (warm-up)`);
         const m = await measureRow(api, r.spec(c), options.connections, options.duration, label);
         rows.set(`${r.name}-uncached`, row(label, m));
       }
@@ -229,8 +330,10 @@ async function run(options: BenchOptions): Promise<Results> {
       api = await startApi({ logLevel: 'warn' });
       for (const r of READS.filter((x) => x.name === 'get' || x.name === 'me')) {
         const label = `${r.label}, LOG_LEVEL=warn`;
-        if (options.warmup > 0) await measureRow(api, r.spec(c), options.connections, options.warmup, `${label} (warm-up)`);
-        if (options.warmup > 0 && r.name === 'get') await scenario.visitAll(api, r.spec(c), options.connections, c.postIds.length);
+        if (options.warmup > 0)
+          await measureRow(api, r.spec(c), options.connections, options.warmup, `${label} (warm-up)`);
+        if (options.warmup > 0 && r.name === 'get')
+          await scenario.visitAll(api, r.spec(c), options.connections, c.postIds.length);
         const m = await measureRow(api, r.spec(c), options.connections, options.duration, label);
         rows.set(`${r.name}-quiet`, row(label, m));
       }
@@ -242,7 +345,8 @@ async function run(options: BenchOptions): Promise<Results> {
       await stop(api);
       const pair = [await startApi(), await startApi()];
       const label = `GET /v1/blog/posts/{id}, two API processes${options.redisUrl ? ' and Redis' : ''}`;
-      if (options.warmup > 0) for (const s of pair) await scenario.visitAll(s, scenario.getPost(c), options.connections, c.postIds.length);
+      if (options.warmup > 0)
+        for (const s of pair) await scenario.visitAll(s, scenario.getPost(c), options.connections, c.postIds.length);
       log(`  ${label}: ${options.duration} s × ${options.connections} connections`);
       const m = await scenario.measureSplit(pair, () => scenario.getPost(c), options.connections, options.duration);
       rows.set('two', row(label, m));
@@ -257,13 +361,16 @@ async function run(options: BenchOptions): Promise<Results> {
       await stop(api);
       t0 = Date.now();
       const search = await seedSearchStore(db, options.searchPosts);
-      log(`seeded ${options.searchPosts} search posts on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      log(
+        `seeded ${options.searchPosts} search posts on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
       api = await startApi({ readCacheMb: 0 });
       for (const s of SEARCH_QUERIES) {
         const spec = searchPosts(search.key, s.q);
         const label = `GET /v1/blog/posts?q=${s.q} (${s.what}, ${options.searchPosts.toLocaleString('en-US')} posts)`;
         await probe(api, spec, [200]);
-        if (options.warmup > 0) await measureRow(api, spec, options.searchConnections, Math.min(options.warmup, 2), `${label} (warm-up)`);
+        if (options.warmup > 0)
+          await measureRow(api, spec, options.searchConnections, Math.min(options.warmup, 2), `${label} (warm-up)`);
         const m = await measureRow(api, spec, options.searchConnections, options.duration, label);
         rows.set(s.name, row(label, m, options.searchConnections));
       }
@@ -283,14 +390,40 @@ async function run(options: BenchOptions): Promise<Results> {
       }
       const spec = scenario.createPost(c);
       await probe(api, spec, [201]);
-      if (options.warmup > 0) await measureRow(api, spec, options.connections, Math.min(options.warmup, 2), `${text} (warm-up)`);
+      if (options.warmup > 0)
+        await measureRow(api, spec, options.connections, Math.min(options.warmup, 2), `${text} (warm-up)`);
       const m = await measureRow(api, spec, options.connections, options.duration, text);
       rows.set('durability', row(text, m));
     }
 
-    const order = ['bare', 'fastify', 'one-query', 'get', 'list', 'walk', 'me', 'two', 'get-uncached', 'list-uncached', 'get-quiet', 'me-quiet', 'create', 'create-rewritten', 'publish', 'upload', 'durability', ...SEARCH_QUERIES.map((q) => q.name)];
+    const order = [
+      'bare',
+      'fastify',
+      'one-query',
+      'get',
+      'list',
+      'walk',
+      'me',
+      'two',
+      'get-uncached',
+      'list-uncached',
+      'get-quiet',
+      'me-quiet',
+      'create',
+      'create-rewritten',
+      'publish',
+      'upload',
+      'durability',
+      ...SEARCH_QUERIES.map((q) => q.name),
+    ];
     results.rows = order.filter((k) => rows.has(k)).map((k) => rows.get(k)!);
-    results.targets = checkTargets(options, rows, results.rssAfterRepetitionMb, results.rssPeakPerRepetitionMb, results.afterGcPerRepetition);
+    results.targets = checkTargets(
+      options,
+      rows,
+      results.rssAfterRepetitionMb,
+      results.rssPeakPerRepetitionMb,
+      results.afterGcPerRepetition,
+    );
     return results;
   } finally {
     await stopAll();
@@ -300,20 +433,35 @@ async function run(options: BenchOptions): Promise<Results> {
   }
 }
 
-function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number[], peaks: number[], live: MemoryAfterGc[]): string[] {
+function checkTargets(
+  options: BenchOptions,
+  rows: Map<string, Row>,
+  rss: number[],
+  peaks: number[],
+  live: MemoryAfterGc[],
+): string[] {
   const out: string[] = [];
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const fastifyTarget = (key: string, what: string, min: number) => {
     const r = rows.get(key);
-    if (r?.ratioFastify != null) out.push(`${what} ≥ ${min.toFixed(2)} × the Fastify ceiling: ${r.ratioFastify.toFixed(2)} — ${verdict(r.ratioFastify >= min)}`);
+    if (r?.ratioFastify != null)
+      out.push(
+        `${what} ≥ ${min.toFixed(2)} × the Fastify ceiling: ${r.ratioFastify.toFixed(2)} — ${verdict(r.ratioFastify >= min)}`,
+      );
   };
   const oneQueryTarget = (key: string, what: string, min: number) => {
     const r = rows.get(key);
-    if (r?.ratioOneQuery != null) out.push(`${what} ≥ ${min.toFixed(1)} × the one-query ceiling: ${r.ratioOneQuery.toFixed(2)} — ${verdict(r.ratioOneQuery >= min)}`);
+    if (r?.ratioOneQuery != null)
+      out.push(
+        `${what} ≥ ${min.toFixed(1)} × the one-query ceiling: ${r.ratioOneQuery.toFixed(2)} — ${verdict(r.ratioOneQuery >= min)}`,
+      );
   };
   const rpsTarget = (key: string, what: string, min: number) => {
     const m = rows.get(key)?.m;
-    if (m) out.push(`${what} ≥ ${min.toLocaleString('en-US')} req/s: ${Math.round(m.rps).toLocaleString('en-US')} — ${verdict(m.rps >= min)}`);
+    if (m)
+      out.push(
+        `${what} ≥ ${min.toLocaleString('en-US')} req/s: ${Math.round(m.rps).toLocaleString('en-US')} — ${verdict(m.rps >= min)}`,
+      );
   };
   // Cached reads against the framework ceiling, on both engines.
   fastifyTarget('get', 'GET one post', 0.6);
@@ -337,14 +485,23 @@ function checkTargets(options: BenchOptions, rows: Map<string, Row>, rss: number
   }
   if (searchP50.length) {
     const { q, p50: worst } = searchP50.reduce((a, b) => (b.p50 > a.p50 ? b : a));
-    out.push(`search p50 < 50 ms at ${options.searchConnections} connections over ${options.searchPosts.toLocaleString('en-US')} posts: worst ${worst.toFixed(1)} ms (q=${q}) — ${verdict(worst < 50)}`);
+    out.push(
+      `search p50 < 50 ms at ${options.searchConnections} connections over ${options.searchPosts.toLocaleString('en-US')} posts: worst ${worst.toFixed(1)} ms (q=${q}) — ${verdict(worst < 50)}`,
+    );
   }
-  const readP99 = ['get', 'list', 'walk', 'me'].map((k) => rows.get(k)?.m?.p99).filter((v): v is number => v !== undefined);
-  if (readP99.length) out.push(`read p99 < ${p99Limit} ms at ${options.connections} connections: worst ${Math.max(...readP99).toFixed(1)} ms — ${verdict(Math.max(...readP99) < p99Limit)}`);
+  const readP99 = ['get', 'list', 'walk', 'me']
+    .map((k) => rows.get(k)?.m?.p99)
+    .filter((v): v is number => v !== undefined);
+  if (readP99.length)
+    out.push(
+      `read p99 < ${p99Limit} ms at ${options.connections} connections: worst ${Math.max(...readP99).toFixed(1)} ms — ${verdict(Math.max(...readP99) < p99Limit)}`,
+    );
   if (rss.length >= 2) {
     // RSS moves with when the collector runs (the heap grows up to a multiple of what is live,
     // then shrinks); what is live after a full collection is what a leak would make grow.
-    out.push(`server RSS after each read repetition: ${rss.map((v) => v.toFixed(0)).join(' → ')} MB; peak during each: ${peaks.map((v) => v.toFixed(0)).join(' → ')} MB`);
+    out.push(
+      `server RSS after each read repetition: ${rss.map((v) => v.toFixed(0)).join(' → ')} MB; peak during each: ${peaks.map((v) => v.toFixed(0)).join(' → ')} MB`,
+    );
     if (live.length >= 2) {
       const total = live.map((m) => m.heapUsedMb + m.externalMb);
       const growth = total[total.length - 1] - total[0];
@@ -366,7 +523,9 @@ async function main() {
     options = parseOptions(process.argv.slice(2));
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${err instanceof UsageError && err.message ? `${err.message}\n` : (err as Error).message ? `${(err as Error).message}\n` : ''}${USAGE}\n`);
+      process.stderr.write(
+        `${err instanceof UsageError && err.message ? `${err.message}\n` : (err as Error).message ? `${(err as Error).message}\n` : ''}${USAGE}\n`,
+      );
       process.exit(err instanceof UsageError && !err.message ? 0 : 2);
     }
     throw err;
@@ -374,12 +533,16 @@ async function main() {
   if (options.filters) {
     // Loaded only here: the candidates' libraries (one a WebAssembly module) are of no use to the other rows.
     const { compareFilters } = await import('./lib/filters.js');
-    const timing = options.smoke ? { rounds: 1, msPerRound: 20, poolSeconds: 0.2 } : { rounds: Math.max(options.repeats, 3), msPerRound: 400, poolSeconds: 3 };
+    const timing = options.smoke
+      ? { rounds: 1, msPerRound: 20, poolSeconds: 0.2 }
+      : { rounds: Math.max(options.repeats, 3), msPerRound: 400, poolSeconds: 3 };
     process.stdout.write(`${await compareFilters({ bodyBytes: Math.round(options.bodyKb * 1024), ...timing }, log)}\n`);
     return;
   }
   if (wants(options, 'neighbours') && options.only.includes('neighbours')) {
-    if (options.redisUrl === 'default') options.redisUrl = options.engine === 'postgres' && (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
+    if (options.redisUrl === 'default')
+      options.redisUrl =
+        options.engine === 'postgres' && (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
     if (options.build) {
       log('building (npm run build)…');
       const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -396,7 +559,8 @@ async function main() {
     `Benchmark: ${options.engine}, ${options.app ? `build in ${options.app}` : options.server === 'dist' ? 'built output' : 'source (tsx)'}, ${options.posts.toLocaleString('en-US')} posts × ${options.bodyKb} KB, ` +
     `${options.duration} s per row, read set × ${options.repeats} (median shown), LOG_LEVEL=${options.logLevel}, ${options.redisUrl ? 'Redis' : 'no Redis'}, ${results.machine.cpus} CPUs, node ${results.machine.node}`;
   const lines = [title, '', formatTable(results.rows), ''];
-  if (results.serverPeakMb !== null) lines.push(`API server peak RSS (VmHWM) after the main run: ${results.serverPeakMb.toFixed(0)} MB`);
+  if (results.serverPeakMb !== null)
+    lines.push(`API server peak RSS (VmHWM) after the main run: ${results.serverPeakMb.toFixed(0)} MB`);
   lines.push(...results.targets);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (options.json) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
@@ -405,7 +569,7 @@ async function main() {
 main().then(
   () => process.exit(0),
   (err) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

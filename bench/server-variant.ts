@@ -10,7 +10,8 @@ const root = process.env.BENCH_APP_ROOT ?? join(import.meta.dirname, '..', 'dist
 const load = (path: string) => import(pathToFileURL(join(root, `${path}.js`)).href);
 
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS ?? 'NORMAL';
-if (!['OFF', 'NORMAL', 'FULL', 'EXTRA'].includes(synchronous)) throw new Error(`BENCH_SQLITE_SYNCHRONOUS: ${synchronous}`);
+if (!['OFF', 'NORMAL', 'FULL', 'EXTRA'].includes(synchronous))
+  throw new Error(`BENCH_SQLITE_SYNCHRONOUS: ${synchronous}`);
 
 // Typed as the source modules; the built ones have the same exports.
 const { loadConfig } = (await load('config/config')) as typeof import('../src/config/config.js');

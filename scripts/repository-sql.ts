@@ -69,7 +69,16 @@ const SAMPLE_IMAGE: media.ImageRow = {
   created_at: NOW,
   deleted_at: null,
 };
-const NEW_POST: posts.NewPost = { storeId: 1, title: 'T', summary: null, bodyHtml: '<p>b</p>', warnings: '[]', coverImageId: null, defaultCategoryId: null, now: NOW };
+const NEW_POST: posts.NewPost = {
+  storeId: 1,
+  title: 'T',
+  summary: null,
+  bodyHtml: '<p>b</p>',
+  warnings: '[]',
+  coverImageId: null,
+  defaultCategoryId: null,
+  now: NOW,
+};
 const FIRST_PAGE: posts.ListFilter = { storeId: 1, orderBy: 'created_at', direction: 'desc', now: NOW, limit: 21 };
 
 export const REPOSITORIES: Record<string, RepositorySql> = {
@@ -81,7 +90,8 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       findCategoryDepth: (db) => categories.findCategoryDepth(db, 1, 2),
       findCategoryNamed: (db) => categories.findCategoryNamed(db, 1, 'News', null),
       'findCategoryNamed (other than one)': (db) => categories.findCategoryNamed(db, 1, 'News', 2, 3),
-      insertCategory: (db) => categories.insertCategory(db, { storeId: 1, name: 'News', parentId: null, depth: 1, now: NOW }),
+      insertCategory: (db) =>
+        categories.insertCategory(db, { storeId: 1, name: 'News', parentId: null, depth: 1, now: NOW }),
       lockTree: (db) => categories.lockTree(db, 1),
       updateCategory: (db) => categories.updateCategory(db, 1, 2, { name: 'News', parentId: 3, depth: 2, now: NOW }),
       'shiftDepths (two categories)': (db) => categories.shiftDepths(db, [4, 5], 1, NOW),
@@ -134,7 +144,14 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       findPost: (db) => posts.findPost(db, 1, 2),
       'listPosts (first page, then its categories)': (db) => posts.listPosts(db, FIRST_PAGE),
       'listPosts (every filter, after a cursor)': (db) =>
-        posts.listPosts(db, { ...FIRST_PAGE, status: 'published', categoryId: 3, updatedSince: NOW, orderBy: 'published_at', after: { key: NOW, id: 9 } }),
+        posts.listPosts(db, {
+          ...FIRST_PAGE,
+          status: 'published',
+          categoryId: 3,
+          updatedSince: NOW,
+          orderBy: 'published_at',
+          after: { key: NOW, id: 9 },
+        }),
       'listPosts (a search of one term)': (db) => posts.listPosts(db, { ...FIRST_PAGE, terms: ['lamp'] }),
       insertPost: (db) => posts.insertPost(db, NEW_POST),
       'replaceCategories (two categories)': (db) => posts.replaceCategories(db, 1, 2, [3, 4]),
@@ -142,8 +159,14 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       lockPost: (db) => posts.lockPost(db, 1, 2),
       setPublishedAt: (db) => posts.setPublishedAt(db, 1, 2, NOW, NOW),
       hasProductLinks: (db) => posts.hasProductLinks(db, 2),
-      saveDeleteConfirmation: (db) => posts.saveDeleteConfirmation(db, { tokenHash: 'hash', storeId: 1, postId: 2, keyId: 'key_sample', expiresAt: NOW + 300_000 }, NOW),
-      consumeDeleteConfirmation: (db) => posts.consumeDeleteConfirmation(db, { tokenHash: 'hash', storeId: 1, postId: 2, keyId: 'key_sample' }, NOW),
+      saveDeleteConfirmation: (db) =>
+        posts.saveDeleteConfirmation(
+          db,
+          { tokenHash: 'hash', storeId: 1, postId: 2, keyId: 'key_sample', expiresAt: NOW + 300_000 },
+          NOW,
+        ),
+      consumeDeleteConfirmation: (db) =>
+        posts.consumeDeleteConfirmation(db, { tokenHash: 'hash', storeId: 1, postId: 2, keyId: 'key_sample' }, NOW),
       deletePostRows: (db) => posts.deletePostRows(db, 1, 2),
     },
   },
@@ -155,17 +178,32 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       'findEndpoint (locked)': (db) => webhooks.findEndpoint(db, 1, SAMPLE_ENDPOINT.id, true),
       countEndpointsLocked: (db) => webhooks.countEndpointsLocked(db, 1),
       insertEndpoint: (db) => webhooks.insertEndpoint(db, SAMPLE_ENDPOINT),
-      'updateEndpoint (of the store)': (db) => webhooks.updateEndpoint(db, 1, SAMPLE_ENDPOINT.id, { url: SAMPLE_ENDPOINT.url, updated_at: NOW }),
-      'updateEndpoint (of any store)': (db) => webhooks.updateEndpoint(db, null, SAMPLE_ENDPOINT.id, { enabled: 0, updated_at: NOW }),
+      'updateEndpoint (of the store)': (db) =>
+        webhooks.updateEndpoint(db, 1, SAMPLE_ENDPOINT.id, { url: SAMPLE_ENDPOINT.url, updated_at: NOW }),
+      'updateEndpoint (of any store)': (db) =>
+        webhooks.updateEndpoint(db, null, SAMPLE_ENDPOINT.id, { enabled: 0, updated_at: NOW }),
       deleteEndpoint: (db) => webhooks.deleteEndpoint(db, 1, SAMPLE_ENDPOINT.id),
       findStoreHandle: (db) => webhooks.findStoreHandle(db, 1),
       findDelivery: (db) => webhooks.findDelivery(db, 1, 'whd_sample', NOW),
-      'listDeliveries (first page)': (db) => webhooks.listDeliveries(db, { storeId: 1, endpointId: SAMPLE_ENDPOINT.id, filters: {}, after: null, limit: 21, now: NOW }),
+      'listDeliveries (first page)': (db) =>
+        webhooks.listDeliveries(db, {
+          storeId: 1,
+          endpointId: SAMPLE_ENDPOINT.id,
+          filters: {},
+          after: null,
+          limit: 21,
+          now: NOW,
+        }),
       'listDeliveries (every filter, after a cursor)': (db) =>
         webhooks.listDeliveries(db, {
           storeId: 1,
           endpointId: SAMPLE_ENDPOINT.id,
-          filters: { status: 'failed', event_type: 'post.*', since: '2026-01-01T00:00:00Z', until: '2026-02-01T00:00:00Z' },
+          filters: {
+            status: 'failed',
+            event_type: 'post.*',
+            since: '2026-01-01T00:00:00Z',
+            until: '2026-02-01T00:00:00Z',
+          },
           after: { createdAt: NOW, id: 'whd_sample' },
           limit: 21,
           now: NOW,
@@ -219,7 +257,11 @@ const samePlaceholders = (sql: string) => sql.replace(/\$\d+/g, '?');
 /** The contents of docs/sql/<module>.sql. */
 export async function repositorySql(module: string): Promise<string> {
   const { source, calls } = REPOSITORIES[module];
-  const lines = [`-- The statements of ${source}, in order, with sample arguments.`, '-- Generated by scripts/repository-sql.ts; do not edit: run `npx tsx scripts/repository-sql.ts` after changing a query.', ''];
+  const lines = [
+    `-- The statements of ${source}, in order, with sample arguments.`,
+    '-- Generated by scripts/repository-sql.ts; do not edit: run `npx tsx scripts/repository-sql.ts` after changing a query.',
+    '',
+  ];
   for (const [name, call] of Object.entries(calls)) {
     const sqlite = await statementsOf(call, 'sqlite');
     const postgres = await statementsOf(call, 'postgres');

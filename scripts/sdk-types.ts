@@ -21,7 +21,12 @@ const HEADER = `// Generated from the service's OpenAPI document by scripts/sdk-
 
 export async function serviceOpenApiDocument(): Promise<Record<string, unknown>> {
   const mediaDir = mkdtempSync(join(tmpdir(), 'sdk-types-'));
-  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PUBLIC_BASE_URL: 'https://blog.example.com', MEDIA_DIR: mediaDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    DATABASE_URL: 'sqlite::memory:',
+    PUBLIC_BASE_URL: 'https://blog.example.com',
+    MEDIA_DIR: mediaDir,
+    LOG_LEVEL: 'silent',
+  });
   const ctx = await createContext(config);
   try {
     const app = await buildApp(ctx, { logLevel: 'silent' });

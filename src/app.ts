@@ -51,7 +51,10 @@ export interface BuildAppOptions {
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { ops } = ctx.config;
   // A multipart body carries the largest image allowed plus its part headers and boundaries.
-  const guard = new ConnectionGuard(ops, sweepIntervalFor(ops), { json: ctx.config.maxJsonBodyBytes, multipart: IMAGE_BYTES_CEILING + 64 * 1024 });
+  const guard = new ConnectionGuard(ops, sweepIntervalFor(ops), {
+    json: ctx.config.maxJsonBodyBytes,
+    multipart: IMAGE_BYTES_CEILING + 64 * 1024,
+  });
   const app = Fastify({
     serverFactory: (handler) => guard.createServer(handler),
     logger: loggerOptions(options.logLevel ?? ctx.config.logLevel, options.logStream),

@@ -13,7 +13,14 @@ import { createTrafficControl, RedisHealth, type TrafficControl } from './traffi
 import { databaseIdentity, namespaceOf } from './db/database-identity.js';
 import { AuditService } from './modules/audit/index.js';
 import { CategoryService } from './modules/categories/index.js';
-import { PostHtmlNestingError, PostLifecycle, PostReadCache, PostService, threadedFilter, type HtmlFilter } from './modules/posts/index.js';
+import {
+  PostHtmlNestingError,
+  PostLifecycle,
+  PostReadCache,
+  PostService,
+  threadedFilter,
+  type HtmlFilter,
+} from './modules/posts/index.js';
 import { IdBlocks } from './db/id-blocks.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
@@ -109,7 +116,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     // Redis keys: REDIS_PREFIX, then a name drawn for this database and its identity, so a copied
     // or restored database never counts or caches under another's keys (docs/architecture.md, "Caches").
     const identity = config.redisUrl ? await databaseIdentity(handle.db, handle.engine) : '';
-    const trafficPrefix = config.redisUrl ? `${config.redisPrefix}${namespaceOf(await loadServiceSecret(handle.db, REDIS_NAMESPACE_SETTING), identity)}:` : config.redisPrefix;
+    const trafficPrefix = config.redisUrl
+      ? `${config.redisPrefix}${namespaceOf(await loadServiceSecret(handle.db, REDIS_NAMESPACE_SETTING), identity)}:`
+      : config.redisPrefix;
     const traffic = createTrafficControl({
       redisUrl: config.redisUrl ?? undefined,
       clock,
@@ -121,7 +130,12 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     });
     let sharedVersions: SharedVersions | null;
     try {
-      sharedVersions = await openSharedVersions(handle, traffic, options, { url: config.redisUrl ?? '', prefix: config.redisPrefix, identity, health: redisHealth });
+      sharedVersions = await openSharedVersions(handle, traffic, options, {
+        url: config.redisUrl ?? '',
+        prefix: config.redisPrefix,
+        identity,
+        health: redisHealth,
+      });
     } catch (err) {
       await traffic.close();
       throw err;
@@ -135,15 +149,37 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     const writes = writeTransactions(db, handle.engine);
     // PostgreSQL creates a post in one statement, with its id taken ahead (create-statement.ts).
     const ids = handle.engine === 'postgres' ? new IdBlocks(db, 'posts') : null;
-    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, { reads: postReads, htmlFilter, writes, engine: handle.engine, ids });
-    const previewLinks = new PreviewLinks(await loadServiceSecret(handle.db, 'preview_link_secret'), clock, config.publicBaseUrl);
+    const posts = new PostService(db, clock, cursors, config.publicBaseUrl, {
+      reads: postReads,
+      htmlFilter,
+      writes,
+      engine: handle.engine,
+      ids,
+    });
+    const previewLinks = new PreviewLinks(
+      await loadServiceSecret(handle.db, 'preview_link_secret'),
+      clock,
+      config.publicBaseUrl,
+    );
     const storefront = new StorefrontService(db, clock, config.publicBaseUrl, previewLinks);
     const media = createMediaService(db, clock, config);
-    const housekeeping = new HousekeepingService(db, clock, media.files, config.housekeepingIntervalS * 1000, config.eventRetentionDays);
+    const housekeeping = new HousekeepingService(
+      db,
+      clock,
+      media.files,
+      config.housekeepingIntervalS * 1000,
+      config.eventRetentionDays,
+    );
     media.observer = observers;
     const allowPrivateTargets = config.webhookAllowPrivateTargets;
-    const webhookWorker = new WebhookWorker(db, handle.engine, clock, { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets, allowedPorts: config.webhookAllowedPorts });
-    const jobs = new PeriodicJobs(backgroundJobs({ housekeeping, webhookWorker, storefront, sharedVersions }), { timers: options.timers });
+    const webhookWorker = new WebhookWorker(db, handle.engine, clock, {
+      publicBaseUrl: config.publicBaseUrl,
+      allowPrivateTargets,
+      allowedPorts: config.webhookAllowedPorts,
+    });
+    const jobs = new PeriodicJobs(backgroundJobs({ housekeeping, webhookWorker, storefront, sharedVersions }), {
+      timers: options.timers,
+    });
     return {
       config,
       engine: handle.engine,
@@ -171,7 +207,10 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       jobs,
       observers,
       poolUsage: () => handle.poolUsage(),
-      webhooks: new WebhookService(db, handle.engine, clock, cursors, { allowPrivateTargets, allowedPorts: config.webhookAllowedPorts }),
+      webhooks: new WebhookService(db, handle.engine, clock, cursors, {
+        allowPrivateTargets,
+        allowedPorts: config.webhookAllowedPorts,
+      }),
       webhookWorker,
       events: new EventFeed(db, handle.engine, config.eventRetentionDays),
       deliveryRecovery: new DeliveryRecovery(db, handle.engine, clock),
@@ -246,22 +285,28 @@ async function openSharedVersions(
   if (!traffic.redis) {
     if (options.operator && (await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING)) !== null) {
       throw new ConfigError([
-        'this database\'s API servers keep cache versions in Redis, so an operator command must drop them there after its change: set REDIS_URL to their Redis (nothing was changed)',
+        "this database's API servers keep cache versions in Redis, so an operator command must drop them there after its change: set REDIS_URL to their Redis (nothing was changed)",
       ]);
     }
     return null;
   }
-  const namespace = options.operator ? await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING) : await loadServiceSecret(handle.db, SHARED_VERSIONS_SETTING);
+  const namespace = options.operator
+    ? await readServiceSetting(handle.db, SHARED_VERSIONS_SETTING)
+    : await loadServiceSecret(handle.db, SHARED_VERSIONS_SETTING);
   if (namespace === null) return null;
   const connection = traffic.redis;
-  const shared = new SharedVersions(connection.client, handle.db, redis.prefix, namespace, redis.identity, report, () => connection.whenSettled());
+  const shared = new SharedVersions(connection.client, handle.db, redis.prefix, namespace, redis.identity, report, () =>
+    connection.whenSettled(),
+  );
   if (options.operator) {
     try {
       await traffic.redis.whenSettled();
       await shared.check();
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new ConfigError([`cannot reach Redis at ${redisAddress(redis.url)} (REDIS_URL: ${reason}), where this database's API servers keep cache versions; nothing was changed`]);
+      throw new ConfigError([
+        `cannot reach Redis at ${redisAddress(redis.url)} (REDIS_URL: ${reason}), where this database's API servers keep cache versions; nothing was changed`,
+      ]);
     }
   }
   return shared;
@@ -283,7 +328,13 @@ export function redisAddress(url: string | undefined): string {
 /** The filter with each call's duration reported; a body refused for its nesting is a rejection. */
 function timedFilter(inner: HtmlFilter, observers: Observers): HtmlFilter {
   return {
-    filter: (html) => timeWork(observers, 'html_filter', () => inner.filter(html), (err) => err instanceof PostHtmlNestingError),
+    filter: (html) =>
+      timeWork(
+        observers,
+        'html_filter',
+        () => inner.filter(html),
+        (err) => err instanceof PostHtmlNestingError,
+      ),
     close: () => inner.close(),
   };
 }
@@ -292,6 +343,8 @@ function timedFilter(inner: HtmlFilter, observers: Observers): HtmlFilter {
 async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
   const pending = await pendingMigrations(handle);
   if (pending.length > 0) {
-    throw new ConfigError([`MIGRATE_ON_START=false and the database has not run migrations ${pending.join(', ')}: run \`blog-api migrate\` first`]);
+    throw new ConfigError([
+      `MIGRATE_ON_START=false and the database has not run migrations ${pending.join(', ')}: run \`blog-api migrate\` first`,
+    ]);
   }
 }

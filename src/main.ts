@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   // Redis errors: one line per kind per minute, with how many were not logged (src/traffic/redis-health.ts).
   const log = app.log;
   ctx.redisHealth?.setLog(({ kind, err, suppressed }) =>
-    log.warn({ err, kind, suppressed }, 'Redis failing: limits are counted by each process alone and cache versions read from PostgreSQL until it answers'),
+    log.warn(
+      { err, kind, suppressed },
+      'Redis failing: limits are counted by each process alone and cache versions read from PostgreSQL until it answers',
+    ),
   );
 
   const demo = await ensureDemoStore(ctx);
@@ -29,7 +32,9 @@ async function main(): Promise<void> {
 
   if (limitsArePerProcess(ctx)) {
     app.log.warn(PER_PROCESS_LIMITS_WARNING);
-    process.stderr.write(`\nWARNING: ${PER_PROCESS_LIMITS_WARNING}. Set REDIS_URL when running more than one process.\n\n`);
+    process.stderr.write(
+      `\nWARNING: ${PER_PROCESS_LIMITS_WARNING}. Set REDIS_URL when running more than one process.\n\n`,
+    );
   }
 
   await app.listen({ port: config.port, host: config.host });
@@ -46,7 +51,10 @@ async function main(): Promise<void> {
     closing = true;
     // SIGTERM comes from an orchestrator, behind a load balancer: drain first. SIGINT is a
     // person at a terminal (Ctrl-C): no balancer to wait for.
-    const times = { drainMs: signal === 'SIGTERM' ? config.ops.shutdownDrainMs : 0, graceMs: config.ops.shutdownGraceMs };
+    const times = {
+      drainMs: signal === 'SIGTERM' ? config.ops.shutdownDrainMs : 0,
+      graceMs: config.ops.shutdownGraceMs,
+    };
     server.log.info({ signal, ...times }, 'shutting down');
     shutDownGracefully(server, ctx, times).then(
       (outcome) => process.exit(outcome === 'clean' ? 0 : 1),
@@ -64,7 +72,7 @@ main().catch((err) => {
   if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
     process.stderr.write(`${err.message}\n`);
   } else {
-    process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   }
   process.exit(1);
 });

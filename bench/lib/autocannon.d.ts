@@ -10,7 +10,12 @@ declare module 'autocannon' {
   /** One entry of `requests`; setupRequest/onResponse only work here. */
   export interface AutocannonRequest extends RequestParams {
     setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams | null | undefined;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   }
 
   export interface AutocannonOptions extends RequestParams {

@@ -15,7 +15,13 @@ import { FilterXSS } from 'xss';
 import { HTMLRewriter } from 'html-rewriter-wasm';
 import { Piscina } from 'piscina';
 import { sanitizePostHtml, type FilteredHtml } from '../../src/modules/posts/html-filter.js';
-import { ALLOWED_ATTRIBUTES, CONTENT_DROPPED_TAGS, LINK_SCHEMES, SCHEMES_BY_TAG, URL_ATTRIBUTES } from '../../src/modules/posts/html-allow-list.js';
+import {
+  ALLOWED_ATTRIBUTES,
+  CONTENT_DROPPED_TAGS,
+  LINK_SCHEMES,
+  SCHEMES_BY_TAG,
+  URL_ATTRIBUTES,
+} from '../../src/modules/posts/html-allow-list.js';
 import { referenceFilterHtml } from '../../test/helpers/sanitize-html-filter.js';
 import { violations } from '../../test/helpers/html-safety.js';
 import { articleHtml } from './seed.js';
@@ -46,7 +52,12 @@ function xssCandidate(): Candidate {
     allowCommentTag: false,
     css: false,
   });
-  return { name: 'xss package, same allow-list', filter: (html) => noWarnings(xss.process(html)), judged: true, warns: false };
+  return {
+    name: 'xss package, same allow-list',
+    filter: (html) => noWarnings(xss.process(html)),
+    judged: true,
+    warns: false,
+  };
 }
 
 /** lol-html (Cloudflare's streaming rewriter, Rust compiled to WebAssembly) with the same allow-list. */
@@ -70,7 +81,8 @@ function lolHtmlCandidate(): Candidate {
             return;
           }
           for (const [name, value] of [...el.attributes]) {
-            if (!allowed.includes(name) || (URL_ATTRIBUTES.has(name) && unsafeUrl(tag, value))) el.removeAttribute(name);
+            if (!allowed.includes(name) || (URL_ATTRIBUTES.has(name) && unsafeUrl(tag, value)))
+              el.removeAttribute(name);
           }
         },
       });
@@ -121,7 +133,9 @@ interface Inputs {
 }
 
 function loadInputs(bodyBytes: number): Inputs {
-  const payloads = JSON.parse(readFileSync(new URL('../../test/fixtures/xss/payloads.json', import.meta.url), 'utf8')) as Array<{ payload: string }>;
+  const payloads = JSON.parse(
+    readFileSync(new URL('../../test/fixtures/xss/payloads.json', import.meta.url), 'utf8'),
+  ) as Array<{ payload: string }>;
   return {
     articles: Array.from({ length: 16 }, (_, i) => articleHtml(bodyBytes, i + 1).replaceAll('</p>', '<br></p>')),
     corpus: payloads.map((p) => p.payload),
@@ -166,7 +180,11 @@ async function judge(candidate: Candidate, inputs: Inputs): Promise<Exactness> {
     const out = await candidate.filter(body);
     if (i < inputs.corpus.length && violations(out.html).length === 0) neutralised++;
     const previous = referenceFilterHtml(body);
-    if (out.html === previous.html && (!candidate.warns || JSON.stringify(out.warnings) === JSON.stringify(previous.warnings))) same++;
+    if (
+      out.html === previous.html &&
+      (!candidate.warns || JSON.stringify(out.warnings) === JSON.stringify(previous.warnings))
+    )
+      same++;
     const again = await candidate.filter(out.html);
     if (again.html === out.html && again.warnings.length === 0) fixed++;
   }
@@ -206,7 +224,9 @@ export interface FilterComparisonOptions {
 
 export async function compareFilters(options: FilterComparisonOptions, log: (line: string) => void): Promise<string> {
   const inputs = loadInputs(options.bodyBytes);
-  const speeds = new Map<Candidate, { articles: number[]; corpus: number[] }>(CANDIDATES.map((c) => [c, { articles: [], corpus: [] }]));
+  const speeds = new Map<Candidate, { articles: number[]; corpus: number[] }>(
+    CANDIDATES.map((c) => [c, { articles: [], corpus: [] }]),
+  );
   for (const c of CANDIDATES) await cpuThroughput(c, inputs.articles, 100); // warm-up
   for (let round = 1; round <= options.rounds; round++) {
     log(`filters: round ${round}/${options.rounds}`);
@@ -243,7 +263,11 @@ export async function compareFilters(options: FilterComparisonOptions, log: (lin
     for (const threads of [1, 2]) {
       log(`filters: ${p.name} on ${threads} worker thread${threads > 1 ? 's' : ''}`);
       const mbps = await poolThroughput(p.file, threads, inputs.articles, options.poolSeconds);
-      threadRows.push([`${p.name}, ${threads} worker thread${threads > 1 ? 's' : ''}`, mbps.toFixed(1), (mbps / reference).toFixed(2)]);
+      threadRows.push([
+        `${p.name}, ${threads} worker thread${threads > 1 ? 's' : ''}`,
+        mbps.toFixed(1),
+        (mbps / reference).toFixed(2),
+      ]);
     }
   }
 
@@ -252,7 +276,19 @@ export async function compareFilters(options: FilterComparisonOptions, log: (lin
     `HTML filter candidates: ${inputs.articles.length} articles of ${articleKb} KB written with <br> (every one rewritten), ${inputs.corpus.length} XSS payloads; ` +
       `CPU MB/s, median of ${options.rounds} interleaved rounds`,
     '',
-    table(['candidate', 'articles MB/s', '× sanitize-html', 'corpus MB/s', 'corpus neutralised', 'same as sanitize-html', 'fixed point', 'warnings'], rows),
+    table(
+      [
+        'candidate',
+        'articles MB/s',
+        '× sanitize-html',
+        'corpus MB/s',
+        'corpus neutralised',
+        'same as sanitize-html',
+        'fixed point',
+        'warnings',
+      ],
+      rows,
+    ),
     '',
     'Worker threads (wall clock, articles only; the pool is kept four bodies per thread deep):',
     '',
@@ -262,6 +298,11 @@ export async function compareFilters(options: FilterComparisonOptions, log: (lin
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }

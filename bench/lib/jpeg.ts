@@ -11,7 +11,12 @@ export const PHOTO_HEIGHT = 3000;
 export async function makePhotoJpeg(width = PHOTO_WIDTH, height = PHOTO_HEIGHT): Promise<Buffer> {
   const half = { width: Math.round(width / 2), height: Math.round(height / 2) };
   const noise = await sharp({
-    create: { ...half, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+    create: {
+      ...half,
+      channels: 3,
+      background: { r: 120, g: 140, b: 160 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
   })
     .raw()
     .toBuffer({ resolveWithObject: true });

@@ -28,7 +28,10 @@ const WEBHOOK_EVERY_MS = 250;
 const MAX_BODY = 16 * 1024 * 1024;
 /** The widest search q allows (200 characters): 40 distinct three-letter terms, each in many of A's posts. */
 const WIDE_Q = (() => {
-  const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat proident'.split(' ');
+  const words =
+    'lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusmod tempor incididunt labore dolore magna aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat proident'.split(
+      ' ',
+    );
   const terms = new Set<string>();
   for (const w of words) for (let i = 0; i + 3 <= w.length && terms.size < 40; i += 3) terms.add(w.slice(i, i + 3));
   return [...terms].slice(0, 40).join(' ');
@@ -41,13 +44,25 @@ interface Stores {
 }
 
 async function seed(databaseUrl: string, database: never, workDir: string, engine: string): Promise<Stores> {
-  const ctx = await createContext({ ...loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MEDIA_DIR: join(workDir, 'media') }), database });
+  const ctx = await createContext({
+    ...loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MEDIA_DIR: join(workDir, 'media') }),
+    database,
+  });
   try {
     const a = await ctx.stores.create({ handle: 'noisy-a', name: 'Noisy A', categories: true });
     const b = await ctx.stores.create({ handle: 'quiet-b', name: 'Quiet B' });
     // A: the default limits of a key. B: room for the measurement, so B measures latency, not refusals.
     const aKey = (await ctx.keys.issue({ storeId: a.id, application: 'noisy', scopes: [...SCOPES] })).key;
-    const bKey = (await ctx.keys.issue({ storeId: b.id, application: 'quiet', scopes: [...SCOPES], readPerMinute: 10_000_000, writePerMinute: 10_000_000, concurrency: 1000 })).key;
+    const bKey = (
+      await ctx.keys.issue({
+        storeId: b.id,
+        application: 'quiet',
+        scopes: [...SCOPES],
+        readPerMinute: 10_000_000,
+        writePerMinute: 10_000_000,
+        concurrency: 1000,
+      })
+    ).key;
     const now = Date.now();
     const insert = async (storeId: number, count: number, bytes: number) => {
       const ids: number[] = [];
@@ -55,12 +70,37 @@ async function seed(databaseUrl: string, database: never, workDir: string, engin
         await ctx.db.transaction().execute(async (trx) => {
           const rows = Array.from({ length: Math.min(200, count - from) }, (_, k) => {
             const n = from + k;
-            return { store_id: storeId, title: `Post ${n} lorem ipsum`, summary: null, body_html: articleHtml(bytes, n + 1), warnings: '[]', cover_image_id: null, default_category_id: null, published_at: now, view_count: 0, created_at: now - n * 1000, updated_at: now - n * 1000 };
+            return {
+              store_id: storeId,
+              title: `Post ${n} lorem ipsum`,
+              summary: null,
+              body_html: articleHtml(bytes, n + 1),
+              warnings: '[]',
+              cover_image_id: null,
+              default_category_id: null,
+              published_at: now,
+              view_count: 0,
+              created_at: now - n * 1000,
+              updated_at: now - n * 1000,
+            };
           });
           const got = (await trx.insertInto('posts').values(rows).returning('id').execute()).map((r) => r.id);
           const texts = rows.map((r) => searchText(r.title, null, r.body_html));
-          await trx.insertInto('post_search').values(got.map((id, k) => (engine === 'postgres' ? { post_id: id, store_id: storeId, text: texts[k] } : { rowid: id, text: texts[k] })) as never).execute();
-          if (engine === 'sqlite') await trx.insertInto('post_search_store').values(got.map((id, k) => ({ rowid: id, tokens: storeSearchTokens(storeId, texts[k]) }))).execute();
+          await trx
+            .insertInto('post_search')
+            .values(
+              got.map((id, k) =>
+                engine === 'postgres'
+                  ? { post_id: id, store_id: storeId, text: texts[k] }
+                  : { rowid: id, text: texts[k] },
+              ) as never,
+            )
+            .execute();
+          if (engine === 'sqlite')
+            await trx
+              .insertInto('post_search_store')
+              .values(got.map((id, k) => ({ rowid: id, tokens: storeSearchTokens(storeId, texts[k]) })))
+              .execute();
           ids.push(...got);
         });
       }
@@ -85,11 +125,29 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function call(api: RunningServer, key: string, method: string, path: string, body?: string | object, headers: Record<string, string> = {}) {
+async function call(
+  api: RunningServer,
+  key: string,
+  method: string,
+  path: string,
+  body?: string | object,
+  headers: Record<string, string> = {},
+) {
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await fetch(`${api.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(text !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: text });
+  const res = await fetch(`${api.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(text !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: text,
+  });
   // The fields read below, after a success status; null when the body is not JSON.
-  return { status: res.status, json: (await res.json().catch(() => null)) as { id: number | string; event_id: string } };
+  return {
+    status: res.status,
+    json: (await res.json().catch(() => null)) as { id: number | string; event_id: string },
+  };
 }
 
 /** The largest body of the most values each route allows: ~16 MiB where post HTML goes, 64 KiB elsewhere. */
@@ -121,12 +179,23 @@ function htmlBody(bytes: number, escape: string): string {
  * before the whole body is sent (a refusal at the first byte past a limit); what was read of the
  * answer is kept whatever happens to the rest of the upload.
  */
-function send(url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; bytes: number }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; bytes: number }> {
   const { hostname, port, pathname, search } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect({ host: hostname, port: Number(port) });
     const chunks: Buffer[] = [];
-    const head = [`${method} ${pathname}${search} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${Buffer.byteLength(body)}`];
+    const head = [
+      `${method} ${pathname}${search} HTTP/1.1`,
+      `Host: ${hostname}:${port}`,
+      'Connection: close',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${Buffer.byteLength(body)}`,
+    ];
     socket.on('data', (d: Buffer) => chunks.push(d));
     const finish = () => {
       const text = Buffer.concat(chunks).toString('latin1');
@@ -149,7 +218,9 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
   try {
     const t0 = Date.now();
     const stores = await seed(db.database.url, db.database as never, db.workDir, options.engine);
-    log(`seeded A (${A_POSTS} posts of 20 KB) and B (${B_POSTS} posts) on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `seeded A (${A_POSTS} posts of 20 KB) and B (${B_POSTS} posts) on ${options.engine} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     // B's receiver notes when each event arrives; A's receivers accept and never answer.
     const arrivedAt = new Map<string, number>();
@@ -183,9 +254,20 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
       const r = await call(server, stores.aKey, 'POST', '/v1/webhooks', { url: `${hangingUrl}/a${i}`, events: ['*'] });
       if (r.status !== 201) throw new Error(`A's endpoint: ${r.status} ${JSON.stringify(r.json)}`);
     }
-    const bEndpoint = await call(server, stores.bKey, 'POST', '/v1/webhooks', { url: `${receiverUrl}/b`, events: ['webhook.test'] });
-    if (bEndpoint.status !== 201) throw new Error(`B's endpoint: ${bEndpoint.status} ${JSON.stringify(bEndpoint.json)}`);
-    const category = await call(server, stores.aKey, 'POST', '/v1/blog/categories', { name: 'Renamed' }, { 'idempotency-key': 'neighbours-cat' });
+    const bEndpoint = await call(server, stores.bKey, 'POST', '/v1/webhooks', {
+      url: `${receiverUrl}/b`,
+      events: ['webhook.test'],
+    });
+    if (bEndpoint.status !== 201)
+      throw new Error(`B's endpoint: ${bEndpoint.status} ${JSON.stringify(bEndpoint.json)}`);
+    const category = await call(
+      server,
+      stores.aKey,
+      'POST',
+      '/v1/blog/categories',
+      { name: 'Renamed' },
+      { 'idempotency-key': 'neighbours-cat' },
+    );
     if (category.status !== 201) throw new Error(`A's category: ${category.status} ${JSON.stringify(category.json)}`);
     const largeBody = wideBody(MAX_BODY);
     const smallBody = wideBody(64 * 1024);
@@ -195,7 +277,16 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     const startA = async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'noisy-store.ts')], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, API_URL: server.url, API_KEY: stores.aKey, CATEGORY_ID: String(category.json.id), WIDE_Q, MAX_BODY: String(MAX_BODY), ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}) },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          API_URL: server.url,
+          API_KEY: stores.aKey,
+          CATEGORY_ID: String(category.json.id),
+          WIDE_Q,
+          MAX_BODY: String(MAX_BODY),
+          ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}),
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
@@ -224,16 +315,30 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
       const cpuBefore = readCpuSeconds(server.pid);
       const label = noisy ? 'B, with A at its limits' : 'B, quiet';
       log(`  ${label}: ${options.duration} s`);
-      const reads = await scenario.measure(server, scenario.getPost({ key: stores.bKey, postIds: stores.bPostIds, bodyBytes: 2048 }), 4, options.duration);
+      const reads = await scenario.measure(
+        server,
+        scenario.getPost({ key: stores.bKey, postIds: stores.bPostIds, bodyBytes: 2048 }),
+        4,
+        options.duration,
+      );
       webhooks = false;
       await hooks;
       const apiCpu = readCpuSeconds(server.pid) - cpuBefore;
       if (stopA) statuses = await stopA();
       // Wait (up to 20 s) for B's last events to arrive.
       const deadline = performance.now() + 20_000;
-      while ([...sentAt.keys()].some((id) => !arrivedAt.has(id)) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while ([...sentAt.keys()].some((id) => !arrivedAt.has(id)) && performance.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       const latencies = [...sentAt].map(([id, at]) => (arrivedAt.get(id) ?? Infinity) - at);
-      return { label, reads, apiCpu, hookP50: percentile(latencies, 50), hookP99: percentile(latencies, 99), hooks: latencies.length, lost: latencies.filter((l) => l === Infinity).length };
+      return {
+        label,
+        reads,
+        apiCpu,
+        hookP50: percentile(latencies, 50),
+        hookP99: percentile(latencies, 99),
+        hooks: latencies.length,
+        lost: latencies.filter((l) => l === Infinity).length,
+      };
     };
 
     const quiet = await phase(false);
@@ -244,23 +349,58 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
       '|---|---:|---:|---:|---:|---:|---:|---:|',
     ];
     for (const p of [quiet, noisy]) {
-      lines.push(`| ${p.label} | ${Math.round(p.reads.rps)} | ${p.reads.p50} | ${p.reads.p99} | ${p.hookP50.toFixed(0)} | ${p.hookP99.toFixed(0)} | ${p.hooks} (${p.lost}) | ${p.apiCpu.toFixed(1)} |`);
+      lines.push(
+        `| ${p.label} | ${Math.round(p.reads.rps)} | ${p.reads.p50} | ${p.reads.p99} | ${p.hookP50.toFixed(0)} | ${p.hookP99.toFixed(0)} | ${p.hooks} (${p.lost}) | ${p.apiCpu.toFixed(1)} |`,
+      );
     }
-    lines.push(`A's answers while running: ${Object.entries(statuses).sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+    lines.push(
+      `A's answers while running: ${Object.entries(statuses)
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')}`,
+    );
     const readRatio = noisy.reads.p99 / Math.max(quiet.reads.p99, 1);
-    lines.push(`targets: B read p99 ≤ 2 × quiet: ${readRatio.toFixed(2)} × — ${readRatio <= 2 ? 'met' : 'MISSED'}; B webhook p99 < 2000 ms: ${noisy.hookP99.toFixed(0)} ms — ${noisy.hookP99 < 2000 ? 'met' : 'MISSED'}`);
+    lines.push(
+      `targets: B read p99 ≤ 2 × quiet: ${readRatio.toFixed(2)} × — ${readRatio <= 2 ? 'met' : 'MISSED'}; B webhook p99 < 2000 ms: ${noisy.hookP99.toFixed(0)} ms — ${noisy.hookP99 < 2000 ? 'met' : 'MISSED'}`,
+    );
 
     // Bounds: the API's CPU per request at the largest allowed bodies, one at a time.
-    lines.push('', 'Work per request at the largest allowed bodies (one at a time, server CPU per request)', '| request | answer | answer bytes | CPU ms/request |', '|---|---|---:|---:|');
+    lines.push(
+      '',
+      'Work per request at the largest allowed bodies (one at a time, server CPU per request)',
+      '| request | answer | answer bytes | CPU ms/request |',
+      '|---|---|---:|---:|',
+    );
     const deep = `{"title":"t","body_html":"b","x":${'['.repeat(MAX_BODY / 2 - 40)}${']'.repeat(MAX_BODY / 2 - 40)}}`;
     const bounds: Array<[string, string, string, string, string?]> = [
       ['POST /v1/blog/posts, 16 MiB of 1-value fields', 'POST', '/v1/blog/posts', largeBody],
       ['POST /v1/blog/posts, 16 MiB of nested arrays', 'POST', '/v1/blog/posts', deep],
-      ['POST /v1/blog/posts, 16 MiB body_html (one string, some non-ASCII)', 'POST', '/v1/blog/posts', htmlBody(MAX_BODY, '')],
-      ['POST /v1/blog/posts, 16 MiB body_html with an escaped surrogate pair', 'POST', '/v1/blog/posts', htmlBody(MAX_BODY, '\\ud83d\\ude00')],
-      ['POST /v1/blog/posts, 10,000 unknown fields', 'POST', '/v1/blog/posts', `{"title":"t","body_html":"b",${Array.from({ length: 9990 }, (_, i) => `"f${i}":1`).join(',')}}`],
+      [
+        'POST /v1/blog/posts, 16 MiB body_html (one string, some non-ASCII)',
+        'POST',
+        '/v1/blog/posts',
+        htmlBody(MAX_BODY, ''),
+      ],
+      [
+        'POST /v1/blog/posts, 16 MiB body_html with an escaped surrogate pair',
+        'POST',
+        '/v1/blog/posts',
+        htmlBody(MAX_BODY, '\\ud83d\\ude00'),
+      ],
+      [
+        'POST /v1/blog/posts, 10,000 unknown fields',
+        'POST',
+        '/v1/blog/posts',
+        `{"title":"t","body_html":"b",${Array.from({ length: 9990 }, (_, i) => `"f${i}":1`).join(',')}}`,
+      ],
       ['POST /v1/blog/categories, 64 KiB of 1-value fields', 'POST', '/v1/blog/categories', smallBody],
-      ['GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)', 'GET', `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`, '', stores.aKey],
+      [
+        'GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)',
+        'GET',
+        `/v1/blog/posts?q=${encodeURIComponent(WIDE_Q)}`,
+        '',
+        stores.aKey,
+      ],
     ];
     for (const [label, method, path, body, key = stores.bKey] of bounds) {
       const N = 10;
@@ -268,12 +408,23 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
       let status = 0;
       let bytes = 0;
       for (let i = 0; i < N; i++) {
-        const res = await send(`${server.url}${path}`, method, { authorization: `Bearer ${key}`, 'idempotency-key': `bound-${i}-${Math.random()}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
+        const res = await send(
+          `${server.url}${path}`,
+          method,
+          {
+            authorization: `Bearer ${key}`,
+            'idempotency-key': `bound-${i}-${Math.random()}`,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
+          body,
+        );
         status = res.status;
         bytes = res.bytes;
       }
       const cpuMs = ((readCpuSeconds(server.pid) - before) * 1000) / N;
-      lines.push(`| ${label} | ${status === 0 ? 'no answer read (the connection was closed mid-upload)' : status} | ${bytes} | ${cpuMs.toFixed(1)} |`);
+      lines.push(
+        `| ${label} | ${status === 0 ? 'no answer read (the connection was closed mid-upload)' : status} | ${bytes} | ${cpuMs.toFixed(1)} |`,
+      );
     }
     return lines;
   } finally {

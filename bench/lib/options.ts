@@ -74,14 +74,32 @@ export const USAGE = `usage: npm run bench -- [options]
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
-export const ENDPOINTS = ['bare', 'fastify', 'one-query', 'get', 'list', 'walk', 'me', 'create', 'create-rewritten', 'publish', 'upload', 'uncached', 'quiet', 'two', 'search', 'neighbours'] as const;
+export const ENDPOINTS = [
+  'bare',
+  'fastify',
+  'one-query',
+  'get',
+  'list',
+  'walk',
+  'me',
+  'create',
+  'create-rewritten',
+  'publish',
+  'upload',
+  'uncached',
+  'quiet',
+  'two',
+  'search',
+  'neighbours',
+] as const;
 
 export class UsageError extends Error {}
 
 function positive(name: string, raw: string | undefined, fallback: number, allowZero = false): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`--${name} takes a positive number (got "${raw}")`);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
+    throw new UsageError(`--${name} takes a positive number (got "${raw}")`);
   return n;
 }
 
@@ -122,9 +140,13 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
-  const only = (values.only ?? (smoke ? 'bare,get,create,search' : '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (values.only ?? (smoke ? 'bare,get,create,search' : ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only.filter((name) => !(ENDPOINTS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${ENDPOINTS.join(', ')})`);
+  if (unknown.length > 0)
+    throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${ENDPOINTS.join(', ')})`);
   return {
     engine,
     duration: positive('duration', values.duration, smoke ? 1 : 10),
@@ -141,7 +163,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     build: server === 'dist' && !values.app && values['no-build'] !== true,
     durability: !smoke && values['no-durability'] !== true,
     only,
-    postgresUrl: values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    postgresUrl:
+      values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     readCacheMb: Math.round(positive('read-cache-mb', values['read-cache-mb'], 256, true)),
     cpuProf: values['cpu-prof'] ?? null,
     json: values.json ?? null,
@@ -153,4 +176,5 @@ export function parseOptions(argv: string[]): BenchOptions {
   };
 }
 
-export const wants = (options: BenchOptions, name: (typeof ENDPOINTS)[number]) => options.only.length === 0 || options.only.includes(name);
+export const wants = (options: BenchOptions, name: (typeof ENDPOINTS)[number]) =>
+  options.only.length === 0 || options.only.includes(name);

@@ -94,7 +94,14 @@ const AFTER_GC = /BENCH_MEMORY_AFTER_GC (\{.*\})\n/g;
 
 /** Asks the API for a full collection and waits for its report (null if none comes). */
 export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Promise<MemoryAfterGc | null> {
-  type Report = { n: number; heapUsed: number; external: number; rss: number; queries: number | null; redisCommands?: number | null };
+  type Report = {
+    n: number;
+    heapUsed: number;
+    external: number;
+    rss: number;
+    queries: number | null;
+    redisCommands?: number | null;
+  };
   const latest = (): Report | null => {
     const all = [...server.output().matchAll(AFTER_GC)];
     return all.length ? (JSON.parse(all[all.length - 1][1]) as Report) : null;
@@ -105,7 +112,13 @@ export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Pr
   while (Date.now() < deadline) {
     const m = latest();
     if (m && m.n > before) {
-      return { heapUsedMb: m.heapUsed / 1048576, externalMb: m.external / 1048576, rssMb: m.rss / 1048576, queries: m.queries, redisCommands: m.redisCommands ?? null };
+      return {
+        heapUsedMb: m.heapUsed / 1048576,
+        externalMb: m.external / 1048576,
+        rssMb: m.rss / 1048576,
+        queries: m.queries,
+        redisCommands: m.redisCommands ?? null,
+      };
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -115,7 +128,8 @@ export async function memoryAfterGc(server: RunningServer, timeoutMs = 5000): Pr
 async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before answering:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with code ${child.exitCode} before answering:\n${output()}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
@@ -131,7 +145,14 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
  * `stdoutFile`: the process's standard output goes to this file (the API's log, as a log
  * collector would take it) instead of through the benchmark process, which shares the CPUs.
  */
-function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port: number, probePath: string, stdoutFile?: string): Promise<RunningServer> {
+function startProcess(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  probePath: string,
+  stdoutFile?: string,
+): Promise<RunningServer> {
   const stdoutFd = stdoutFile ? openSync(stdoutFile, 'a') : null;
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'] });
   if (stdoutFd !== null) closeSync(stdoutFd);
@@ -168,7 +189,13 @@ function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, port
 
 /** Environment of a server: only what it needs, so nothing from the caller's shell leaks in. */
 function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...(process.env.HTML_FILTER_THREADS ? { HTML_FILTER_THREADS: process.env.HTML_FILTER_THREADS } : {}) };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...(process.env.HTML_FILTER_THREADS ? { HTML_FILTER_THREADS: process.env.HTML_FILTER_THREADS } : {}),
+  };
   return { ...env, ...extra };
 }
 
@@ -200,7 +227,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   // Lets the benchmark ask for a full collection and the query count between rows (memoryAfterGc).
   const nodeFlags: string[] = [...REPORT_FLAGS];
   if (options.cpuProfDir) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`);
-  const appRoot = options.appDir ? resolve(options.appDir) : options.mode === 'dist' ? join(ROOT, 'dist', 'src') : join(ROOT, 'src');
+  const appRoot = options.appDir
+    ? resolve(options.appDir)
+    : options.mode === 'dist'
+      ? join(ROOT, 'dist', 'src')
+      : join(ROOT, 'src');
   let entry: string[];
   if (options.sqliteSynchronous) entry = ['--import', 'tsx', join(ROOT, 'bench', 'server-variant.ts')];
   else if (options.mode === 'dist' || options.appDir) entry = [join(appRoot, 'main.js')];
@@ -221,19 +252,41 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
 }
 
 /** The one-query ceiling (PostgreSQL): bench/one-query-server.mjs. */
-export async function startOneQueryServer(payloadFile: string, databaseUrl: string, postId: number): Promise<RunningServer> {
+export async function startOneQueryServer(
+  payloadFile: string,
+  databaseUrl: string,
+  postId: number,
+): Promise<RunningServer> {
   const port = await freePort();
-  const env = serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile, DATABASE_URL: databaseUrl, BENCH_POST_ID: String(postId) });
+  const env = serverEnv({
+    PORT: String(port),
+    BENCH_PAYLOAD_FILE: payloadFile,
+    DATABASE_URL: databaseUrl,
+    BENCH_POST_ID: String(postId),
+  });
   return startProcess('one-query', [...REPORT_FLAGS, join(ROOT, 'bench', 'one-query-server.mjs')], env, port, '/');
 }
 
 export async function startBareServer(payloadFile: string): Promise<RunningServer> {
   const port = await freePort();
-  return startProcess('bare', [join(ROOT, 'bench', 'bare-server.mjs')], serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }), port, '/');
+  return startProcess(
+    'bare',
+    [join(ROOT, 'bench', 'bare-server.mjs')],
+    serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }),
+    port,
+    '/',
+  );
 }
 
 /** The framework ceiling (bench/fastify-server.mjs); its log goes to `logFile` like the API's. */
 export async function startFastifyServer(payloadFile: string, logFile: string): Promise<RunningServer> {
   const port = await freePort();
-  return startProcess('fastify', [join(ROOT, 'bench', 'fastify-server.mjs')], serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }), port, '/', logFile);
+  return startProcess(
+    'fastify',
+    [join(ROOT, 'bench', 'fastify-server.mjs')],
+    serverEnv({ PORT: String(port), BENCH_PAYLOAD_FILE: payloadFile }),
+    port,
+    '/',
+    logFile,
+  );
 }

@@ -16,14 +16,48 @@ export interface Row {
 }
 
 const fmt = (n: number, digits: number) =>
-  Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
+  Number.isFinite(n)
+    ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : '–';
 
 export function formatTable(rows: Row[]): string {
-  const header = ['endpoint', 'conns', 'req/s', 'p50 ms', 'p99 ms', '× bare', '× Fastify', '× 1-query', 'CPU µs/req', 'DB q/req', 'Redis cmd/req', 'peak RSS MB', 'non-2xx'];
+  const header = [
+    'endpoint',
+    'conns',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    '× bare',
+    '× Fastify',
+    '× 1-query',
+    'CPU µs/req',
+    'DB q/req',
+    'Redis cmd/req',
+    'peak RSS MB',
+    'non-2xx',
+  ];
   const body = rows.map((r) => {
-    if (!r.m) return [r.label, r.connections === null ? '' : String(r.connections), r.note ?? 'n/a', '', '', '', '', '', '', '', '', '', ''];
+    if (!r.m)
+      return [
+        r.label,
+        r.connections === null ? '' : String(r.connections),
+        r.note ?? 'n/a',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ];
     const statuses = Object.entries(r.m.statusCodes).filter(([code]) => !code.startsWith('2'));
-    const non2xx = r.m.non2xx + r.m.errors === 0 ? '0' : `${r.m.non2xx + r.m.errors}${statuses.length ? ` (${statuses.map(([c, n]) => `${c}×${n}`).join(' ')})` : ''}`;
+    const non2xx =
+      r.m.non2xx + r.m.errors === 0
+        ? '0'
+        : `${r.m.non2xx + r.m.errors}${statuses.length ? ` (${statuses.map(([c, n]) => `${c}×${n}`).join(' ')})` : ''}`;
     return [
       r.label,
       String(r.connections ?? ''),
@@ -42,7 +76,8 @@ export function formatTable(rows: Row[]): string {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
   const right = [false, true, true, true, true, true, true, true, true, true, true, true, true];
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');
 }

@@ -37,12 +37,22 @@ function grown(before: Array<number | null>, after: Array<number | null>): numbe
   return after.reduce((t: number, n, i) => t + n! - before[i]!, 0);
 }
 
-export async function measure(server: RunningServer, spec: LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
+export async function measure(
+  server: RunningServer,
+  spec: LoadSpec,
+  connections: number,
+  durationSeconds: number,
+): Promise<Measurement> {
   return measureSplit([server], () => spec, connections, durationSeconds);
 }
 
 /** Sends `amount` requests of `spec` (unmeasured): a warm-up that visits every post once. */
-export async function visitAll(server: RunningServer, spec: LoadSpec, connections: number, amount: number): Promise<void> {
+export async function visitAll(
+  server: RunningServer,
+  spec: LoadSpec,
+  connections: number,
+  amount: number,
+): Promise<void> {
   await autocannon({ url: server.url, connections, amount, timeout: 30, ...spec });
 }
 
@@ -50,7 +60,12 @@ export async function visitAll(server: RunningServer, spec: LoadSpec, connection
  * The same load split between several servers (an autocannon each, with an equal share of the
  * connections, all at once). Throughput and CPU add up; the latency shown is the worst server's.
  */
-export async function measureSplit(servers: RunningServer[], specFor: (i: number) => LoadSpec, connections: number, durationSeconds: number): Promise<Measurement> {
+export async function measureSplit(
+  servers: RunningServer[],
+  specFor: (i: number) => LoadSpec,
+  connections: number,
+  durationSeconds: number,
+): Promise<Measurement> {
   const countsBefore = await Promise.all(servers.map(countsSoFar));
   const samplers = servers.map((s) => sampleRss(s.pid));
   const cpuBefore = servers.map((s) => readCpuSeconds(s.pid));
@@ -58,7 +73,11 @@ export async function measureSplit(servers: RunningServer[], specFor: (i: number
   let results: Awaited<ReturnType<typeof autocannon>>[];
   let peakRssMb: number;
   try {
-    results = await Promise.all(servers.map((s, i) => autocannon({ url: s.url, connections: share, duration: durationSeconds, timeout: 30, ...specFor(i) })));
+    results = await Promise.all(
+      servers.map((s, i) =>
+        autocannon({ url: s.url, connections: share, duration: durationSeconds, timeout: 30, ...specFor(i) }),
+      ),
+    );
   } finally {
     peakRssMb = Math.max(...samplers.map((s) => s.stop()));
   }
@@ -67,9 +86,17 @@ export async function measureSplit(servers: RunningServer[], specFor: (i: number
   const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((total, r) => total + f(r), 0);
   const answered = sum((r) => r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx']);
   const statusCodes: Record<string, number> = {};
-  for (const r of results) for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + stat.count;
-  const queries = grown(countsBefore.map((c) => c.queries), countsAfter.map((c) => c.queries));
-  const redisCommands = grown(countsBefore.map((c) => c.redis), countsAfter.map((c) => c.redis));
+  for (const r of results)
+    for (const [code, stat] of Object.entries(r.statusCodeStats ?? {}))
+      statusCodes[code] = (statusCodes[code] ?? 0) + stat.count;
+  const queries = grown(
+    countsBefore.map((c) => c.queries),
+    countsAfter.map((c) => c.queries),
+  );
+  const redisCommands = grown(
+    countsBefore.map((c) => c.redis),
+    countsAfter.map((c) => c.redis),
+  );
   return {
     rps: sum((r) => r['2xx'] / r.duration),
     p50: Math.max(...results.map((r) => r.latency.p50)),
@@ -99,7 +126,9 @@ export function getPost(c: ScenarioContext): LoadSpec {
   let n = 0;
   return {
     headers: auth(c),
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/blog/posts/${spread(c.postIds, n++)}` }) }],
+    requests: [
+      { method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/blog/posts/${spread(c.postIds, n++)}` }) },
+    ],
   };
 }
 
@@ -180,7 +209,11 @@ export function publishPost(c: ScenarioContext): LoadSpec {
         method: 'POST',
         setupRequest: (req) => {
           const i = ++n;
-          return { ...req, path: `/v1/blog/posts/${spread(c.postIds, i)}/publish`, body: `{"published_at":"${new Date(base - i * 1000).toISOString()}"}` };
+          return {
+            ...req,
+            path: `/v1/blog/posts/${spread(c.postIds, i)}/publish`,
+            body: `{"published_at":"${new Date(base - i * 1000).toISOString()}"}`,
+          };
         },
       },
     ],
@@ -193,7 +226,9 @@ export function uploadImage(c: ScenarioContext, jpeg: Buffer): LoadSpec {
   let n = 0;
   return {
     headers: { ...auth(c), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    requests: [{ method: 'POST', path: '/v1/media/images', setupRequest: (req) => ({ ...req, body: bodyFor(`${run}-${++n}`) }) }],
+    requests: [
+      { method: 'POST', path: '/v1/media/images', setupRequest: (req) => ({ ...req, body: bodyFor(`${run}-${++n}`) }) },
+    ],
   };
 }
 

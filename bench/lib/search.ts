@@ -50,7 +50,14 @@ export async function seedSearchStore(db: BenchDatabase, count: number): Promise
   const ctx = await createContext(config);
   try {
     const store = await ctx.stores.create({ handle: 'bench-search', name: 'Bench Search Store' });
-    const issued = await ctx.keys.issue({ storeId: store.id, application: 'bench-search', scopes: [...SCOPES], readPerMinute: 10_000_000, writePerMinute: 10_000_000, concurrency: 1000 });
+    const issued = await ctx.keys.issue({
+      storeId: store.id,
+      application: 'bench-search',
+      scopes: [...SCOPES],
+      readPerMinute: 10_000_000,
+      writePerMinute: 10_000_000,
+      concurrency: 1000,
+    });
     const idColumn = ctx.engine === 'postgres' ? 'post_id' : 'rowid';
     const start = Date.now() - count * 60_000;
     const CHUNK = 1000;
@@ -60,18 +67,41 @@ export async function seedSearchStore(db: BenchDatabase, count: number): Promise
         for (let n = from; n < Math.min(count, from + CHUNK); n++) {
           const { title, body } = postText(n);
           const at = start + n * 60_000;
-          rows.push({ store_id: store.id, title, summary: null, body_html: body, warnings: '[]', cover_image_id: null, default_category_id: null, published_at: n % 2 ? at : null, view_count: 0, created_at: at, updated_at: at });
+          rows.push({
+            store_id: store.id,
+            title,
+            summary: null,
+            body_html: body,
+            warnings: '[]',
+            cover_image_id: null,
+            default_category_id: null,
+            published_at: n % 2 ? at : null,
+            view_count: 0,
+            created_at: at,
+            updated_at: at,
+          });
         }
         const ids = (await trx.insertInto('posts').values(rows).returning('id').execute()).map((r) => r.id);
         await trx
           .insertInto('post_search')
-          .values(ids.map((id, k) => ({ [idColumn]: id, ...(ctx.engine === 'postgres' ? { store_id: store.id } : {}), text: searchText(rows[k].title, null, rows[k].body_html) })))
+          .values(
+            ids.map((id, k) => ({
+              [idColumn]: id,
+              ...(ctx.engine === 'postgres' ? { store_id: store.id } : {}),
+              text: searchText(rows[k].title, null, rows[k].body_html),
+            })),
+          )
           .execute();
         // SQLite looks terms up in the store-keyed index (migration 0011-store-isolation).
         if (ctx.engine === 'sqlite') {
           await trx
             .insertInto('post_search_store')
-            .values(ids.map((id, k) => ({ rowid: id, tokens: storeSearchTokens(store.id, searchText(rows[k].title, null, rows[k].body_html)) })))
+            .values(
+              ids.map((id, k) => ({
+                rowid: id,
+                tokens: storeSearchTokens(store.id, searchText(rows[k].title, null, rows[k].body_html)),
+              })),
+            )
             .execute();
         }
       });
@@ -86,5 +116,8 @@ export async function seedSearchStore(db: BenchDatabase, count: number): Promise
 
 /** One search page (20, newest first), the same query every time (the server's read cache is off). */
 export function searchPosts(key: string, q: string): LoadSpec {
-  return { headers: { authorization: `Bearer ${key}` }, requests: [{ method: 'GET', path: `/v1/blog/posts?limit=20&q=${encodeURIComponent(q)}` }] };
+  return {
+    headers: { authorization: `Bearer ${key}` },
+    requests: [{ method: 'GET', path: `/v1/blog/posts?limit=20&q=${encodeURIComponent(q)}` }],
+  };
 }

@@ -82,7 +82,8 @@ export function articleHtml(bytes: number, salt: number): string {
     let html: string;
     if (block % 6 === 0) html = `<h2>${sentence(5)}</h2>`;
     else if (block % 6 === 3) html = `<ul><li>${sentence(6)}</li><li>${sentence(7)}</li><li>${sentence(5)}</li></ul>`;
-    else html = `<p>${sentence(14)} <strong>${sentence(3)}</strong> ${sentence(12)} <a href="https://example.com/p/${block}">${sentence(2)}</a> ${sentence(10)}.</p>`;
+    else
+      html = `<p>${sentence(14)} <strong>${sentence(3)}</strong> ${sentence(12)} <a href="https://example.com/p/${block}">${sentence(2)}</a> ${sentence(10)}.</p>`;
     parts.push(html);
     size += html.length;
   }
@@ -96,7 +97,10 @@ export interface SeedResult {
 }
 
 export async function seedDatabase(db: BenchDatabase, options: { posts: number; bodyKb: number }): Promise<SeedResult> {
-  const config = { ...loadConfig({ DATABASE_URL: db.database.url, LOG_LEVEL: 'warn', MEDIA_DIR: join(db.workDir, 'media') }), database: db.database };
+  const config = {
+    ...loadConfig({ DATABASE_URL: db.database.url, LOG_LEVEL: 'warn', MEDIA_DIR: join(db.workDir, 'media') }),
+    database: db.database,
+  };
   const ctx = await createContext(config);
   try {
     const handle = 'bench';
@@ -121,7 +125,15 @@ export async function seedDatabase(db: BenchDatabase, options: { posts: number; 
     for (let c = 0; c < 5; c++) {
       const row = await ctx.db
         .insertInto('categories')
-        .values({ store_id: store.id, name: `Category ${c + 1}`, parent_id: null, parent_key: 0, depth: 1, created_at: now, updated_at: now })
+        .values({
+          store_id: store.id,
+          name: `Category ${c + 1}`,
+          parent_id: null,
+          parent_key: 0,
+          depth: 1,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       categoryIds.push(row.id);
@@ -157,7 +169,13 @@ export async function seedDatabase(db: BenchDatabase, options: { posts: number; 
         postIds.push(...ids);
         await trx
           .insertInto('post_categories')
-          .values(ids.map((id, k) => ({ post_id: id, category_id: categoryIds[(from + k) % categoryIds.length], store_id: store.id })))
+          .values(
+            ids.map((id, k) => ({
+              post_id: id,
+              category_id: categoryIds[(from + k) % categoryIds.length],
+              store_id: store.id,
+            })),
+          )
           .execute();
       }
     });

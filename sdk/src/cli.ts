@@ -59,10 +59,13 @@ async function main(argv: string[]): Promise<number> {
     ...(apiKey ? [] : ['BLOG_API_KEY is not set']),
     ...(baseUrl ? [] : ['the service address is missing: set BLOG_API_URL or pass --api-url']),
     ...(forwardTo && /^https?:\/\//.test(forwardTo) ? [] : ['--forward-to needs an http(s) URL']),
-    ...(values.secret === undefined || /^whsec_[A-Za-z0-9+/=]{16,}$/.test(values.secret) ? [] : ['--secret must look like whsec_<base64>']),
+    ...(values.secret === undefined || /^whsec_[A-Za-z0-9+/=]{16,}$/.test(values.secret)
+      ? []
+      : ['--secret must look like whsec_<base64>']),
   ];
   const pollIntervalMs = values['poll-interval-ms'] === undefined ? undefined : Number(values['poll-interval-ms']);
-  if (pollIntervalMs !== undefined && !(Number.isInteger(pollIntervalMs) && pollIntervalMs >= 50)) problems.push('--poll-interval-ms must be a whole number ≥ 50');
+  if (pollIntervalMs !== undefined && !(Number.isInteger(pollIntervalMs) && pollIntervalMs >= 50))
+    problems.push('--poll-interval-ms must be a whole number ≥ 50');
   if (problems.length > 0) {
     console.error(`${problems.join('\n')}\n\n${USAGE}`);
     return 2;
@@ -70,7 +73,10 @@ async function main(argv: string[]): Promise<number> {
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
-  const types = values.types?.split(',').map((s) => s.trim()).filter(Boolean);
+  const types = values.types
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   await listen({
     baseUrl: baseUrl!,
     apiKey: apiKey!,

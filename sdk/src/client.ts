@@ -64,7 +64,8 @@ function timerSleep(timers: Timers) {
 
 function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new TypeError(`${name} must be a ${allowZero ? 'number ≥ 0' : 'number > 0'}`);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+    throw new TypeError(`${name} must be a ${allowZero ? 'number ≥ 0' : 'number > 0'}`);
   return value;
 }
 
@@ -108,7 +109,8 @@ export class BlogClient {
 
   /** The calling key: store, scopes, features, limits, quotas and rate limits. */
   async me(options?: RequestOptions): Promise<Identity> {
-    return (await this.transport.send({ method: 'GET', path: '/v1/me', options: requestOptions(options) })).body as Identity;
+    return (await this.transport.send({ method: 'GET', path: '/v1/me', options: requestOptions(options) }))
+      .body as Identity;
   }
 }
 

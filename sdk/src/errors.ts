@@ -33,7 +33,11 @@ export class BlogApiError extends Error {
   /** How many times the request was sent (1 when it was not retried). */
   attempts = 1;
 
-  constructor(status: number, error: { code: string; message: string; details?: ErrorDetail[]; request_id?: string | null; retryable?: boolean }, retryAfterSeconds: number | null = null) {
+  constructor(
+    status: number,
+    error: { code: string; message: string; details?: ErrorDetail[]; request_id?: string | null; retryable?: boolean },
+    retryAfterSeconds: number | null = null,
+  ) {
     super(error.message);
     this.name = 'BlogApiError';
     this.status = status;
@@ -65,7 +69,11 @@ export class BlogConnectionError extends Error {
   /** The path and query that were asked for. */
   readonly path: string;
 
-  constructor(code: ConnectionErrorCode, message: string, init: { attempts: number; cause: unknown; requestId?: string | null; method: string; path: string }) {
+  constructor(
+    code: ConnectionErrorCode,
+    message: string,
+    init: { attempts: number; cause: unknown; requestId?: string | null; method: string; path: string },
+  ) {
     super(message, { cause: init.cause });
     this.name = 'BlogConnectionError';
     this.code = code;

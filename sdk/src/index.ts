@@ -40,9 +40,32 @@ export type { AuditApi } from './resources/audit.js';
 export type { WebhooksApi } from './resources/webhooks.js';
 export type { EventsApi, FollowOptions } from './resources/events.js';
 export { PageIterator, type Page, type ToArrayOptions } from './paging.js';
-export { BlogApiError, BlogConnectionError, type ConnectionErrorCode, type ErrorCode, type ErrorDetail, type SdkErrorCode, type ServiceErrorCode } from './errors.js';
+export {
+  BlogApiError,
+  BlogConnectionError,
+  type ConnectionErrorCode,
+  type ErrorCode,
+  type ErrorDetail,
+  type SdkErrorCode,
+  type ServiceErrorCode,
+} from './errors.js';
 export type { RetryOptions } from './retry.js';
-export { API_VERSION, AUDIT_ACTIONS, SCOPES, WEBHOOK_EVENT_TYPES, type AuditAction, type PageLimit, type Scope, type WebhookEventType, type WebhookSubscription } from './vocabulary.js';
+export {
+  API_VERSION,
+  AUDIT_ACTIONS,
+  SCOPES,
+  WEBHOOK_EVENT_TYPES,
+  type AuditAction,
+  type PageLimit,
+  type Scope,
+  type WebhookEventType,
+  type WebhookSubscription,
+} from './vocabulary.js';
 export { verifyWebhook } from './verify-webhook.js';
-export { WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhook-signature.js';
+export {
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+} from './webhook-signature.js';
 export type { components, operations, paths, webhooks } from './generated/openapi.js';

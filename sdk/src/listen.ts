@@ -51,7 +51,11 @@ function writeState(file: string, state: State): void {
 }
 
 /** The body, headers and signature of one forwarded event, as the service's own deliveries carry them. */
-export function signedRequest(event: FeedEvent, secret: string, nowSeconds: number): { body: string; headers: Record<string, string> } {
+export function signedRequest(
+  event: FeedEvent,
+  secret: string,
+  nowSeconds: number,
+): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
   const signature = createHmac('sha256', key).update(`${event.id}.${nowSeconds}.${body}`).digest('base64');
@@ -86,12 +90,21 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 export async function listen(options: ListenOptions): Promise<string | undefined> {
   const log = options.log ?? ((line: string) => console.log(line));
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const client = new BlogClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const client = new BlogClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const me = await client.me();
   const state = readState(options.stateFile);
   const secret = options.secret ?? state.secret ?? `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
   const place = `${options.baseUrl.replace(/\/+$/, '')} ${me.store.handle}`;
-  const save = (cursor: string | undefined) => writeState(options.stateFile, { ...state, secret, cursors: { ...state.cursors, ...(cursor === undefined ? {} : { [place]: cursor }) } });
+  const save = (cursor: string | undefined) =>
+    writeState(options.stateFile, {
+      ...state,
+      secret,
+      cursors: { ...state.cursors, ...(cursor === undefined ? {} : { [place]: cursor }) },
+    });
 
   let cursor = state.cursors?.[place];
   if (cursor === undefined && !options.fromStart) {
@@ -122,7 +135,12 @@ export async function listen(options: ListenOptions): Promise<string | undefined
       const { body, headers } = signedRequest(event, secret, Math.floor(Date.now() / 1000));
       let outcome: string;
       try {
-        const res = await fetchImpl(options.forwardTo, { method: 'POST', headers, body, ...(options.signal ? { signal: options.signal } : {}) });
+        const res = await fetchImpl(options.forwardTo, {
+          method: 'POST',
+          headers,
+          body,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
         await res.arrayBuffer().catch(() => undefined);
         outcome = String(res.status);
         if (res.ok) {

@@ -29,7 +29,8 @@ export class PageIterator<T> implements AsyncIterable<T> {
 
   /** The first `limit` items (fewer when the list is shorter), fetching only the pages needed. */
   async autoPagingToArray(options: ToArrayOptions): Promise<T[]> {
-    if (!Number.isInteger(options?.limit) || options.limit < 0) throw new TypeError('autoPagingToArray: limit must be a whole number ≥ 0');
+    if (!Number.isInteger(options?.limit) || options.limit < 0)
+      throw new TypeError('autoPagingToArray: limit must be a whole number ≥ 0');
     const out: T[] = [];
     if (options.limit === 0) return out;
     for await (const item of this) {

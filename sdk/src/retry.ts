@@ -40,7 +40,13 @@ export function isIdempotent(method: string, headers: Record<string, string>, de
   return declared || method !== 'POST' || Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key');
 }
 
-export function backoffMs(attempt: number, baseDelayMs: number, capMs: number, random: () => number, retryAfterSeconds: number | null): number {
+export function backoffMs(
+  attempt: number,
+  baseDelayMs: number,
+  capMs: number,
+  random: () => number,
+  retryAfterSeconds: number | null,
+): number {
   const ceiling = Math.min(capMs, baseDelayMs * 2 ** attempt);
   const jittered = Math.floor(random() * ceiling);
   return retryAfterSeconds === null ? jittered : Math.max(retryAfterSeconds * 1000, jittered);

@@ -86,7 +86,10 @@ export interface Answer {
 }
 
 /** What one attempt ended with. */
-type Outcome = { kind: 'answer'; answer: Answer } | { kind: 'error'; error: BlogApiError } | { kind: 'lost'; code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null };
+type Outcome =
+  | { kind: 'answer'; answer: Answer }
+  | { kind: 'error'; error: BlogApiError }
+  | { kind: 'lost'; code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null };
 
 export class Transport {
   constructor(private readonly settings: TransportSettings) {}
@@ -95,8 +98,13 @@ export class Transport {
   async send(call: Call): Promise<Answer> {
     const s = this.settings;
     const url = new URL(s.baseUrl + call.path);
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { authorization: `Bearer ${s.apiKey}`, accept: 'application/json', ...call.headers };
+    for (const [name, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${s.apiKey}`,
+      accept: 'application/json',
+      ...call.headers,
+    };
     let body: string | FormData | null = call.form ?? null;
     if (call.json !== undefined) {
       body = JSON.stringify(call.json);
@@ -120,13 +128,20 @@ export class Transport {
       // A Retry-After past the cap is not waited for: the error goes to the caller, who is told the wait.
       const tooLong = retry && retryAfter !== null && retryAfter * 1000 > s.maxRetryDelayMs;
       const willRetry = retry && !tooLong;
-      const connectionError = outcome.kind === 'lost' ? toConnectionError(outcome, call.method, path, attempt + 1) : null;
+      const connectionError =
+        outcome.kind === 'lost' ? toConnectionError(outcome, call.method, path, attempt + 1) : null;
       hook(s.onResponse, {
         method: call.method,
         url: url.href,
         attempt: attempt + 1,
-        status: outcome.kind === 'answer' ? outcome.answer.status : outcome.kind === 'error' ? outcome.error.status : null,
-        requestId: outcome.kind === 'answer' ? outcome.answer.headers.get('x-request-id') : outcome.kind === 'error' ? outcome.error.requestId : outcome.requestId,
+        status:
+          outcome.kind === 'answer' ? outcome.answer.status : outcome.kind === 'error' ? outcome.error.status : null,
+        requestId:
+          outcome.kind === 'answer'
+            ? outcome.answer.headers.get('x-request-id')
+            : outcome.kind === 'error'
+              ? outcome.error.requestId
+              : outcome.requestId,
         durationMs: Date.now() - started,
         error: connectionError,
         willRetry,
@@ -140,12 +155,20 @@ export class Transport {
         // Neither an answer nor an error answer: the connection was lost, so connectionError is set.
         throw connectionError!;
       }
-      await s.retry.sleep(backoffMs(attempt, s.retry.baseDelayMs, s.maxRetryDelayMs, s.retry.random, retryAfter), signal);
+      await s.retry.sleep(
+        backoffMs(attempt, s.retry.baseDelayMs, s.maxRetryDelayMs, s.retry.random, retryAfter),
+        signal,
+      );
     }
   }
 
   /** One attempt, bounded by the timeout and the caller's signal (which rejects it with its reason). */
-  private async attempt(url: URL, init: { method: string; headers: Record<string, string>; body: string | FormData | null }, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
+  private async attempt(
+    url: URL,
+    init: { method: string; headers: Record<string, string>; body: string | FormData | null },
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Outcome> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -159,7 +182,8 @@ export class Transport {
       return { kind: 'error', error: await toError(res) };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      if (controller.signal.aborted && controller.signal.reason === timeout) return { kind: 'lost', code: 'timeout', cause: timeout, requestId };
+      if (controller.signal.aborted && controller.signal.reason === timeout)
+        return { kind: 'lost', code: 'timeout', cause: timeout, requestId };
       if (err instanceof BlogApiError) return { kind: 'error', error: err };
       return { kind: 'lost', code: 'network_error', cause: err, requestId };
     } finally {
@@ -178,9 +202,21 @@ function hook<E>(fn: ((event: E) => void) | undefined, event: E): void {
   }
 }
 
-function toConnectionError(lost: { code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null }, method: string, path: string, attempts: number): BlogConnectionError {
-  const what = lost.code === 'timeout' ? 'no answer within the timeout' : `the connection failed (${lost.cause instanceof Error ? lost.cause.message : String(lost.cause)})`;
-  return new BlogConnectionError(lost.code, `${method} ${path}: ${what}, after ${attempts} attempt${attempts === 1 ? '' : 's'}`, { attempts, cause: lost.cause, requestId: lost.requestId, method, path });
+function toConnectionError(
+  lost: { code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null },
+  method: string,
+  path: string,
+  attempts: number,
+): BlogConnectionError {
+  const what =
+    lost.code === 'timeout'
+      ? 'no answer within the timeout'
+      : `the connection failed (${lost.cause instanceof Error ? lost.cause.message : String(lost.cause)})`;
+  return new BlogConnectionError(
+    lost.code,
+    `${method} ${path}: ${what}, after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+    { attempts, cause: lost.cause, requestId: lost.requestId, method, path },
+  );
 }
 
 async function toAnswer(res: Response): Promise<Answer> {
@@ -189,7 +225,11 @@ async function toAnswer(res: Response): Promise<Answer> {
   try {
     return { status: res.status, headers: res.headers, body: JSON.parse(text) };
   } catch {
-    throw new BlogApiError(res.status, { code: 'unexpected_response', message: `HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, request_id: res.headers.get('x-request-id') });
+    throw new BlogApiError(res.status, {
+      code: 'unexpected_response',
+      message: `HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+      request_id: res.headers.get('x-request-id'),
+    });
   }
 }
 
@@ -200,7 +240,9 @@ async function toError(res: Response): Promise<BlogApiError> {
   const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
   const headerRequestId = res.headers.get('x-request-id');
   const text = await res.text();
-  let envelope: { error?: { code?: unknown; message?: unknown; details?: unknown; request_id?: unknown; retryable?: unknown } } | undefined;
+  let envelope:
+    | { error?: { code?: unknown; message?: unknown; details?: unknown; request_id?: unknown; retryable?: unknown } }
+    | undefined;
   try {
     envelope = JSON.parse(text) as typeof envelope;
   } catch {
@@ -209,8 +251,22 @@ async function toError(res: Response): Promise<BlogApiError> {
   const e = envelope?.error;
   if (e && typeof e.code === 'string' && typeof e.message === 'string') {
     const requestId = typeof e.request_id === 'string' ? e.request_id : headerRequestId;
-    return new BlogApiError(res.status, { code: e.code, message: e.message, details: Array.isArray(e.details) ? (e.details as ErrorDetail[]) : [], request_id: requestId, retryable: e.retryable === true }, retryAfter);
+    return new BlogApiError(
+      res.status,
+      {
+        code: e.code,
+        message: e.message,
+        details: Array.isArray(e.details) ? (e.details as ErrorDetail[]) : [],
+        request_id: requestId,
+        retryable: e.retryable === true,
+      },
+      retryAfter,
+    );
   }
   const message = `HTTP ${res.status} without the service's error envelope${text ? `: ${text.slice(0, 200)}` : ''}`;
-  return new BlogApiError(res.status, { code: 'unexpected_response', message, request_id: headerRequestId, retryable: GATEWAY_STATUSES.has(res.status) }, retryAfter);
+  return new BlogApiError(
+    res.status,
+    { code: 'unexpected_response', message, request_id: headerRequestId, retryable: GATEWAY_STATUSES.has(res.status) },
+    retryAfter,
+  );
 }

@@ -29,19 +29,30 @@ export type AuditEvent = With<Schemas['AuditEvent'], { action: AuditAction }>;
 export type AuditEventPage = With<Schemas['AuditEventPage'], { data: AuditEvent[] }>;
 export type WebhookEndpoint = With<Schemas['WebhookEndpoint'], { events: WebhookSubscription[] }>;
 export type WebhookEndpointWithSecret = With<Schemas['WebhookEndpointWithSecret'], { events: WebhookSubscription[] }>;
-export type NewWebhookEndpoint = With<Schemas['NewWebhookEndpoint'], { /** Event types, or `['*']` for every type, including ones added later. */ events: WebhookSubscription[] }>;
-export type WebhookEndpointChanges = With<Schemas['WebhookEndpointChanges'], { /** Event types, or `['*']` for every type, including ones added later. */ events?: WebhookSubscription[] }>;
+export type NewWebhookEndpoint = With<
+  Schemas['NewWebhookEndpoint'],
+  { /** Event types, or `['*']` for every type, including ones added later. */ events: WebhookSubscription[] }
+>;
+export type WebhookEndpointChanges = With<
+  Schemas['WebhookEndpointChanges'],
+  { /** Event types, or `['*']` for every type, including ones added later. */ events?: WebhookSubscription[] }
+>;
 export type Delivery = With<Schemas['Delivery'], { event_type: WebhookEventType }>;
 export type DeliveryPage = With<Schemas['DeliveryPage'], { data: Delivery[] }>;
 export type PreviewLink = operations['createPreviewLink']['responses'][201]['content']['application/json'];
 export type PostListQuery = Query<NonNullable<operations['listPosts']['parameters']['query']>>;
-export type AuditEventQuery = Query<With<NonNullable<operations['listAuditEvents']['parameters']['query']>, { action?: AuditAction }>>;
+export type AuditEventQuery = Query<
+  With<NonNullable<operations['listAuditEvents']['parameters']['query']>, { action?: AuditAction }>
+>;
 export type DeliveryQuery = Query<NonNullable<operations['listWebhookDeliveries']['parameters']['query']>>;
 
 /** An event of the store's events feed (GET /v1/events): the webhook event plus the store's handle and its sequence. */
 export type FeedEvent = With<Schemas['Event'], { type: Exclude<WebhookEventType, 'webhook.test'> }>;
 export type EventPage = With<Schemas['EventPage'], { data: FeedEvent[] }>;
-export type EventQuery = With<NonNullable<operations['listEvents']['parameters']['query']>, { /** Events per page: 1 to 100 (default 100). */ limit?: number }>;
+export type EventQuery = With<
+  NonNullable<operations['listEvents']['parameters']['query']>,
+  { /** Events per page: 1 to 100 (default 100). */ limit?: number }
+>;
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type DeliveryDetail = With<Schemas['DeliveryDetail'], { event_type: WebhookEventType }>;
 export type WebhookReplay = Schemas['WebhookReplay'];

@@ -5,7 +5,14 @@
 /** The /v1 API version this SDK release was written against (also `api_version` of `me()`). */
 export const API_VERSION = '2026-09-14';
 
-export const SCOPES = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'] as const;
+export const SCOPES = [
+  'read_blog',
+  'write_blog',
+  'publish_blog',
+  'write_media',
+  'read_audit',
+  'manage_webhooks',
+] as const;
 /** A key's permission. */
 export type Scope = (typeof SCOPES)[number];
 
@@ -24,7 +31,13 @@ const CONTENT_ACTIONS = [
   'image.deleted',
 ] as const;
 
-export const AUDIT_ACTIONS = [...CONTENT_ACTIONS, 'webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.secret_rotated'] as const;
+export const AUDIT_ACTIONS = [
+  ...CONTENT_ACTIONS,
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+] as const;
 /** What an audit event records. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -34,6 +47,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What an endpoint subscribes to: event types, or `'*'` for every type, including ones added later. */
 export type WebhookSubscription = WebhookEventType | '*';
 
-type Range<N extends number, Acc extends number[] = []> = Acc['length'] extends N ? Acc[number] : Range<N, [...Acc, Acc['length']]>;
+type Range<N extends number, Acc extends number[] = []> = Acc['length'] extends N
+  ? Acc[number]
+  : Range<N, [...Acc, Acc['length']]>;
 /** A page size: 1 to 50 (the service's default is 20). */
 export type PageLimit = Exclude<Range<51>, 0>;

@@ -29,7 +29,10 @@ const SECRET_PREFIX = 'whsec_';
 
 function header(headers: WebhookHeaders, name: string): string {
   const record = headers as Record<string, string | string[] | undefined>;
-  const value = typeof (headers as Headers).get === 'function' ? (headers as Headers).get(name) : record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1];
+  const value =
+    typeof (headers as Headers).get === 'function'
+      ? (headers as Headers).get(name)
+      : (record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1]);
   const single = Array.isArray(value) ? value[0] : value;
   if (typeof single !== 'string' || single === '') throw new WebhookVerificationError(`missing ${name} header`);
   return single;
@@ -52,13 +55,19 @@ export function fromBase64(value: string): Uint8Array {
 }
 
 /** Checks the headers and the time, and returns what to check the signatures against. */
-export function readDelivery(body: string | Uint8Array, headers: WebhookHeaders, secret: string | string[], options: VerifyWebhookOptions): SignedDelivery {
+export function readDelivery(
+  body: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | string[],
+  options: VerifyWebhookOptions,
+): SignedDelivery {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const given = header(headers, 'webhook-signature').split(' ');
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a number of seconds');
   const nowSeconds = Math.floor(Number(options.now ?? Date.now()) / 1000);
-  if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp is too far from now');
+  if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300))
+    throw new WebhookVerificationError('webhook-timestamp is too far from now');
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   const signatures: Uint8Array[] = [];
   for (const candidate of given) {

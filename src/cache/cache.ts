@@ -12,7 +12,9 @@ import { TOPIC_NAMES, type Topic } from './topics.js';
 export type CacheVersions = { [T in Topic]: number | null };
 
 /** Nothing may be served from or put in a cache. */
-export const NO_VERSIONS: Readonly<CacheVersions> = Object.freeze(Object.fromEntries(TOPIC_NAMES.map((topic) => [topic, null])) as CacheVersions);
+export const NO_VERSIONS: Readonly<CacheVersions> = Object.freeze(
+  Object.fromEntries(TOPIC_NAMES.map((topic) => [topic, null])) as CacheVersions,
+);
 
 export interface CacheSetOptions {
   /** The topic's version read before the value was read (null: not cached). */
@@ -67,7 +69,11 @@ export class Cache<K extends {}, V extends {}> {
     if (version === null || size > this.maxBytes) return;
     const current = this.entries.peek(key);
     if (current && current.version > version) return;
-    this.entries.set(key, { value, version, from: options.now, until: options.until ?? Infinity }, { size: Math.max(1, Math.ceil(size)) });
+    this.entries.set(
+      key,
+      { value, version, from: options.now, until: options.until ?? Infinity },
+      { size: Math.max(1, Math.ceil(size)) },
+    );
   }
 
   invalidate(key: K): void {

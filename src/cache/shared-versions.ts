@@ -265,7 +265,9 @@ export class SharedVersions {
 
   /** The horizon now: every transaction that commits later has an xid at or above it. */
   async horizonNow(): Promise<string> {
-    const { rows } = await sql<{ horizon: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon`.execute(this.db);
+    const { rows } = await sql<{
+      horizon: string;
+    }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon`.execute(this.db);
     return rows[0]!.horizon;
   }
 
@@ -276,11 +278,20 @@ export class SharedVersions {
    * the horizon and the identity come from one statement, so from one snapshot: a transaction
    * missing from it commits with an xid at or above that horizon and is found by the next call.
    */
-  async dropChangedSince(since: string | null, mode: 'all' | 'behind' | 'unequal'): Promise<{ horizon: string; identity: string }> {
-    const { rows } = await sql<{ horizon: string; identity: string; changed: Array<{ store_id: number } & Record<VersionColumn, number>> | null }>`
+  async dropChangedSince(
+    since: string | null,
+    mode: 'all' | 'behind' | 'unequal',
+  ): Promise<{ horizon: string; identity: string }> {
+    const { rows } = await sql<{
+      horizon: string;
+      identity: string;
+      changed: Array<{ store_id: number } & Record<VersionColumn, number>> | null;
+    }>`
       SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, ${IDENTITY_SQL} AS identity,
         (SELECT json_agg(json_build_object('store_id', store_id, ${ROW_OBJECT_FIELDS}))
-           FROM cache_versions WHERE ${since === null ? sql`true` : sql`changed_xid >= ${since}::xid8`}) AS changed`.execute(this.db);
+           FROM cache_versions WHERE ${since === null ? sql`true` : sql`changed_xid >= ${since}::xid8`}) AS changed`.execute(
+      this.db,
+    );
     const { horizon, identity, changed } = rows[0]!;
     const prefix = this.prefixFor(identity);
     for (let i = 0; changed && i < changed.length; i += 500) {

@@ -41,7 +41,9 @@ export const versionColumn = (topic: Topic): VersionColumn => `${topic}_version`
 export const VERSION_COLUMNS: readonly VersionColumn[] = TOPIC_NAMES.map(versionColumn);
 
 /** The tables each topic's values are read from. */
-export const TOPIC_TABLES = Object.fromEntries(TOPICS.map((topic): [Topic, readonly string[]] => [topic.name, topic.tables])) as Record<Topic, readonly string[]>;
+export const TOPIC_TABLES = Object.fromEntries(
+  TOPICS.map((topic): [Topic, readonly string[]] => [topic.name, topic.tables]),
+) as Record<Topic, readonly string[]>;
 
 /** The topics' fields of a store's Redis hash, in the order of TOPICS. */
 export const TOPIC_FIELDS: readonly string[] = TOPICS.map((topic) => topic.field);

@@ -39,7 +39,9 @@ class InProcessVersions implements VersionSource {
   }
 }
 
-const versionsOfStore = queryTemplate((db, $: { storeId: number }) => db.selectFrom('cache_versions').select(VERSION_COLUMNS).where('store_id', '=', $.storeId));
+const versionsOfStore = queryTemplate((db, $: { storeId: number }) =>
+  db.selectFrom('cache_versions').select(VERSION_COLUMNS).where('store_id', '=', $.storeId),
+);
 
 const TOPIC_COLUMNS = TOPICS.map((topic) => [topic.name, versionColumn(topic.name)] as const);
 

@@ -26,13 +26,17 @@ async function run<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof ApiError) throw new CommandError(`${err.code}${err.details.length ? `: ${err.details.map((d) => `${d.field} ${d.issue}`).join('; ')}` : ''}`);
+    if (err instanceof ApiError)
+      throw new CommandError(
+        `${err.code}${err.details.length ? `: ${err.details.map((d) => `${d.field} ${d.issue}`).join('; ')}` : ''}`,
+      );
     throw err;
   }
 }
 
 export async function postCommand(ctx: AppContext, sub: string | undefined, args: string[]): Promise<unknown> {
-  if (sub !== 'link-product' && sub !== 'unlink-product') throw new UsageError('post commands: link-product, unlink-product');
+  if (sub !== 'link-product' && sub !== 'unlink-product')
+    throw new UsageError('post commands: link-product, unlink-product');
   const { positionals } = parse(args, {});
   const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
   const postId = idArg(positionals, 1, 'post_id');
@@ -45,9 +49,18 @@ export async function postCommand(ctx: AppContext, sub: string | undefined, args
       .onConflict((oc) => oc.columns(['post_id', 'product_id']).doNothing())
       .execute();
   } else {
-    await ctx.db.deleteFrom('post_product_links').where('post_id', '=', postId).where('product_id', '=', productId).execute();
+    await ctx.db
+      .deleteFrom('post_product_links')
+      .where('post_id', '=', postId)
+      .where('product_id', '=', productId)
+      .execute();
   }
-  const links = await ctx.db.selectFrom('post_product_links').select('product_id').where('post_id', '=', postId).orderBy('product_id').execute();
+  const links = await ctx.db
+    .selectFrom('post_product_links')
+    .select('product_id')
+    .where('post_id', '=', postId)
+    .orderBy('product_id')
+    .execute();
   return { store: store.handle, post_id: postId, product_ids: links.map((l) => l.product_id) };
 }
 
@@ -56,7 +69,14 @@ export async function categoryCommand(ctx: AppContext, sub: string | undefined, 
     case 'rename': {
       const { positionals } = parse(args, {});
       const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
-      return run(() => ctx.categories.update(store, idArg(positionals, 1, 'category_id'), { name: requirePositional(positionals, 2, 'new name') }, operator(store)));
+      return run(() =>
+        ctx.categories.update(
+          store,
+          idArg(positionals, 1, 'category_id'),
+          { name: requirePositional(positionals, 2, 'new name') },
+          operator(store),
+        ),
+      );
     }
     case 'move': {
       const { positionals, values } = parse(args, { parent: { type: 'string' } });
@@ -64,7 +84,9 @@ export async function categoryCommand(ctx: AppContext, sub: string | undefined, 
       const parent = values.parent;
       if (typeof parent !== 'string') throw new UsageError('category move needs --parent <category_id|root>');
       const parentId = parent === 'root' ? null : idArg([parent], 0, '--parent');
-      return run(() => ctx.categories.update(store, idArg(positionals, 1, 'category_id'), { parent_id: parentId }, operator(store)));
+      return run(() =>
+        ctx.categories.update(store, idArg(positionals, 1, 'category_id'), { parent_id: parentId }, operator(store)),
+      );
     }
     case 'delete': {
       const { positionals } = parse(args, {});

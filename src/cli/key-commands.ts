@@ -1,7 +1,15 @@
 import type { AppContext } from '../context.js';
 import { formatNullable, parseOffsetDateTime } from '../lib/time.js';
 import { isScope, KEY_ID_PATTERN, type KeySummary, type Scope, SCOPES } from '../modules/keys/index.js';
-import { CommandError, parse, positiveInt, requirePositional, requireString, UsageError, type OptionValue } from './cli-support.js';
+import {
+  CommandError,
+  parse,
+  positiveInt,
+  requirePositional,
+  requireString,
+  UsageError,
+  type OptionValue,
+} from './cli-support.js';
 
 const RATE_FLAGS = {
   'read-per-minute': { type: 'string' as const },
@@ -68,12 +76,18 @@ async function issueKey(ctx: AppContext, args: string[]) {
   });
   const store = await ctx.stores.findByHandle(requireString('store', values.store));
   const application = requireString('app', values.app);
-  const scopes = requireString('scopes', values.scopes).split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = requireString('scopes', values.scopes)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !isScope(s));
   if (scopes.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--scopes takes a comma-separated list of ${SCOPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+    throw new UsageError(
+      `--scopes takes a comma-separated list of ${SCOPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+    );
   }
-  if (values['no-expiry'] && values['expires-in-days'] !== undefined) throw new UsageError('use either --expires-in-days or --no-expiry');
+  if (values['no-expiry'] && values['expires-in-days'] !== undefined)
+    throw new UsageError('use either --expires-in-days or --no-expiry');
   if (!store) throw new CommandError(`no store with handle "${String(values.store)}"`);
   const issued = await ctx.keys.issue({
     storeId: store.id,
@@ -82,7 +96,12 @@ async function issueKey(ctx: AppContext, args: string[]) {
     expiresInDays: values['no-expiry'] ? null : positiveInt('expires-in-days', values['expires-in-days']),
     ...rateValues(values),
   });
-  return { key: issued.key, key_id: issued.keyId, scopes: issued.scopes, expires_at: formatNullable(issued.expiresAt, store.utcOffset) };
+  return {
+    key: issued.key,
+    key_id: issued.keyId,
+    scopes: issued.scopes,
+    expires_at: formatNullable(issued.expiresAt, store.utcOffset),
+  };
 }
 
 async function updateKey(ctx: AppContext, args: string[]) {
@@ -94,12 +113,16 @@ async function updateKey(ctx: AppContext, args: string[]) {
     if (raw === 'never') expiresAt = null;
     else {
       const parsed = parseOffsetDateTime(raw);
-      if (parsed === null) throw new UsageError('--expires-at takes an ISO 8601 time with an offset (e.g. 2027-01-01T00:00:00+08:00) or "never"');
+      if (parsed === null)
+        throw new UsageError(
+          '--expires-at takes an ISO 8601 time with an offset (e.g. 2027-01-01T00:00:00+08:00) or "never"',
+        );
       expiresAt = parsed;
     }
   }
   const changes = { expiresAt, ...rateValues(values) };
-  if (Object.values(changes).every((v) => v === undefined)) throw new UsageError('key update: give --expires-at or a rate setting');
+  if (Object.values(changes).every((v) => v === undefined))
+    throw new UsageError('key update: give --expires-at or a rate setting');
   const updated = await ctx.keys.update(keyId, changes);
   if (!updated) throw new CommandError(`no key with key_id "${keyId}"`);
   // Times at the offset of the key's store, as `key issue` and `key list` print them.

@@ -51,17 +51,25 @@ export async function runCli(argv: string[]): Promise<{ code: number; stdout: st
         await shared.dropChangedSince(since, 'all');
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
-        throw new CommandError(`the change was made, but the cache versions kept in Redis could not be dropped (${reason}); servers see it within about a second: ${JSON.stringify(result)}`);
+        throw new CommandError(
+          `the change was made, but the cache versions kept in Redis could not be dropped (${reason}); servers see it within about a second: ${JSON.stringify(result)}`,
+        );
       }
     }
     return ok(result);
   } catch (err) {
     // A usage error shows the usage of the command that was meant, not the whole listing.
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${usageFor(USAGE, group, sub)}\n` };
-    if (err instanceof CommandError || err instanceof ConfigError || err instanceof SchemaTooNewError) return { code: 1, stdout: '', stderr: `blog-api: ${err.message}\n` };
+    if (err instanceof UsageError)
+      return { code: 2, stdout: '', stderr: `blog-api: ${err.message}\n${usageFor(USAGE, group, sub)}\n` };
+    if (err instanceof CommandError || err instanceof ConfigError || err instanceof SchemaTooNewError)
+      return { code: 1, stdout: '', stderr: `blog-api: ${err.message}\n` };
     const unreachable = database && describeConnectionFailure(err, database);
     if (unreachable) return { code: 1, stdout: '', stderr: `blog-api: ${unreachable}\n` };
-    return { code: 1, stdout: '', stderr: `blog-api: unexpected error: ${err instanceof Error ? err.message : String(err)}\n` };
+    return {
+      code: 1,
+      stdout: '',
+      stderr: `blog-api: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`,
+    };
   } finally {
     await ctx?.close().catch(() => undefined);
   }

@@ -13,7 +13,8 @@ const MISSING_IN_SYNC = 'not in the source folder nor in the store';
 const PROBLEMS_SHOWN = 20;
 
 export async function mediaCommand(ctx: AppContext, sub: string | undefined, args: string[]): Promise<unknown> {
-  if (sub !== 'sync' && sub !== 'export') throw new UsageError(sub ? `unknown media command "${sub}"` : 'missing media command');
+  if (sub !== 'sync' && sub !== 'export')
+    throw new UsageError(sub ? `unknown media command "${sub}"` : 'missing media command');
   const option = sub === 'sync' ? 'from-dir' : 'to-dir';
   const { values, positionals } = parse(args, { [option]: { type: 'string' } });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -26,12 +27,15 @@ export async function mediaCommand(ctx: AppContext, sub: string | undefined, arg
   // The same copy both ways: every live image the database knows, skipped when already whole.
   const [source, target] = sub === 'sync' ? [folder, ctx.media.files] : [ctx.media.files, folder];
   const counts = await syncMediaFiles(ctx.db, source, target, (p) => {
-    const problem = sub === 'export' && p.issue === MISSING_IN_SYNC ? { ...p, issue: 'not in the store nor in the folder' } : p;
+    const problem =
+      sub === 'export' && p.issue === MISSING_IN_SYNC ? { ...p, issue: 'not in the store nor in the folder' } : p;
     if (problems.length < PROBLEMS_SHOWN) problems.push(problem);
   });
   // A backup that silently lacks files is worse than none: the export fails loudly (exit 1).
   if (sub === 'export' && (counts.failed > 0 || counts.missing > 0)) {
-    throw new CommandError(`the export is incomplete (run it again; missing files are lost from the store): ${JSON.stringify({ ...counts, problems })}`);
+    throw new CommandError(
+      `the export is incomplete (run it again; missing files are lost from the store): ${JSON.stringify({ ...counts, problems })}`,
+    );
   }
   return { ...counts, problems };
 }

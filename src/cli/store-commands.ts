@@ -1,7 +1,22 @@
 import type { AppContext } from '../context.js';
 import { isValidOffset } from '../lib/time.js';
-import { HANDLE_PATTERN, presentFeatures, presentLimits, type Store, type StoreChanges } from '../modules/stores/index.js';
-import { CommandError, onOff, parse, positiveInt, requirePositional, requireString, UsageError, type Options } from './cli-support.js';
+import {
+  HANDLE_PATTERN,
+  presentFeatures,
+  presentLimits,
+  type Store,
+  type StoreChanges,
+} from '../modules/stores/index.js';
+import {
+  CommandError,
+  onOff,
+  parse,
+  positiveInt,
+  requirePositional,
+  requireString,
+  UsageError,
+  type Options,
+} from './cli-support.js';
 
 export function presentStore(store: Store) {
   return {
@@ -44,7 +59,8 @@ async function createStore(ctx: AppContext, args: string[]) {
     'no-emoji': { type: 'boolean' },
   });
   const handle = requireString('handle', values.handle);
-  if (!HANDLE_PATTERN.test(handle)) throw new UsageError('--handle takes 1–63 lowercase letters, digits and inner hyphens');
+  if (!HANDLE_PATTERN.test(handle))
+    throw new UsageError('--handle takes 1–63 lowercase letters, digits and inner hyphens');
   if (await ctx.stores.findByHandle(handle)) throw new CommandError(`a store with handle "${handle}" already exists`);
   const store = await ctx.stores.create({
     handle,
@@ -79,7 +95,12 @@ const SWITCH_FLAGS: Array<[flag: string, column: keyof StoreChanges]> = [
 ];
 
 async function updateStore(ctx: AppContext, args: string[]) {
-  const flags = [...[...NUMBER_FLAGS, ...SWITCH_FLAGS].map(([flag]) => flag), 'name', 'storefront-base-url', 'utc-offset'];
+  const flags = [
+    ...[...NUMBER_FLAGS, ...SWITCH_FLAGS].map(([flag]) => flag),
+    'name',
+    'storefront-base-url',
+    'utc-offset',
+  ];
   const options: Options = Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }] as const));
   const { values, positionals } = parse(args, options);
   const handle = requirePositional(positionals, 0, 'store handle');
@@ -96,7 +117,8 @@ async function updateStore(ctx: AppContext, args: string[]) {
   const base = values['storefront-base-url'];
   if (typeof base === 'string') {
     if (base === 'default') changes.storefront_base_url = null;
-    else if (!/^https?:\/\/[^\s]+$/.test(base)) throw new UsageError('--storefront-base-url takes an http(s) URL or "default"');
+    else if (!/^https?:\/\/[^\s]+$/.test(base))
+      throw new UsageError('--storefront-base-url takes an http(s) URL or "default"');
     else changes.storefront_base_url = base.replace(/\/+$/, '');
   }
   const offset = values['utc-offset'];

@@ -11,7 +11,11 @@ export function usageEntries(usage: string): UsageEntry[] {
   const entries: UsageEntry[] = [];
   for (const line of usage.split('\n')) {
     if (/^ {2}\S/.test(line)) {
-      const words = line.trim().split(/\s+/).filter((w) => /^[a-z][a-z-]*$/.test(w)).slice(0, 2);
+      const words = line
+        .trim()
+        .split(/\s+/)
+        .filter((w) => /^[a-z][a-z-]*$/.test(w))
+        .slice(0, 2);
       entries.push({ words, lines: [line] });
     } else if (/^ {3,}\S/.test(line) && entries.length > 0) {
       entries[entries.length - 1].lines.push(line);
@@ -35,7 +39,8 @@ export function usageFor(usage: string, group?: string, sub?: string): string {
     return [`${PREFIX}${first.trim()}`, ...rest.map((l) => shift + l)].join('\n');
   }
   const groupEntries = entries.filter((e) => e.words[0] === group);
-  if (groupEntries.length > 0) return [`${PREFIX}${group} <command>`, ...groupEntries.flatMap((e) => e.lines)].join('\n');
+  if (groupEntries.length > 0)
+    return [`${PREFIX}${group} <command>`, ...groupEntries.flatMap((e) => e.lines)].join('\n');
   return usage;
 }
 

@@ -11,9 +11,7 @@ import { parseMediaStoreConfig, type MediaStoreConfig } from './media-store-conf
 export type { MediaSettings } from './media-settings.js';
 export type { MediaStoreConfig, S3StoreConfig, ChecksumMode } from './media-store-config.js';
 
-export type DatabaseConfig =
-  | { engine: 'sqlite'; url: string; file: string }
-  | { engine: 'postgres'; url: string };
+export type DatabaseConfig = { engine: 'sqlite'; url: string; file: string } | { engine: 'postgres'; url: string };
 
 export interface AppConfig {
   port: number;
@@ -112,7 +110,8 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
   const problems: string[] = [];
 
   const port = Number(env.PORT ?? '8080');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be an integer 0–65535 (got "${env.PORT}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be an integer 0–65535 (got "${env.PORT}")`);
 
   const host = env.HOST ?? '127.0.0.1';
   if (!host.trim()) problems.push('HOST must not be empty');
@@ -120,7 +119,10 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
   const database = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/blog.db');
   if (typeof database === 'string') problems.push(database);
 
-  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
   try {
     const u = new URL(publicBaseUrl);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push('PUBLIC_BASE_URL must be http:// or https://');
@@ -132,33 +134,43 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
     typeof database !== 'string' && database.engine === 'sqlite' && database.file !== ':memory:'
       ? join(dirname(database.file), 'media')
       : resolve('data/media');
-  const mediaDir = env.MEDIA_DIR ? (isAbsolute(env.MEDIA_DIR) ? env.MEDIA_DIR : resolve(env.MEDIA_DIR)) : defaultMediaDir;
+  const mediaDir = env.MEDIA_DIR
+    ? isAbsolute(env.MEDIA_DIR)
+      ? env.MEDIA_DIR
+      : resolve(env.MEDIA_DIR)
+    : defaultMediaDir;
 
   const mediaStore = parseMediaStoreConfig(env, problems);
   const media = parseMediaSettings(env, problems);
   const housekeepingIntervalS = Number(env.HOUSEKEEPING_INTERVAL_S?.trim() || 300);
   if (!Number.isInteger(housekeepingIntervalS) || housekeepingIntervalS < 1 || housekeepingIntervalS > 86_400) {
-    problems.push(`HOUSEKEEPING_INTERVAL_S must be an integer number of seconds from 1 to 86400 (got "${env.HOUSEKEEPING_INTERVAL_S}")`);
+    problems.push(
+      `HOUSEKEEPING_INTERVAL_S must be an integer number of seconds from 1 to 86400 (got "${env.HOUSEKEEPING_INTERVAL_S}")`,
+    );
   }
 
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
   const redisPrefix = env.REDIS_PREFIX?.trim() || 'blogapi:';
-  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) problems.push(`REDIS_PREFIX must be 1 to 64 letters, digits or :_.- (got "${env.REDIS_PREFIX}")`);
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix))
+    problems.push(`REDIS_PREFIX must be 1 to 64 letters, digits or :_.- (got "${env.REDIS_PREFIX}")`);
 
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
   const maxJsonBodyBytes = Number(env.MAX_JSON_BODY_BYTES ?? 16 * 1024 * 1024);
-  if (!Number.isInteger(maxJsonBodyBytes) || maxJsonBodyBytes < 1024) problems.push('MAX_JSON_BODY_BYTES must be an integer ≥ 1024');
+  if (!Number.isInteger(maxJsonBodyBytes) || maxJsonBodyBytes < 1024)
+    problems.push('MAX_JSON_BODY_BYTES must be an integer ≥ 1024');
 
   const readCacheMb = Number(env.READ_CACHE_MB ?? 128);
-  if (!Number.isInteger(readCacheMb) || readCacheMb < 0) problems.push('READ_CACHE_MB must be an integer ≥ 0 (0 turns the read cache off)');
+  if (!Number.isInteger(readCacheMb) || readCacheMb < 0)
+    problems.push('READ_CACHE_MB must be an integer ≥ 0 (0 turns the read cache off)');
 
   // Default: one thread beside the event loop when the machine has a second core.
   const htmlFilterThreads = Number(env.HTML_FILTER_THREADS ?? (availableParallelism() > 1 ? 1 : 0));
-  if (!Number.isInteger(htmlFilterThreads) || htmlFilterThreads < 0 || htmlFilterThreads > 64) problems.push('HTML_FILTER_THREADS must be an integer from 0 to 64');
+  if (!Number.isInteger(htmlFilterThreads) || htmlFilterThreads < 0 || htmlFilterThreads > 64)
+    problems.push('HTML_FILTER_THREADS must be an integer from 0 to 64');
 
   const ops = loadOpsConfig(env, problems);
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? '0';
@@ -188,7 +200,13 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
   };
 }
 
-function switchSetting(env: Environment, name: 'METRICS' | 'MIGRATE_ON_START', fallback: boolean, words: [on: string, off: string], problems: string[]): boolean {
+function switchSetting(
+  env: Environment,
+  name: 'METRICS' | 'MIGRATE_ON_START',
+  fallback: boolean,
+  words: [on: string, off: string],
+  problems: string[],
+): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
   if (raw === words[0]) return true;
@@ -220,7 +238,8 @@ function loadOpsConfig(env: Environment, problems: string[]): OpsConfig {
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS'),
     migrateOnStart: switchSetting(env, 'MIGRATE_ON_START', true, ['true', 'false'], problems),
   };
-  if (ops.maxPendingConnections > ops.maxConnections) problems.push('HTTP_MAX_PENDING_CONNECTIONS must not exceed HTTP_MAX_CONNECTIONS');
+  if (ops.maxPendingConnections > ops.maxConnections)
+    problems.push('HTTP_MAX_PENDING_CONNECTIONS must not exceed HTTP_MAX_CONNECTIONS');
   return ops;
 }
 

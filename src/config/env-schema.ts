@@ -21,7 +21,9 @@ interface IntegerRule {
 
 /** A whole number from `minimum` to `maximum`, `default` when unset or empty. */
 const integer = (fallback: number, minimum: number, maximum: number, description: string) =>
-  Type.Optional(Type.String({ default: String(fallback), description, 'x-integer': { fallback, minimum, maximum } })) as TOptional<TString> & { readonly 'x-integer': IntegerRule };
+  Type.Optional(
+    Type.String({ default: String(fallback), description, 'x-integer': { fallback, minimum, maximum } }),
+  ) as TOptional<TString> & { readonly 'x-integer': IntegerRule };
 
 export const ENV_SCHEMA = Type.Object({
   PORT: text('8080', 'listening port'),
@@ -35,7 +37,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   REDIS_PREFIX: text(
     '`blogapi:`',
-    'prefix of every Redis key the service writes; two deployments may share one Redis with different prefixes (each database also keeps its own keys apart under a name drawn for it, so two databases never see each other\'s copies or counters even with one prefix); letters, digits and `:_.-`, at most 64 characters',
+    "prefix of every Redis key the service writes; two deployments may share one Redis with different prefixes (each database also keeps its own keys apart under a name drawn for it, so two databases never see each other's copies or counters even with one prefix); letters, digits and `:_.-`, at most 64 characters",
   ),
   LOG_LEVEL: text('info', '`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`'),
   MAX_JSON_BODY_BYTES: text('16777216', 'hard ceiling on any JSON request body (per-store limits apply below it)'),
@@ -43,55 +45,121 @@ export const ENV_SCHEMA = Type.Object({
     '`1` (`0` on a one-core machine)',
     'worker threads that filter post bodies of 16 KB or more (shorter ones are cheaper in place); `0` filters every body on the event loop',
   ),
-  READ_CACHE_MB: text('128', 'memory for posts and list pages cached between reads (`0` turns it off); see `docs/architecture.md`, "Caches"'),
+  READ_CACHE_MB: text(
+    '128',
+    'memory for posts and list pages cached between reads (`0` turns it off); see `docs/architecture.md`, "Caches"',
+  ),
   MEDIA_STORE: text('local', '`local` (the `MEDIA_DIR` folder) or `s3` (an S3-compatible bucket); see `docs/media.md`'),
   S3_BUCKET: text(
     '—',
-    'the bucket (required with `MEDIA_STORE=s3`); credentials come from the AWS SDK\'s default chain (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, …)',
+    "the bucket (required with `MEDIA_STORE=s3`); credentials come from the AWS SDK's default chain (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, …)",
   ),
   S3_ENDPOINT: text('unset (AWS)', 'another S3-compatible server, e.g. `http://127.0.0.1:9000`'),
   S3_REGION: text('us-east-1', 'region the requests are signed for'),
   S3_FORCE_PATH_STYLE: text('false', '`true` for servers without bucket sub-domains (MinIO)'),
   S3_PREFIX: text('empty', 'key prefix (a folder) inside the bucket'),
-  S3_CHECKSUMS: text('`when_required` with `S3_ENDPOINT`, else `when_supported`', 'request checksums; `when_required` for servers that mis-store `aws-chunked` uploads'),
+  S3_CHECKSUMS: text(
+    '`when_required` with `S3_ENDPOINT`, else `when_supported`',
+    'request checksums; `when_required` for servers that mis-store `aws-chunked` uploads',
+  ),
   S3_CONNECT_TIMEOUT_MS: text(String(S3_DEFAULT_CONNECT_TIMEOUT_MS), 'time to connect to the object store'),
-  S3_REQUEST_TIMEOUT_MS: text(String(S3_DEFAULT_REQUEST_TIMEOUT_MS), 'time for an object-store request to answer (and longest silence while streaming)'),
-  MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS: text('30', 'an upload that sends no byte for this long is answered `422` and dropped; see `docs/media.md`'),
-  MEDIA_UPLOAD_TIMEOUT_SECONDS: text('unset (no total limit)', 'when set, the whole upload must arrive within this time'),
+  S3_REQUEST_TIMEOUT_MS: text(
+    String(S3_DEFAULT_REQUEST_TIMEOUT_MS),
+    'time for an object-store request to answer (and longest silence while streaming)',
+  ),
+  MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS: text(
+    '30',
+    'an upload that sends no byte for this long is answered `422` and dropped; see `docs/media.md`',
+  ),
+  MEDIA_UPLOAD_TIMEOUT_SECONDS: text(
+    'unset (no total limit)',
+    'when set, the whole upload must arrive within this time',
+  ),
   MEDIA_MAX_ANIMATION_PIXELS: integer(
     DEFAULT_DECODE_BUDGET.maxAnimationPixels,
     1,
     1_000_000_000,
     'frames × canvas pixels one animated image may cost, whatever a store allows (`413 image_too_large`)',
   ),
-  MEDIA_PROCESSING_TIMEOUT_SECONDS: integer(DEFAULT_DECODE_BUDGET.timeoutSeconds, 1, 3600, 'time one image may take to decode and re-encode (`413 image_too_large`)'),
+  MEDIA_PROCESSING_TIMEOUT_SECONDS: integer(
+    DEFAULT_DECODE_BUDGET.timeoutSeconds,
+    1,
+    3600,
+    'time one image may take to decode and re-encode (`413 image_too_large`)',
+  ),
   HOUSEKEEPING_INTERVAL_S: text('300', 'seconds between housekeeping passes; see `docs/housekeeping.md`'),
-  EVENT_RETENTION_DAYS: integer(30, 30, 3650, 'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`'),
+  EVENT_RETENTION_DAYS: integer(
+    30,
+    30,
+    3650,
+    'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`',
+  ),
   TRUST_PROXY: text(
     'unset (none)',
-    'whose `X-Forwarded-For` gives the client address in the access log: a hop count (`1` = one balancer in front) or the balancers\' addresses/CIDRs, comma-separated; see `docs/deployment.md`',
+    "whose `X-Forwarded-For` gives the client address in the access log: a hop count (`1` = one balancer in front) or the balancers' addresses/CIDRs, comma-separated; see `docs/deployment.md`",
   ),
   METRICS: text('on', '`off` removes `GET /metrics`; see `docs/operations.md`'),
-  METRICS_TOKEN: text('unset (open)', 'when set (≥ 16 characters), `GET /metrics` needs `Authorization: Bearer <token>`'),
-  HEALTH_CHECK_TIMEOUT_MS: integer(2000, 10, 60_000, 'each `/readyz` check (database, Redis, media store) gives up after this long'),
+  METRICS_TOKEN: text(
+    'unset (open)',
+    'when set (≥ 16 characters), `GET /metrics` needs `Authorization: Bearer <token>`',
+  ),
+  HEALTH_CHECK_TIMEOUT_MS: integer(
+    2000,
+    10,
+    60_000,
+    'each `/readyz` check (database, Redis, media store) gives up after this long',
+  ),
   // Longer than a load balancer takes to see /readyz fail and to close its idle connections
   // (the reference configs in deploy/: about 2 s and 3 s), so nothing new arrives once the
   // listener closes (docs/deployment.md).
-  SHUTDOWN_DRAIN_MS: integer(5_000, 0, HOUR_MS, 'after `SIGTERM`, how long the process keeps serving with `/readyz` failing before it stops accepting (`SIGINT`: no drain)'),
+  SHUTDOWN_DRAIN_MS: integer(
+    5_000,
+    0,
+    HOUR_MS,
+    'after `SIGTERM`, how long the process keeps serving with `/readyz` failing before it stops accepting (`SIGINT`: no drain)',
+  ),
   SHUTDOWN_GRACE_MS: integer(10_000, 0, HOUR_MS, 'after the drain, how long requests in flight get to finish'),
   HTTP_HEADERS_TIMEOUT_MS: integer(20_000, 10, HOUR_MS, 'request line and headers must arrive within this time'),
   HTTP_BODY_TIMEOUT_MS: integer(30_000, 10, HOUR_MS, 'a JSON (non-multipart) body must arrive whole within this time'),
-  HTTP_UPLOAD_IDLE_TIMEOUT_MS: integer(20_000, 10, HOUR_MS, 'an upload must bring `HTTP_UPLOAD_MIN_BYTES` in every interval this long (no total limit)'),
-  HTTP_UPLOAD_MIN_BYTES: integer(1024, 1, 1024 * 1024 * 1024, 'the upload\'s minimum pace per interval'),
+  HTTP_UPLOAD_IDLE_TIMEOUT_MS: integer(
+    20_000,
+    10,
+    HOUR_MS,
+    'an upload must bring `HTTP_UPLOAD_MIN_BYTES` in every interval this long (no total limit)',
+  ),
+  HTTP_UPLOAD_MIN_BYTES: integer(1024, 1, 1024 * 1024 * 1024, "the upload's minimum pace per interval"),
   // Longer than the idle timeout of common load balancers (60 s), so the balancer, not this
   // server, closes an idle connection and never sends a request into one being closed.
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(75_000, 1, HOUR_MS, 'idle keep-alive connections close after this (longer than a load balancer\'s 60 s)'),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(
+    75_000,
+    1,
+    HOUR_MS,
+    "idle keep-alive connections close after this (longer than a load balancer's 60 s)",
+  ),
   HTTP_MAX_CONNECTIONS: integer(10_000, 1, 1_000_000, 'open connections at most'),
-  HTTP_MAX_PENDING_CONNECTIONS: integer(1_000, 1, 1_000_000, 'connections that have not yet sent a complete request, at most'),
+  HTTP_MAX_PENDING_CONNECTIONS: integer(
+    1_000,
+    1,
+    1_000_000,
+    'connections that have not yet sent a complete request, at most',
+  ),
   DATABASE_POOL_MAX: integer(10, 1, 1000, 'PostgreSQL connections per process'),
-  DATABASE_STATEMENT_TIMEOUT_MS: integer(30_000, 0, HOUR_MS, 'PostgreSQL ends statements running longer (`0`: no limit)'),
-  DATABASE_CONNECT_TIMEOUT_MS: integer(5_000, 10, HOUR_MS, 'giving up on opening a PostgreSQL connection after this long'),
-  MIGRATE_ON_START: text('true', '`false`: the server does not migrate (run `blog-api migrate` once) and refuses a schema that is behind'),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(
+    30_000,
+    0,
+    HOUR_MS,
+    'PostgreSQL ends statements running longer (`0`: no limit)',
+  ),
+  DATABASE_CONNECT_TIMEOUT_MS: integer(
+    5_000,
+    10,
+    HOUR_MS,
+    'giving up on opening a PostgreSQL connection after this long',
+  ),
+  MIGRATE_ON_START: text(
+    'true',
+    '`false`: the server does not migrate (run `blog-api migrate` once) and refuses a schema that is behind',
+  ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: text(
     '0',
     '`1` lets webhooks go to `http` and loopback or private addresses: development and tests only (`docs/webhooks.md`)',
@@ -108,7 +176,9 @@ export type VariableName = Extract<keyof Environment, string>;
 
 type Properties = typeof ENV_SCHEMA extends TObject<infer P> ? P : never;
 /** The variables declared with a range (`integer` above). */
-export type IntegerVariable = { [K in VariableName]: Properties[K] extends { readonly 'x-integer': IntegerRule } ? K : never }[VariableName];
+export type IntegerVariable = {
+  [K in VariableName]: Properties[K] extends { readonly 'x-integer': IntegerRule } ? K : never;
+}[VariableName];
 
 export const VARIABLE_NAMES = Object.keys(ENV_SCHEMA.properties) as VariableName[];
 

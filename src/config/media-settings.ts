@@ -18,7 +18,12 @@ export interface MediaSettings {
 
 const UPLOAD_IDLE_TIMEOUT_MS = 30_000;
 
-function seconds(env: Environment, name: 'MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS' | 'MEDIA_UPLOAD_TIMEOUT_SECONDS', fallbackMs: number, problems: string[]): number {
+function seconds(
+  env: Environment,
+  name: 'MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS' | 'MEDIA_UPLOAD_TIMEOUT_SECONDS',
+  fallbackMs: number,
+  problems: string[],
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallbackMs;
   const value = Number(raw);
@@ -35,7 +40,9 @@ export function parseMediaSettings(env: Environment, problems: string[]): MediaS
     uploadIdleTimeoutMs: seconds(env, 'MEDIA_UPLOAD_IDLE_TIMEOUT_SECONDS', UPLOAD_IDLE_TIMEOUT_MS, problems),
     // A slow link must not lose a large upload to a total limit; a body trickling just fast
     // enough to dodge the idle timeout is cut by the server's minimum upload pace instead.
-    uploadTotalTimeoutMs: env.MEDIA_UPLOAD_TIMEOUT_SECONDS ? seconds(env, 'MEDIA_UPLOAD_TIMEOUT_SECONDS', 0, problems) : null,
+    uploadTotalTimeoutMs: env.MEDIA_UPLOAD_TIMEOUT_SECONDS
+      ? seconds(env, 'MEDIA_UPLOAD_TIMEOUT_SECONDS', 0, problems)
+      : null,
     maxAnimationPixels: integerVariable(env, 'MEDIA_MAX_ANIMATION_PIXELS', problems),
     processingTimeoutSeconds: integerVariable(env, 'MEDIA_PROCESSING_TIMEOUT_SECONDS', problems),
   };

@@ -35,7 +35,12 @@ function flag(env: Environment, name: 'S3_FORCE_PATH_STYLE', problems: string[])
   return undefined;
 }
 
-function milliseconds(env: Environment, name: 'S3_CONNECT_TIMEOUT_MS' | 'S3_REQUEST_TIMEOUT_MS', fallback: number, problems: string[]): number {
+function milliseconds(
+  env: Environment,
+  name: 'S3_CONNECT_TIMEOUT_MS' | 'S3_REQUEST_TIMEOUT_MS',
+  fallback: number,
+  problems: string[],
+): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
@@ -67,20 +72,29 @@ export function parseMediaStoreConfig(env: Environment, problems: string[]): Med
     } catch {
       problems.push(`S3_ENDPOINT is not a valid URL (got "${endpoint}")`);
     }
-    if (url && url.protocol !== 'http:' && url.protocol !== 'https:') problems.push('S3_ENDPOINT must be http:// or https://');
-    if (url && (url.username || url.password)) problems.push('S3_ENDPOINT must not carry credentials: use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+    if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
+      problems.push('S3_ENDPOINT must be http:// or https://');
+    if (url && (url.username || url.password))
+      problems.push('S3_ENDPOINT must not carry credentials: use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   }
 
   const region = env.S3_REGION?.trim() || 'us-east-1';
-  if (!/^[a-z0-9-]+$/.test(region)) problems.push(`S3_REGION must be a region name such as us-east-1 (got "${region}")`);
+  if (!/^[a-z0-9-]+$/.test(region))
+    problems.push(`S3_REGION must be a region name such as us-east-1 (got "${region}")`);
 
   const forcePathStyle = flag(env, 'S3_FORCE_PATH_STYLE', problems) ?? false;
 
   // A prefix is a folder in the bucket: "media" and "/media/" both mean keys under "media/".
   const rawPrefix = env.S3_PREFIX?.trim() ?? '';
   const trimmed = rawPrefix.replace(/^\/+|\/+$/g, '');
-  if (trimmed && (!/^[A-Za-z0-9!_.*'()/-]+$/.test(trimmed) || trimmed.split('/').some((part) => part === '' || part === '.' || part === '..'))) {
-    problems.push(`S3_PREFIX may hold letters, digits and !_.*'()- in /-separated parts, without empty, . or .. parts (got "${rawPrefix}")`);
+  if (
+    trimmed &&
+    (!/^[A-Za-z0-9!_.*'()/-]+$/.test(trimmed) ||
+      trimmed.split('/').some((part) => part === '' || part === '.' || part === '..'))
+  ) {
+    problems.push(
+      `S3_PREFIX may hold letters, digits and !_.*'()- in /-separated parts, without empty, . or .. parts (got "${rawPrefix}")`,
+    );
   }
   const prefix = trimmed ? `${trimmed}/` : '';
 

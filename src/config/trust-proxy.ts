@@ -20,7 +20,9 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
   const entries = value.split(',').map((entry) => entry.trim());
   const bad = entries.filter((entry) => !isAddressOrNetwork(entry));
   if (bad.length > 0) {
-    problems.push(`TRUST_PROXY must be a hop count or a comma-separated list of IP addresses or CIDR networks (not ${bad.map((b) => `"${b}"`).join(', ')})`);
+    problems.push(
+      `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses or CIDR networks (not ${bad.map((b) => `"${b}"`).join(', ')})`,
+    );
     return false;
   }
   return entries;

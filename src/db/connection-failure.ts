@@ -54,9 +54,11 @@ export function describeConnectionFailure(err: unknown, database: DatabaseConfig
   if (database.engine === 'postgres') {
     const { where, database: name } = postgresTarget(database.url);
     const network = codes.find((c) => NETWORK_REASONS[c]);
-    if (network) return `cannot reach the PostgreSQL server at ${where} (${network}: ${NETWORK_REASONS[network]}); check DATABASE_URL`;
+    if (network)
+      return `cannot reach the PostgreSQL server at ${where} (${network}: ${NETWORK_REASONS[network]}); check DATABASE_URL`;
     const refused = codes.find((c) => POSTGRES_REASONS[c]);
-    if (refused) return `the PostgreSQL server at ${where} refused database "${name}" (${POSTGRES_REASONS[refused]}); check DATABASE_URL`;
+    if (refused)
+      return `the PostgreSQL server at ${where} refused database "${name}" (${POSTGRES_REASONS[refused]}); check DATABASE_URL`;
     return null;
   }
   if (codes.some((c) => c === 'SQLITE_CANTOPEN' || c === 'EACCES' || c === 'ENOENT' || c === 'SQLITE_NOTADB')) {

@@ -79,7 +79,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     sqlite.pragma('busy_timeout = 5000');
     const statements = new StatementCache(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-    return { db, engine: 'sqlite', tableVersion: (tables) => statements.tableVersion(tables), dataVersion: () => statements.readDataVersion(), queryCount: () => statements.count, poolUsage: () => null, close: () => db.destroy() };
+    return {
+      db,
+      engine: 'sqlite',
+      tableVersion: (tables) => statements.tableVersion(tables),
+      dataVersion: () => statements.readDataVersion(),
+      queryCount: () => statements.count,
+      poolUsage: () => null,
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -97,8 +105,20 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   const counter = namePreparedStatements(pool);
   // A lone read whose connection is lost is tried once more on a fresh one (src/db/read-retry.ts).
   const db = new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool }) });
-  const poolUsage = (): PoolUsage => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, open: pool.totalCount });
-  return { db, engine: 'postgres', tableVersion: () => null, dataVersion: () => null, queryCount: () => counter.count, poolUsage, close: () => db.destroy() };
+  const poolUsage = (): PoolUsage => ({
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+    open: pool.totalCount,
+  });
+  return {
+    db,
+    engine: 'postgres',
+    tableVersion: () => null,
+    dataVersion: () => null,
+    queryCount: () => counter.count,
+    poolUsage,
+    close: () => db.destroy(),
+  };
 }
 
 /** True when an error is a unique/primary-key violation on either engine. */

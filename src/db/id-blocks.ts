@@ -38,7 +38,9 @@ export class IdBlocks {
 
   private async fetchBlock(): Promise<void> {
     const { rows } = await sql<{ id: number }>`
-      SELECT nextval(pg_get_serial_sequence(${this.table}, ${this.column})) AS id FROM generate_series(1, ${this.size})`.execute(this.db);
+      SELECT nextval(pg_get_serial_sequence(${this.table}, ${this.column})) AS id FROM generate_series(1, ${this.size})`.execute(
+      this.db,
+    );
     this.ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     this.next = 0;
   }

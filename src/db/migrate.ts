@@ -64,17 +64,29 @@ export class SchemaTooNewError extends Error {
  * The migrations the database has run that `known` does not have: those marked expand-only by
  * the release that ran them, and the others (which this release must not run on).
  */
-async function unknownMigrations(handle: DatabaseHandle, known: string[]): Promise<{ compatible: string[]; incompatible: string[] }> {
+async function unknownMigrations(
+  handle: DatabaseHandle,
+  known: string[],
+): Promise<{ compatible: string[]; incompatible: string[] }> {
   // Kysely leaves its own tables out of the listing unless asked.
-  const tables = new Set((await handle.db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name));
+  const tables = new Set(
+    (await handle.db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name),
+  );
   if (!tables.has(MIGRATION_TABLE)) return { compatible: [], incompatible: [] };
   const db = handle.db as unknown as Kysely<MarksSchema>;
   const executed = (await db.selectFrom(MIGRATION_TABLE).select('name').execute()).map((r) => r.name);
   const unknown = executed.filter((name) => !known.includes(name)).sort();
   if (unknown.length === 0 || !tables.has(MARKS_TABLE)) return { compatible: [], incompatible: unknown };
-  const marked = await db.selectFrom(MARKS_TABLE).select(['name', 'expand_only']).where('name', 'in', unknown).execute();
+  const marked = await db
+    .selectFrom(MARKS_TABLE)
+    .select(['name', 'expand_only'])
+    .where('name', 'in', unknown)
+    .execute();
   const compatible = new Set(marked.filter((m) => Number(m.expand_only) === 1).map((m) => m.name));
-  return { compatible: unknown.filter((n) => compatible.has(n)), incompatible: unknown.filter((n) => !compatible.has(n)) };
+  return {
+    compatible: unknown.filter((n) => compatible.has(n)),
+    incompatible: unknown.filter((n) => !compatible.has(n)),
+  };
 }
 
 interface MarksSchema {
@@ -88,7 +100,10 @@ interface MarksSchema {
  * a migration it is not given). Refuses a database with a newer migration not marked compatible.
  */
 async function providerFor(handle: DatabaseHandle, migrations: ReleaseMigration[]): Promise<MigrationProvider> {
-  const { compatible, incompatible } = await unknownMigrations(handle, migrations.map((m) => m.name));
+  const { compatible, incompatible } = await unknownMigrations(
+    handle,
+    migrations.map((m) => m.name),
+  );
   if (incompatible.length > 0) throw new SchemaTooNewError(incompatible);
   const all: Record<string, Migration> = Object.fromEntries(migrations.map((m) => [m.name, m.migration]));
   for (const name of compatible) all[name] = { up: async () => undefined };
@@ -111,7 +126,11 @@ async function recordMarks(handle: DatabaseHandle, migrations: ReleaseMigration[
     if (!tables.includes(MARKS_TABLE)) throw err;
   }
   const rows = migrations.map((m) => ({ name: m.name, expand_only: m.expandOnly ? 1 : 0 }));
-  await db.insertInto(MARKS_TABLE).values(rows).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto(MARKS_TABLE)
+    .values(rows)
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
 }
 
 export interface MigrationOutcome {
@@ -122,7 +141,10 @@ export interface MigrationOutcome {
  * Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock).
  * Newer migrations the database has run are accepted when their release marked them expand-only.
  */
-export async function migrateToLatest(handle: DatabaseHandle, migrations: ReleaseMigration[] = releaseMigrations(handle.engine)): Promise<MigrationOutcome> {
+export async function migrateToLatest(
+  handle: DatabaseHandle,
+  migrations: ReleaseMigration[] = releaseMigrations(handle.engine),
+): Promise<MigrationOutcome> {
   const migrator = new Migrator({ db: handle.db, provider: await providerFor(handle, migrations) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -134,8 +156,13 @@ export async function migrateToLatest(handle: DatabaseHandle, migrations: Releas
  * Names of the migrations this code has that the database has not run (none: the schema is
  * current). Refuses, like migrateToLatest, a newer migration not marked compatible.
  */
-export async function pendingMigrations(handle: DatabaseHandle, migrations: ReleaseMigration[] = releaseMigrations(handle.engine)): Promise<string[]> {
+export async function pendingMigrations(
+  handle: DatabaseHandle,
+  migrations: ReleaseMigration[] = releaseMigrations(handle.engine),
+): Promise<string[]> {
   const migrator = new Migrator({ db: handle.db, provider: await providerFor(handle, migrations) });
   const known = new Set(migrations.map((m) => m.name));
-  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined && known.has(m.name)).map((m) => m.name);
+  return (await migrator.getMigrations())
+    .filter((m) => m.executedAt === undefined && known.has(m.name))
+    .map((m) => m.name);
 }

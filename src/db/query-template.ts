@@ -21,7 +21,12 @@ function placeholders<Args>(): Args {
       if (typeof name !== 'string') return undefined;
       const slot = new Slot(name);
       // Indexing a placeholder gives the placeholder of that element of a list argument.
-      return new Proxy(slot, { get: (target, prop) => (typeof prop === 'string' && /^\d+$/.test(prop) ? new Slot(name, Number(prop)) : (Reflect.get(target, prop) as unknown)) });
+      return new Proxy(slot, {
+        get: (target, prop) =>
+          typeof prop === 'string' && /^\d+$/.test(prop)
+            ? new Slot(name, Number(prop))
+            : (Reflect.get(target, prop) as unknown),
+      });
     },
   }) as Args;
 }
@@ -44,7 +49,8 @@ export function queryTemplate<Args, Row>(build: TemplateBuilder<Args, Row>) {
 /** queryTemplate for writes whose outcome is how many rows they changed. */
 export function writeTemplate<Args>(build: TemplateBuilder<Args, unknown>) {
   const run = compiledRunner(build);
-  return async (db: Db, args: Args, shape = 0): Promise<number> => Number((await run(db, args, shape)).numAffectedRows ?? 0);
+  return async (db: Db, args: Args, shape = 0): Promise<number> =>
+    Number((await run(db, args, shape)).numAffectedRows ?? 0);
 }
 
 type Parameter = { name: string; index: number | undefined } | { value: unknown };
@@ -59,7 +65,9 @@ function compiledRunner<Args, Row>(build: TemplateBuilder<Args, Row>) {
     let template = shapes.get(shape);
     if (!template) {
       const query = build(db, placeholders<Args>(), shape).compile();
-      const parameters = query.parameters.map((p): Parameter => (p instanceof Slot ? { name: p.name, index: p.index } : { value: p }));
+      const parameters = query.parameters.map((p): Parameter =>
+        p instanceof Slot ? { name: p.name, index: p.index } : { value: p },
+      );
       template = { query, parameters };
       shapes.set(shape, template);
     }

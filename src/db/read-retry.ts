@@ -8,18 +8,28 @@
 // connection ends before COMMIT; if the connection ended after COMMIT was sent, the outcome is
 // known only to the database, and a client that retries with the same Idempotency-Key gets the
 // stored answer if it committed, or has it done once if it did not (docs/api-behaviour.md).
-import { PostgresDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import {
+  PostgresDialect,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
 
 const READ = /^\s*select\b/i;
 
 /** Errors that mean the connection is gone, not that the statement was wrong. */
 const LOST_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
-const LOST_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed|terminating connection/i;
+const LOST_MESSAGES =
+  /Connection terminated|connection error and is not queryable|Client was closed|terminating connection/i;
 
 export function lostConnection(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
-  return (typeof code === 'string' && LOST_CODES.has(code)) || (typeof message === 'string' && LOST_MESSAGES.test(message));
+  return (
+    (typeof code === 'string' && LOST_CODES.has(code)) || (typeof message === 'string' && LOST_MESSAGES.test(message))
+  );
 }
 
 class RetryingConnection implements DatabaseConnection {
@@ -89,15 +99,27 @@ class RetryingDriver implements Driver {
     }
   }
 
-  savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
+  savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['savepoint']>>[2],
+  ): Promise<void> {
     return this.inner.savepoint!((connection as RetryingConnection).inner, name, compile);
   }
 
-  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]): Promise<void> {
+  rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2],
+  ): Promise<void> {
     return this.inner.rollbackToSavepoint!((connection as RetryingConnection).inner, name, compile);
   }
 
-  releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]): Promise<void> {
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2],
+  ): Promise<void> {
     return this.inner.releaseSavepoint!((connection as RetryingConnection).inner, name, compile);
   }
 

@@ -10,11 +10,18 @@ export async function loadServiceSecret(db: Db, name: string): Promise<string> {
   const existing = await db.selectFrom('service_settings').select('value').where('name', '=', name).executeTakeFirst();
   if (existing) return existing.value;
   try {
-    await db.insertInto('service_settings').values({ name, value: randomToken(32) }).execute();
+    await db
+      .insertInto('service_settings')
+      .values({ name, value: randomToken(32) })
+      .execute();
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const row = await db.selectFrom('service_settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('service_settings')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return row.value;
 }
 

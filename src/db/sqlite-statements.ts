@@ -61,7 +61,8 @@ export class StatementCache implements SqliteDatabase {
     const version = new SqliteTableVersion(tables);
     this.versions.push(version);
     // Statements cached before this version existed are classified again.
-    for (const [sql, cached] of this.statements.entries()) if (!cached.statement.readonly && version.isWrittenBy(sql)) cached.writes.push(version);
+    for (const [sql, cached] of this.statements.entries())
+      if (!cached.statement.readonly && version.isWrittenBy(sql)) cached.writes.push(version);
     return version;
   }
 }

@@ -19,7 +19,13 @@ import type { OpsConfig } from '../config/config.js';
 /** The operator's limits on slow and idle clients (documented on OpsConfig). */
 export type ConnectionLimits = Pick<
   OpsConfig,
-  'headersTimeoutMs' | 'bodyTimeoutMs' | 'uploadIdleTimeoutMs' | 'uploadMinBytes' | 'keepAliveTimeoutMs' | 'maxConnections' | 'maxPendingConnections'
+  | 'headersTimeoutMs'
+  | 'bodyTimeoutMs'
+  | 'uploadIdleTimeoutMs'
+  | 'uploadMinBytes'
+  | 'keepAliveTimeoutMs'
+  | 'maxConnections'
+  | 'maxPendingConnections'
 >;
 
 /** Why a connection was refused or cut (the metric's label). */
@@ -65,7 +71,10 @@ export class ConnectionGuard {
     private readonly limits: ConnectionLimits,
     /** How often arriving bodies are looked at: the precision of both body limits. */
     private readonly sweepEveryMs: number,
-    private readonly largestBodies: LargestBodies = { json: Number.MAX_SAFE_INTEGER, multipart: Number.MAX_SAFE_INTEGER },
+    private readonly largestBodies: LargestBodies = {
+      json: Number.MAX_SAFE_INTEGER,
+      multipart: Number.MAX_SAFE_INTEGER,
+    },
   ) {}
 
   /** Called for each refusal or cut (metrics count them). */
@@ -189,7 +198,10 @@ export class ConnectionGuard {
     const now = Date.now();
     for (const linger of this.lingering.values()) {
       const { socket } = linger;
-      if (now - linger.startedAt >= this.limits.bodyTimeoutMs || socket.bytesRead - linger.startBytes > linger.maxBytes) {
+      if (
+        now - linger.startedAt >= this.limits.bodyTimeoutMs ||
+        socket.bytesRead - linger.startBytes > linger.maxBytes
+      ) {
         this.lingering.delete(socket);
         this.emit('cut_lingering');
         socket.destroy();

@@ -51,8 +51,10 @@ export function toApiError(err: unknown): ApiError | null {
   if (e instanceof SyntaxError || (e?.statusCode === 400 && /JSON/i.test(e?.message ?? ''))) {
     return new ApiError('validation_failed', [detail('body', 'is not valid JSON')]);
   }
-  if (e?.statusCode === 413) return new ApiError('content_too_large', [detail('body', 'exceeds the size this endpoint accepts')]);
-  if (e?.statusCode === 415) return new ApiError('validation_failed', [detail('Content-Type', 'is not accepted by this endpoint')]);
+  if (e?.statusCode === 413)
+    return new ApiError('content_too_large', [detail('body', 'exceeds the size this endpoint accepts')]);
+  if (e?.statusCode === 415)
+    return new ApiError('validation_failed', [detail('Content-Type', 'is not accepted by this endpoint')]);
   if (e?.statusCode === 404) return new ApiError('not_found');
   if (e?.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiError('validation_failed', [detail('body', 'could not be read')]);
@@ -62,7 +64,10 @@ export function toApiError(err: unknown): ApiError | null {
 
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-  return reply.code(err.status).type('application/json; charset=utf-8').send(envelopeOf(err, String(request.id)));
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .send(envelopeOf(err, String(request.id)));
 }
 
 export function errorHandler(this: unknown, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {

@@ -19,7 +19,8 @@ export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest
   // No resource has a path that cannot be decoded, or an id longer than the router accepts.
   if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     // Refused before routing, where the access line's hook does not run: logged here instead.
-    if (err.code === 'FST_ERR_BAD_URL') request.log.info({ method: request.method, status: 404 }, 'path cannot be decoded');
+    if (err.code === 'FST_ERR_BAD_URL')
+      request.log.info({ method: request.method, status: 404 }, 'path cannot be decoded');
     return sendApiError(request, reply, new ApiError('not_found'));
   }
   request.log.error({ err }, 'unexpected framework error');
@@ -53,17 +54,26 @@ function headerAt(err: ParserError): string | null {
 export function apiErrorForParserError(err: ParserError, maxHeaderBytes: number): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('validation_failed', [detail('headers', `the request line and headers must be at most ${maxHeaderBytes} bytes in all`)]);
+      return new ApiError('validation_failed', [
+        detail('headers', `the request line and headers must be at most ${maxHeaderBytes} bytes in all`),
+      ]);
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_LF_EXPECTED':
     case 'HPE_CR_EXPECTED':
     case 'HPE_INVALID_EOF_STATE': {
       const name = headerAt(err);
-      return new ApiError('validation_failed', [detail(name ?? 'headers', name ? 'contains a character not allowed in a header' : 'are not well-formed HTTP headers')]);
+      return new ApiError('validation_failed', [
+        detail(
+          name ?? 'headers',
+          name ? 'contains a character not allowed in a header' : 'are not well-formed HTTP headers',
+        ),
+      ]);
     }
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return new ApiError('validation_failed', [detail('Content-Length', 'must be one decimal number, and not sent with Transfer-Encoding')]);
+      return new ApiError('validation_failed', [
+        detail('Content-Length', 'must be one decimal number, and not sent with Transfer-Encoding'),
+      ]);
     case 'HPE_INVALID_TRANSFER_ENCODING':
       return new ApiError('validation_failed', [detail('Transfer-Encoding', 'must end with chunked')]);
     case 'HPE_INVALID_CHUNK_SIZE':
@@ -100,10 +110,16 @@ export function clientErrorHandler(this: unknown, error: ConnectionError, socket
     socket.destroy();
     return;
   }
-  const apiError = apiErrorForParserError(err, (app.server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize);
+  const apiError = apiErrorForParserError(
+    err,
+    (app.server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize,
+  );
   const requestId = freshId();
   // Only the code is logged: the error object carries the raw bytes read, credentials included.
-  app.log.info({ reqId: requestId, parserError: err.code ?? err.name, statusCode: apiError.status }, 'request refused by the HTTP parser');
+  app.log.info(
+    { reqId: requestId, parserError: err.code ?? err.name, statusCode: apiError.status },
+    'request refused by the HTTP parser',
+  );
   const refuse = () => {
     if (!socket.destroyed) endConnection(socket, rawAnswer(apiError, requestId, isHeadRequest(err)));
   };
@@ -151,7 +167,10 @@ function rawAnswer(apiError: ApiError, requestId: string, headOnly = false): str
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',
   };
-  const head = [`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return `${head.join('\r\n')}\r\n\r\n${headOnly ? '' : body}`;
 }
 

@@ -17,13 +17,16 @@ declare module 'fastify' {
 
 export function readIdempotencyKey(request: FastifyRequest): string {
   const sent = request.headers['idempotency-key'];
-  if (typeof sent !== 'string' || sent.length === 0) throw new ApiError('validation_failed', [detail('Idempotency-Key', 'is required')]);
-  if (!KEY_PATTERN.test(sent)) throw new ApiError('validation_failed', [detail('Idempotency-Key', 'must be 1 to 255 printable ASCII characters')]);
+  if (typeof sent !== 'string' || sent.length === 0)
+    throw new ApiError('validation_failed', [detail('Idempotency-Key', 'is required')]);
+  if (!KEY_PATTERN.test(sent))
+    throw new ApiError('validation_failed', [detail('Idempotency-Key', 'must be 1 to 255 printable ASCII characters')]);
   return sent;
 }
 
 /** Hooks of one route, as Fastify accepts them: none, one or a list. */
-const hookList = <H>(hooks: H | H[] | undefined): H[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+const hookList = <H>(hooks: H | H[] | undefined): H[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
 /** Must run before the routes are added: only routes whose policy says `idempotent` get the hooks. */
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
@@ -31,7 +34,11 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
 
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request);
-    const scope: IdempotencyScope = { storeId: caller.store.id, application: caller.application, key: readIdempotencyKey(request) };
+    const scope: IdempotencyScope = {
+      storeId: caller.store.id,
+      application: caller.application,
+      key: readIdempotencyKey(request),
+    };
     const path = request.url.split('?')[0];
     const hash = sha256HexOfParts([`${request.method} ${path} `, canonicalJson(request.body)]);
     const outcome = await ctx.idempotency.begin(scope, hash);
@@ -40,9 +47,15 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
         request.idempotencyScope = scope;
         return;
       case 'reused':
-        throw new ApiError('idempotency_key_reused', [detail('Idempotency-Key', 'was used before with a different request')]);
+        throw new ApiError('idempotency_key_reused', [
+          detail('Idempotency-Key', 'was used before with a different request'),
+        ]);
       case 'in_progress':
-        throw new ApiError('idempotency_in_progress', [detail('Idempotency-Key', 'the first request with this key is still running')], { 'Retry-After': '2' });
+        throw new ApiError(
+          'idempotency_in_progress',
+          [detail('Idempotency-Key', 'the first request with this key is still running')],
+          { 'Retry-After': '2' },
+        );
       case 'replay':
         if (outcome.location) reply.header('Location', outcome.location);
         reply.header('Idempotent-Replayed', 'true');
@@ -59,7 +72,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     if (!scope) return payload;
     request.idempotencyScope = null;
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
-      request.log.error({ route: request.routeOptions.url }, 'idempotent route answered without recording its response for replays; key released');
+      request.log.error(
+        { route: request.routeOptions.url },
+        'idempotent route answered without recording its response for replays; key released',
+      );
     }
     await ctx.idempotency.release(scope);
     return payload;
@@ -86,7 +102,11 @@ export interface ReplayInTransaction {
  * second commit follows). If the transaction fails, nothing was stored and the onSend hook
  * releases the key.
  */
-export function replayInTransaction(request: FastifyRequest, reply: FastifyReply, statusCode: number): ReplayInTransaction {
+export function replayInTransaction(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statusCode: number,
+): ReplayInTransaction {
   const scope = request.idempotencyScope;
   if (!scope) throw new Error(`${request.routeOptions.url} is not an idempotent route`);
   let payload: string | null = null;

@@ -60,6 +60,9 @@ function isBlank(bytes: Buffer): boolean {
 }
 
 function shapeError(problem: 'depth' | 'values'): ApiError {
-  const issue = problem === 'depth' ? `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep` : `must not hold more than ${MAX_JSON_VALUES} values (object members and array items)`;
+  const issue =
+    problem === 'depth'
+      ? `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`
+      : `must not hold more than ${MAX_JSON_VALUES} values (object members and array items)`;
   return new ApiError('validation_failed', [detail('body', issue)]);
 }

@@ -41,7 +41,15 @@ export const USER_AGENT_MAX_LOGGED = 256;
  * per-request child logger is made for it.
  */
 /** pino's level numbers. */
-const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+const LEVEL_VALUES: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
 
 export function registerAccessLog(app: FastifyInstance): void {
   const log = app.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
@@ -105,7 +113,11 @@ export class LazyChildLogger implements FastifyBaseLogger {
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     if (this.real) return this.real.child(bindings, options);
-    return new LazyChildLogger(this.parent, { ...this.bindings, ...bindings }, options ? { ...this.options, ...options } : this.options);
+    return new LazyChildLogger(
+      this.parent,
+      { ...this.bindings, ...bindings },
+      options ? { ...this.options, ...options } : this.options,
+    );
   }
 
   fatal(...args: LogArgs): void {
@@ -129,7 +141,11 @@ export class LazyChildLogger implements FastifyBaseLogger {
   silent(): void {}
 
   private write(level: Level, args: LogArgs): void {
-    if (!this.real && !(this.parent as FastifyBaseLogger & { isLevelEnabled(l: string): boolean }).isLevelEnabled(level)) return;
+    if (
+      !this.real &&
+      !(this.parent as FastifyBaseLogger & { isLevelEnabled(l: string): boolean }).isLevelEnabled(level)
+    )
+      return;
     (this.materialize()[level] as (...a: LogArgs) => void)(...args);
   }
 
@@ -138,5 +154,8 @@ export class LazyChildLogger implements FastifyBaseLogger {
   }
 }
 
-export const lazyChildLoggerFactory = (logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger =>
-  new LazyChildLogger(logger, bindings, options);
+export const lazyChildLoggerFactory = (
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger => new LazyChildLogger(logger, bindings, options);

@@ -19,7 +19,11 @@ import { REDIS_ERROR_KINDS } from '../traffic/index.js';
 export const UNMATCHED_ROUTE = 'unmatched';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const LIMIT_OF_CODE: Record<string, string> = { rate_limited: 'rate', concurrency_limited: 'concurrency', quota_exceeded: 'quota' };
+const LIMIT_OF_CODE: Record<string, string> = {
+  rate_limited: 'rate',
+  concurrency_limited: 'concurrency',
+  quota_exceeded: 'quota',
+};
 const ERROR_CODE_IN_BODY = /^\{"error":\{"code":"([a-z_]+)"/;
 
 // Requests: from a cached read (about a millisecond) to a large upload (seconds).
@@ -153,7 +157,11 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
 
   // Admitted /v1 requests (key, limits and gates passed; holding an in-flight slot) not yet
   // answered: what a draining process still has to finish.
-  const inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Admitted /v1 requests not yet answered', registers });
+  const inFlight = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'Admitted /v1 requests not yet answered',
+    registers,
+  });
   const counted = new WeakSet<FastifyRequest>();
   // Callback-style hooks (not async): they run on every request (see app.ts).
   app.addHook('preHandler', (request, _reply, done) => {
@@ -173,7 +181,11 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
 
   app.addHook('onResponse', (request, reply, done) => {
     settle(request);
-    const labels = { method: methodLabel(request.method), route: routeLabel(request), status: String(reply.statusCode) };
+    const labels = {
+      method: methodLabel(request.method),
+      route: routeLabel(request),
+      status: String(reply.statusCode),
+    };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);
     done();
@@ -181,7 +193,8 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
 
   const token = ctx.config.ops.metricsToken;
   app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
-    if (token && !bearerMatches(request.headers.authorization, token)) return sendApiError(request, reply, new ApiError('unauthorized'));
+    if (token && !bearerMatches(request.headers.authorization, token))
+      return sendApiError(request, reply, new ApiError('unauthorized'));
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });
@@ -217,8 +230,24 @@ function registerPoolGauges(ctx: AppContext, registers: Registry[]): void {
         if (value !== undefined) this.set(value);
       },
     });
-  gauge('blog_api_db_pool_connections_in_use', 'PostgreSQL pool connections running a query or held by a transaction', () => ctx.poolUsage()?.inUse);
-  gauge('blog_api_db_pool_waiting', 'Queries waiting for a PostgreSQL pool connection because all are in use', () => ctx.poolUsage()?.waiting);
-  gauge('blog_api_db_pool_connections_open', 'PostgreSQL pool connections open, in use or idle', () => ctx.poolUsage()?.open);
-  gauge('blog_api_db_pool_max', 'DATABASE_POOL_MAX: the most connections the pool opens', () => ctx.config.ops.databasePoolMax);
+  gauge(
+    'blog_api_db_pool_connections_in_use',
+    'PostgreSQL pool connections running a query or held by a transaction',
+    () => ctx.poolUsage()?.inUse,
+  );
+  gauge(
+    'blog_api_db_pool_waiting',
+    'Queries waiting for a PostgreSQL pool connection because all are in use',
+    () => ctx.poolUsage()?.waiting,
+  );
+  gauge(
+    'blog_api_db_pool_connections_open',
+    'PostgreSQL pool connections open, in use or idle',
+    () => ctx.poolUsage()?.open,
+  );
+  gauge(
+    'blog_api_db_pool_max',
+    'DATABASE_POOL_MAX: the most connections the pool opens',
+    () => ctx.config.ops.databasePoolMax,
+  );
 }

@@ -63,7 +63,9 @@ function nameSchemas(node: unknown, named: Map<string, Json>, inComponent: strin
   }
   if (!existing) named.set(title, out);
   // A description of this use (a response's) stays beside the reference.
-  return description !== undefined && description !== existing?.description && description !== out.description ? { $ref: SCHEMA_REF + title, description } : { $ref: SCHEMA_REF + title };
+  return description !== undefined && description !== existing?.description && description !== out.description
+    ? { $ref: SCHEMA_REF + title, description }
+    : { $ref: SCHEMA_REF + title };
 }
 
 const withoutDescription = ({ description: _, ...rest }: Json) => rest;
@@ -72,7 +74,10 @@ const looksLikeNonSchema = (obj: Json) => 'in' in obj || 'content' in obj;
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-function eachOperation(paths: Record<string, PathItem> | undefined, visit: (op: Operation, path: string, method: string) => void): void {
+function eachOperation(
+  paths: Record<string, PathItem> | undefined,
+  visit: (op: Operation, path: string, method: string) => void,
+): void {
   for (const [path, item] of Object.entries(paths ?? {})) {
     for (const method of OPERATION_METHODS) {
       const op = item[method];
@@ -84,7 +89,11 @@ function eachOperation(paths: Record<string, PathItem> | undefined, visit: (op: 
 /** Header parameters the service requires itself (the idempotency step), not the validator. */
 const REQUIRED_HEADERS = new Set(['idempotency-key']);
 
-const ETAG_HEADER = { description: 'The post’s ETag: send it as If-Match to write only if nobody changed the post since, or as If-None-Match to re-read it cheaply', schema: { type: 'string' } };
+const ETAG_HEADER = {
+  description:
+    'The post’s ETag: send it as If-Match to write only if nobody changed the post since, or as If-None-Match to re-read it cheaply',
+  schema: { type: 'string' },
+};
 const RATE_HEADERS_NOTE = 'Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.';
 
 function finishOperation(op: Operation, isWebhook = false): void {
@@ -98,15 +107,21 @@ function finishOperation(op: Operation, isWebhook = false): void {
     if (bodySchema.description) body.description = bodySchema.description;
   }
   for (const [status, response] of Object.entries(op.responses ?? {})) {
-    if (response.description === 'Default Response' || !response.description) response.description = status.startsWith('2') ? 'Success' : 'Error';
+    if (response.description === 'Default Response' || !response.description)
+      response.description = status.startsWith('2') ? 'Success' : 'Error';
     // Answers carrying one post have its ETag.
     const schema = response.content?.['application/json']?.schema;
-    if (status.startsWith('2') && schema?.title === 'Post') response.headers = { ...response.headers, ETag: ETAG_HEADER };
+    if (status.startsWith('2') && schema?.title === 'Post')
+      response.headers = { ...response.headers, ETag: ETAG_HEADER };
   }
   if (op.operationId === 'getPost') {
-    (op.responses ??= {})['304'] = { description: 'Not modified: the If-None-Match ETag is still the post’s; no body', headers: { ETag: ETAG_HEADER } };
+    (op.responses ??= {})['304'] = {
+      description: 'Not modified: the If-None-Match ETag is still the post’s; no body',
+      headers: { ETag: ETAG_HEADER },
+    };
   }
-  if (!isWebhook && op.description && !op.description.includes('X-Request-Id')) op.description = `${op.description}\n\n${RATE_HEADERS_NOTE}`;
+  if (!isWebhook && op.description && !op.description.includes('X-Request-Id'))
+    op.description = `${op.description}\n\n${RATE_HEADERS_NOTE}`;
 }
 
 /** The finished document: see the header of this file. */
@@ -128,7 +143,8 @@ export function finishDocument(doc: OpenApiDocument): Json {
   const schemas: Json = {};
   for (const name of [...named.keys()].sort()) {
     const { $id: _, ...schema } = named.get(name) as Json;
-    schemas[name] = COMPONENT_EXAMPLES[name] !== undefined ? { ...schema, examples: [COMPONENT_EXAMPLES[name]] } : schema;
+    schemas[name] =
+      COMPONENT_EXAMPLES[name] !== undefined ? { ...schema, examples: [COMPONENT_EXAMPLES[name]] } : schema;
   }
   return { ...doc, paths, webhooks, components: { ...doc.components, schemas } };
 }

@@ -21,11 +21,19 @@ const listItem = {
 
 const post = {
   ...listItem,
-  body_html: '<h2>Grind</h2><p>Medium-fine, like table salt. <strong>Weigh</strong> 15 g for 250 ml.</p><ul><li>92 °C water</li><li>Bloom 30 s</li></ul>',
+  body_html:
+    '<h2>Grind</h2><p>Medium-fine, like table salt. <strong>Weigh</strong> 15 g for 250 ml.</p><ul><li>92 °C water</li><li>Bloom 30 s</li></ul>',
   warnings: [],
 };
 
-const category = { id: 3, name: 'Brewing guides', parent_id: null, depth: 1, created_at: '2026-09-01T12:00:00+08:00', updated_at: '2026-09-01T12:00:00+08:00' };
+const category = {
+  id: 3,
+  name: 'Brewing guides',
+  parent_id: null,
+  depth: 1,
+  created_at: '2026-09-01T12:00:00+08:00',
+  updated_at: '2026-09-01T12:00:00+08:00',
+};
 
 const auditEvent = {
   id: 5531,
@@ -110,7 +118,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   WebhookEndpoint: endpoint,
   WebhookEndpointWithSecret: { ...endpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   WebhookEndpointList: { data: [endpoint] },
-  NewWebhookEndpoint: { url: 'https://hooks.brewlab.example.com/blog', events: ['post.published', 'post.unpublished'], description: 'Rebuild the shop’s static pages' },
+  NewWebhookEndpoint: {
+    url: 'https://hooks.brewlab.example.com/blog',
+    events: ['post.published', 'post.unpublished'],
+    description: 'Rebuild the shop’s static pages',
+  },
   WebhookEndpointChanges: { enabled: true },
   Delivery: {
     id: 'whd_9x2k4m7q1z8f',
@@ -134,7 +146,10 @@ COMPONENT_EXAMPLES.Event = {
   handle: 'brewlab',
   data: { id: 1234 },
 };
-COMPONENT_EXAMPLES.EventPage = { data: [COMPONENT_EXAMPLES.Event], meta: { next_cursor: '1042', has_more: false, limit: 100 } };
+COMPONENT_EXAMPLES.EventPage = {
+  data: [COMPONENT_EXAMPLES.Event],
+  meta: { next_cursor: '1042', has_more: false, limit: 100 },
+};
 COMPONENT_EXAMPLES.DeliveryAttempt = {
   id: 'wha_4f8k2m9q1z7x3c5v6b8n0p2r',
   started_at: '2026-09-14T10:00:01+08:00',
@@ -147,7 +162,20 @@ COMPONENT_EXAMPLES.DeliveryAttempt = {
 COMPONENT_EXAMPLES.DeliveryDetail = {
   ...(COMPONENT_EXAMPLES.Delivery as object),
   retry_of: null,
-  attempt_history: [{ ...(COMPONENT_EXAMPLES.DeliveryAttempt as object), state: 'succeeded', duration_ms: 84, response_status: 204, error: null, response_body: '' }],
+  attempt_history: [
+    {
+      ...(COMPONENT_EXAMPLES.DeliveryAttempt as object),
+      state: 'succeeded',
+      duration_ms: 84,
+      response_status: 204,
+      error: null,
+      response_body: '',
+    },
+  ],
 };
-COMPONENT_EXAMPLES.WebhookReplay = { since: '2026-09-10T00:00:00+08:00', until: '2026-09-14T00:00:00+08:00', types: ['post.*'] };
+COMPONENT_EXAMPLES.WebhookReplay = {
+  since: '2026-09-10T00:00:00+08:00',
+  until: '2026-09-14T00:00:00+08:00',
+  types: ['post.*'],
+};
 COMPONENT_EXAMPLES.WebhookReplayResult = { queued: 318, first_sequence: 724, last_sequence: 1041 };

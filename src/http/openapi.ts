@@ -8,12 +8,19 @@ import { webhookEventDocs } from './webhook-openapi.js';
 
 const TAGS = [
   { name: 'identity', description: 'The calling key: its store, scopes, features, limits and quotas' },
-  { name: 'posts', description: 'Blog posts: drafts, publishing and scheduling, the two-step delete, conditional writes with ETag / If-Match' },
+  {
+    name: 'posts',
+    description:
+      'Blog posts: drafts, publishing and scheduling, the two-step delete, conditional writes with ETag / If-Match',
+  },
   { name: 'categories', description: 'A store’s category tree (when the store has categories)' },
   { name: 'media', description: 'Images for covers and bodies (when the store has media upload)' },
   { name: 'audit', description: 'Who changed what, when: the store’s audit trail' },
   { name: 'events', description: 'Every change of the store in commit order, to keep a mirror in sync exactly' },
-  { name: 'webhooks', description: 'Endpoints that receive signed events (Standard Webhooks), and the events themselves' },
+  {
+    name: 'webhooks',
+    description: 'Endpoints that receive signed events (Standard Webhooks), and the events themselves',
+  },
   { name: 'meta', description: 'This description' },
 ];
 
@@ -36,7 +43,16 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       },
       servers: [{ url: publicBaseUrl, description: 'This service' }],
       tags: TAGS,
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_<key_id>_<secret>', description: SCOPES_TEXT } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'svc_live_<key_id>_<secret>',
+            description: SCOPES_TEXT,
+          },
+        },
+      },
       security: [{ bearerAuth: [] }],
       webhooks: webhookEventDocs(),
     },
@@ -49,6 +65,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       const scopes = policy && policy.scope !== 'any' ? [policy.scope] : [];
       return { schema: { ...schema, security: [{ bearerAuth: scopes }] }, url } as never;
     },
-    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
 }

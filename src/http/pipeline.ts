@@ -47,7 +47,8 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     // Callback-style so that a read, which drops nothing, costs no promise.
     app.addHook('onSend', (request, reply, payload, done) => {
       const caller = request.caller;
-      if (!caller || rateClassOf(request.method) !== 'write' || (reply.statusCode >= 400 && reply.statusCode < 500)) return done(null, payload);
+      if (!caller || rateClassOf(request.method) !== 'write' || (reply.statusCode >= 400 && reply.statusCode < 500))
+        return done(null, payload);
       // A failed drop is counted and logged by kind where it failed (src/traffic/redis-health.ts).
       shared.drop([caller.store.id]).then(
         () => done(null, payload),
@@ -68,7 +69,12 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
 
 const rateClassOf = (method: string): RateClass => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 
-async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function admit(
+  ctx: AppContext,
+  policy: RoutePolicy,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const rawKey = parseBearer(request.headers.authorization);
   if (!rawKey) throw new ApiError('unauthorized');
   const rateClass = rateClassOf(request.method);
@@ -80,7 +86,10 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   let earlyAdmission: Admission | undefined;
   let sharedCopy: SharedRead | null = null;
   if (shared && cachedCaller) {
-    earlyAdmission = await ctx.traffic.admit({ ...admissionOf(cachedCaller, policy, rateClass, shared.keyOf(cachedCaller.store.id)), markerKey: shared.markerKey() });
+    earlyAdmission = await ctx.traffic.admit({
+      ...admissionOf(cachedCaller, policy, rateClass, shared.keyOf(cachedCaller.store.id)),
+      markerKey: shared.markerKey(),
+    });
     sharedCopy = shared.parse(earlyAdmission.hash, earlyAdmission.marker);
   }
   let authenticated;
@@ -98,7 +107,14 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
   const { caller, versions } = authenticated;
   // No copy in Redis (a writer dropped it): the versions were just read from PostgreSQL; put
   // them back unless another writer dropped the copy since (the generation seen first).
-  if (shared && sharedCopy && !sharedCopy.versions && versions.keys !== null && caller.store.id === cachedCaller!.store.id) shared.fill(caller.store.id, sharedCopy, versions);
+  if (
+    shared &&
+    sharedCopy &&
+    !sharedCopy.versions &&
+    versions.keys !== null &&
+    caller.store.id === cachedCaller!.store.id
+  )
+    shared.fill(caller.store.id, sharedCopy, versions);
   request.caller = caller;
   request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
@@ -106,13 +122,18 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
 
   // Every authenticated request counts against its class, whatever its outcome; the count and
   // the slot are one round trip to Redis. A request refused for its scope takes no slot.
-  const admission = !earlyAdmission ? await ctx.traffic.admit(admissionOf(caller, policy, rateClass)) : caller === cachedCaller ? earlyAdmission : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
+  const admission = !earlyAdmission
+    ? await ctx.traffic.admit(admissionOf(caller, policy, rateClass))
+    : caller === cachedCaller
+      ? earlyAdmission
+      : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
   const { decision } = admission;
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
   reply.header('X-RateLimit-Reset', String(decision.resetAtUnixSeconds));
 
-  if (!scopeAllows(policy, caller)) throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
+  if (!scopeAllows(policy, caller))
+    throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
   if (!decision.allowed) {
     throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
   }
@@ -124,23 +145,40 @@ async function admit(ctx: AppContext, policy: RoutePolicy, request: FastifyReque
     if (!caller.store.certified) throw new ApiError('tenant_not_certified');
     if (rateClass === 'write' && caller.store.writesPaused) throw new ApiError('tenant_schema_changed');
   }
-  if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories) throw new ApiError('feature_unavailable');
-  if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload) throw new ApiError('feature_unavailable');
+  if (policy.feature === 'blog_categories' && !caller.store.features.blogCategories)
+    throw new ApiError('feature_unavailable');
+  if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload)
+    throw new ApiError('feature_unavailable');
   if (policy.feature === 'webhooks' && !caller.store.features.webhooks) throw new ApiError('feature_unavailable');
 }
 
-const scopeAllows = (policy: RoutePolicy, caller: Caller) => policy.scope === 'any' || caller.scopes.includes(policy.scope);
-const limitOf = (caller: Caller, rateClass: RateClass) => (rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute);
+const scopeAllows = (policy: RoutePolicy, caller: Caller) =>
+  policy.scope === 'any' || caller.scopes.includes(policy.scope);
+const limitOf = (caller: Caller, rateClass: RateClass) =>
+  rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute;
 
 function admissionOf(caller: Caller, policy: RoutePolicy, rateClass: RateClass, hashKey?: string): AdmitRequest {
-  return { keyId: caller.keyId, rateClass, limitPerMinute: limitOf(caller, rateClass), concurrency: caller.rateLimits.concurrency, takeSlot: scopeAllows(policy, caller), hashKey };
+  return {
+    keyId: caller.keyId,
+    rateClass,
+    limitPerMinute: limitOf(caller, rateClass),
+    concurrency: caller.rateLimits.concurrency,
+    takeSlot: scopeAllows(policy, caller),
+    hashKey,
+  };
 }
 
 /**
  * The cached key had changed (its limits, scopes or store): the request was already counted
  * once, so it is decided again under the key as it is now, and its slot taken again.
  */
-async function admitAgain(ctx: AppContext, earlyAdmission: Admission, caller: Caller, policy: RoutePolicy, rateClass: RateClass): Promise<Admission> {
+async function admitAgain(
+  ctx: AppContext,
+  earlyAdmission: Admission,
+  caller: Caller,
+  policy: RoutePolicy,
+  rateClass: RateClass,
+): Promise<Admission> {
   if (earlyAdmission.release) void earlyAdmission.release();
   const limit = limitOf(caller, rateClass);
   const decision = decide(limit, earlyAdmission.consumed, ctx.clock.now().getTime(), earlyAdmission.windowEndMs);

@@ -31,7 +31,8 @@ export const PER_PROCESS_LIMITS_WARNING =
   'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits';
 
 /** PostgreSQL is the engine for several processes; without Redis their limits are not shared. */
-export const limitsArePerProcess = (ctx: AppContext): boolean => ctx.engine === 'postgres' && ctx.traffic.backend !== 'redis';
+export const limitsArePerProcess = (ctx: AppContext): boolean =>
+  ctx.engine === 'postgres' && ctx.traffic.backend !== 'redis';
 
 /** Turns true once shutdown begins; /readyz then answers 503 at once. */
 export class ShutdownFlag {
@@ -48,7 +49,8 @@ export class ShutdownFlag {
 const WORKED_AROUND: ReadonlySet<CheckName> = new Set(['redis', 'media']);
 
 export const DEGRADED_WARNINGS: Partial<Record<CheckName, string>> = {
-  redis: 'redis: unavailable; rate and in-flight limits are counted by each process alone, and cache versions are read from PostgreSQL',
+  redis:
+    'redis: unavailable; rate and in-flight limits are counted by each process alone, and cache versions are read from PostgreSQL',
   media: 'media: the object store is unavailable; uploads and image files fail, everything else is served',
 };
 
@@ -57,10 +59,21 @@ export interface ReadinessOptions {
   strict?: boolean;
 }
 
-export async function checkReadiness(ctx: AppContext, shutdown: ShutdownFlag, onFailure: (name: CheckName, err: unknown) => void, options: ReadinessOptions = {}): Promise<Readiness> {
+export async function checkReadiness(
+  ctx: AppContext,
+  shutdown: ShutdownFlag,
+  onFailure: (name: CheckName, err: unknown) => void,
+  options: ReadinessOptions = {},
+): Promise<Readiness> {
   const warnings = limitsArePerProcess(ctx) ? [PER_PROCESS_LIMITS_WARNING] : [];
   if (shutdown.shuttingDown) {
-    return { ready: false, checks: { shutdown: { status: 'failed', reason: 'shutting_down' } }, failing: ['shutdown'], degraded: [], warnings };
+    return {
+      ready: false,
+      checks: { shutdown: { status: 'failed', reason: 'shutting_down' } },
+      failing: ['shutdown'],
+      degraded: [],
+      warnings,
+    };
   }
   const timeoutMs = ctx.config.ops.healthCheckTimeoutMs;
   const run = async (name: CheckName, probe: () => Promise<unknown>): Promise<[CheckName, CheckResult]> => {
@@ -74,7 +87,9 @@ export async function checkReadiness(ctx: AppContext, shutdown: ShutdownFlag, on
   };
   const results = await Promise.all([
     run('database', () => sql`select 1`.execute(ctx.db)),
-    ctx.traffic.backend === 'redis' ? run('redis', () => ctx.traffic.check()) : (['redis', { status: 'not_configured' }] as [CheckName, CheckResult]),
+    ctx.traffic.backend === 'redis'
+      ? run('redis', () => ctx.traffic.check())
+      : (['redis', { status: 'not_configured' }] as [CheckName, CheckResult]),
     run('media', () => ctx.media.files.check()),
   ]);
   const failed = results.filter(([, r]) => r.status === 'failed').map(([name]) => name);
@@ -94,10 +109,14 @@ export async function checkReadiness(ctx: AppContext, shutdown: ShutdownFlag, on
 function redisWarnings(ctx: AppContext): string[] {
   const out: string[] = [];
   for (const { kind, count } of ctx.redisHealth?.recent() ?? []) {
-    out.push(`redis: ${count} ${kind} error${count === 1 ? '' : 's'} in the last minute; meanwhile limits are counted by each process alone and cache versions are read from PostgreSQL`);
+    out.push(
+      `redis: ${count} ${kind} error${count === 1 ? '' : 's'} in the last minute; meanwhile limits are counted by each process alone and cache versions are read from PostgreSQL`,
+    );
   }
   if (ctx.sharedVersions && !ctx.sharedVersions.isTrusted) {
-    out.push('redis: the cache versions kept in Redis are not yet checked against PostgreSQL since Redis came back; reads use PostgreSQL until then');
+    out.push(
+      'redis: the cache versions kept in Redis are not yet checked against PostgreSQL since Redis came back; reads use PostgreSQL until then',
+    );
   }
   return out;
 }

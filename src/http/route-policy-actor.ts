@@ -5,5 +5,10 @@ import { callerOf } from './route-policy.js';
 /** The audit actor of an authenticated request. */
 export function actorOf(request: FastifyRequest): Actor & { keyId: string } {
   const caller = callerOf(request);
-  return { storeId: caller.store.id, keyId: caller.keyId, application: caller.application, requestId: String(request.id) };
+  return {
+    storeId: caller.store.id,
+    keyId: caller.keyId,
+    application: caller.application,
+    requestId: String(request.id),
+  };
 }

@@ -19,7 +19,12 @@ export interface ShutdownTimes {
   graceMs: number;
 }
 
-export async function shutDownGracefully(app: FastifyInstance, ctx: AppContext, times: ShutdownTimes, timers: Timers = systemTimers): Promise<ShutdownOutcome> {
+export async function shutDownGracefully(
+  app: FastifyInstance,
+  ctx: AppContext,
+  times: ShutdownTimes,
+  timers: Timers = systemTimers,
+): Promise<ShutdownOutcome> {
   app.shutdownFlag.begin();
   if (times.drainMs > 0) {
     app.log.info({ drainMs: times.drainMs }, 'draining: /readyz fails, requests are still served');
@@ -30,7 +35,10 @@ export async function shutDownGracefully(app: FastifyInstance, ctx: AppContext, 
   // (each closes after its answer, which carries Connection: close once shutdown has begun).
   const grace = timers.setTimeout(() => {
     outcome = 'forced';
-    app.log.warn({ graceMs: times.graceMs }, 'requests still in flight after the shutdown grace period; closing their connections');
+    app.log.warn(
+      { graceMs: times.graceMs },
+      'requests still in flight after the shutdown grace period; closing their connections',
+    );
     app.server.closeAllConnections();
   }, times.graceMs);
   try {

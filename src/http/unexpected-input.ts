@@ -26,7 +26,8 @@ export function registerUnexpectedInputGuard(app: FastifyInstance): void {
         if (details.length > 100) break;
       }
     }
-    if (!schema?.body && request.body !== undefined) details.push(detail('body', 'must be empty: this operation takes no body'));
+    if (!schema?.body && request.body !== undefined)
+      details.push(detail('body', 'must be empty: this operation takes no body'));
     done(details.length > 0 ? new ApiError('validation_failed', details) : undefined);
   });
 }

@@ -8,8 +8,7 @@ import { FILE_FIELD, type UploadedFile } from '../modules/media/index.js';
 
 /** The part of @fastify/multipart's request API this reader uses. */
 export type UploadPart =
-  | { type: 'file'; fieldname: string; file: Readable & { truncated?: boolean } }
-  | { type: 'field'; fieldname: string };
+  { type: 'file'; fieldname: string; file: Readable & { truncated?: boolean } } | { type: 'field'; fieldname: string };
 
 export interface MultipartSource {
   isMultipart(): boolean;
@@ -31,7 +30,8 @@ const CLOSE = { Connection: 'close' };
 const invalid = (...details: ErrorDetail[]) => new ApiError('validation_failed', details, CLOSE);
 
 export async function readImageUpload(source: MultipartSource, options: UploadReadOptions): Promise<UploadedFile> {
-  if (!source.isMultipart()) throw new ApiError('validation_failed', [detail('Content-Type', 'must be multipart/form-data')]);
+  if (!source.isMultipart())
+    throw new ApiError('validation_failed', [detail('Content-Type', 'must be multipart/form-data')]);
 
   let current: Readable | null = null;
   let fail: (err: ApiError) => void = () => undefined;
@@ -47,11 +47,16 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
   const touch = () => {
     if (settled) return;
     clearTimeout(idle);
-    idle = setTimeout(() => abort(`was not received completely: no data arrived for ${options.idleTimeoutMs / 1000} seconds`), options.idleTimeoutMs);
+    idle = setTimeout(
+      () => abort(`was not received completely: no data arrived for ${options.idleTimeoutMs / 1000} seconds`),
+      options.idleTimeoutMs,
+    );
   };
   const { totalTimeoutMs } = options;
   const total =
-    totalTimeoutMs === null ? undefined : setTimeout(() => abort(`was not received completely within ${totalTimeoutMs / 1000} seconds`), totalTimeoutMs);
+    totalTimeoutMs === null
+      ? undefined
+      : setTimeout(() => abort(`was not received completely within ${totalTimeoutMs / 1000} seconds`), totalTimeoutMs);
 
   const reading = readParts(source, options.maxBytes, touch, (stream) => (current = stream));
   // After a timeout the reading is left behind; it ends when the connection closes.
@@ -80,7 +85,8 @@ async function readParts(
   for await (const part of source.parts({ limits: { fileSize: maxBytes + 1 } })) {
     touch();
     if (part.type === 'field') {
-      if (part.fieldname === FILE_FIELD) throw invalid(detail(FILE_FIELD, 'must be sent as a file part (with a filename), not as text'));
+      if (part.fieldname === FILE_FIELD)
+        throw invalid(detail(FILE_FIELD, 'must be sent as a file part (with a filename), not as text'));
       throw invalid(detail(part.fieldname, 'is not a recognised field'));
     }
     if (part.fieldname !== FILE_FIELD) {
@@ -99,7 +105,11 @@ async function readParts(
   return upload;
 }
 
-async function readFile(file: Readable & { truncated?: boolean }, maxBytes: number, touch: () => void): Promise<UploadedFile> {
+async function readFile(
+  file: Readable & { truncated?: boolean },
+  maxBytes: number,
+  touch: () => void,
+): Promise<UploadedFile> {
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -108,13 +118,21 @@ async function readFile(file: Readable & { truncated?: boolean }, maxBytes: numb
     bytes += chunk.length;
     if (bytes > maxBytes || file.truncated) {
       // Leaving the loop destroys the stream: reading stops here, whatever size was announced.
-      throw new ApiError('image_too_large', [detail(FILE_FIELD, `is larger than ${maxBytes} bytes (limits.image_max_bytes)`)], CLOSE);
+      throw new ApiError(
+        'image_too_large',
+        [detail(FILE_FIELD, `is larger than ${maxBytes} bytes (limits.image_max_bytes)`)],
+        CLOSE,
+      );
     }
     hash.update(chunk);
     chunks.push(chunk);
   }
   if (file.truncated) {
-    throw new ApiError('image_too_large', [detail(FILE_FIELD, `is larger than ${maxBytes} bytes (limits.image_max_bytes)`)], CLOSE);
+    throw new ApiError(
+      'image_too_large',
+      [detail(FILE_FIELD, `is larger than ${maxBytes} bytes (limits.image_max_bytes)`)],
+      CLOSE,
+    );
   }
   if (bytes === 0) throw invalid(detail(FILE_FIELD, 'is empty'));
   return { data: Buffer.concat(chunks, bytes), sha256: hash.digest('hex') };
@@ -137,6 +155,7 @@ function toUploadError(err: unknown): ApiError {
     case 'FST_REQ_FILE_TOO_LARGE':
       return new ApiError('image_too_large', [detail(FILE_FIELD, 'is larger than limits.image_max_bytes')], CLOSE);
   }
-  if (/boundary/i.test(e?.message ?? '')) return invalid(detail('Content-Type', 'must be multipart/form-data with a boundary'));
+  if (/boundary/i.test(e?.message ?? ''))
+    return invalid(detail('Content-Type', 'must be multipart/form-data with a boundary'));
   return invalid(detail('body', 'is not valid multipart/form-data'));
 }

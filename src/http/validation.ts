@@ -45,9 +45,16 @@ export const schemaCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPar
     const view = httpPart === 'body' ? boundedView(data, schema) : data;
     let ok = validate(view);
     if (ok && view !== data) ok = validate(data);
-    const textErrors = httpPart === 'body' && typeof data === 'object' && data !== null && textChecked.has(data) ? [] : invalidTextErrors(data);
+    const textErrors =
+      httpPart === 'body' && typeof data === 'object' && data !== null && textChecked.has(data)
+        ? []
+        : invalidTextErrors(data);
     if (ok && textErrors.length === 0 && integerErrors.length === 0) return { value: data };
-    return { error: Object.assign(new Error('validation'), { validation: [...integerErrors, ...(validate.errors ?? []), ...textErrors] }) };
+    return {
+      error: Object.assign(new Error('validation'), {
+        validation: [...integerErrors, ...(validate.errors ?? []), ...textErrors],
+      }),
+    };
   };
 };
 
@@ -137,7 +144,13 @@ function looseIntegerErrors(data: unknown, fields: string[]): ErrorObject[] {
   const values = data as Record<string, unknown>;
   return fields
     .filter((name) => typeof values[name] === 'string' && !DECIMAL_INTEGER.test(values[name] as string))
-    .map((name) => ({ keyword: 'type', instancePath: pointer('', name), schemaPath: '', params: { type: 'integer' }, message: 'must be integer' }));
+    .map((name) => ({
+      keyword: 'type',
+      instancePath: pointer('', name),
+      schemaPath: '',
+      params: { type: 'integer' },
+      message: 'must be integer',
+    }));
 }
 
 // A UTF-16 code unit of a surrogate pair without its partner. JSON can spell one (`"\ud800"`),
@@ -157,7 +170,8 @@ function textError(instancePath: string, message: string): ErrorObject {
   return { keyword: 'unicode', instancePath, schemaPath: '', params: {}, message };
 }
 
-const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointer = (path: string, key: string | number) =>
+  `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /**
  * Every string (values and field names, at any depth) that is not well-formed Unicode, and every
@@ -181,7 +195,8 @@ function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): 
   if (typeof data !== 'object' || data === null) return;
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length && errors.length < KEPT; i++) {
-      if (typeof data[i] === 'object' || typeof data[i] === 'string') collectTextErrors(data[i], pointer(path, i), errors);
+      if (typeof data[i] === 'object' || typeof data[i] === 'string')
+        collectTextErrors(data[i], pointer(path, i), errors);
     }
     return;
   }
@@ -191,10 +206,12 @@ function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): 
     if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
     if (!isWellFormed(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
     else if (hasNul(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
-    else if (typeof record[key] === 'object' || typeof record[key] === 'string') collectTextErrors(record[key], pointer(path, key), errors);
+    else if (typeof record[key] === 'object' || typeof record[key] === 'string')
+      collectTextErrors(record[key], pointer(path, key), errors);
   }
   const notUtf8 = (data as { [INVALID_QUERY_TEXT]?: string[] })[INVALID_QUERY_TEXT];
-  for (const name of notUtf8 ?? []) if (errors.length < KEPT) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
+  for (const name of notUtf8 ?? [])
+    if (errors.length < KEPT) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
 }
 
 /** Fields that are read-only in create and update bodies (docs/api-behaviour.md), with the way to change them. */
@@ -204,7 +221,10 @@ const READ_ONLY_HINTS: Record<string, string> = {
 };
 
 function joinPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 }
@@ -243,12 +263,19 @@ export function detailsFromAjv(errors: ErrorObject[], part: string | undefined):
     if (details.length > MAX_DETAILS) break;
     let field: string;
     if (err.keyword === 'required') field = joinPath(err.instancePath, err.params.missingProperty as string);
-    else if (err.keyword === 'additionalProperties') field = joinPath(err.instancePath, err.params.additionalProperty as string);
+    else if (err.keyword === 'additionalProperties')
+      field = joinPath(err.instancePath, err.params.additionalProperty as string);
     else field = joinPath(err.instancePath);
     if (!field) field = part === 'body' || part === undefined ? 'body' : part;
     let issue = issueFor(err);
     // The hints are about post bodies; a query parameter of the same name is just unknown.
-    if (err.keyword === 'additionalProperties' && err.instancePath === '' && (part === 'body' || part === undefined) && READ_ONLY_HINTS[field]) issue = READ_ONLY_HINTS[field];
+    if (
+      err.keyword === 'additionalProperties' &&
+      err.instancePath === '' &&
+      (part === 'body' || part === undefined) &&
+      READ_ONLY_HINTS[field]
+    )
+      issue = READ_ONLY_HINTS[field];
     if (field === 'body' && err.keyword === 'type') issue = 'must be a JSON object';
     const key = `${field}|${issue}`;
     if (seen.has(key)) continue;

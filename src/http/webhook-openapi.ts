@@ -10,26 +10,57 @@ import { WebhookEndpointSchema, type WebhookEventType } from '../modules/webhook
 const DATA: Record<WebhookEventType, { data: TSchema; about: string }> = {
   'post.created': { data: PostSchema, about: 'A post was created (always a draft).' },
   'post.updated': { data: PostSchema, about: 'A post’s content, categories or cover changed.' },
-  'post.published': { data: PostSchema, about: 'A post was published now or back-dated, or a scheduled post’s time arrived (within seconds of published_at, once).' },
+  'post.published': {
+    data: PostSchema,
+    about:
+      'A post was published now or back-dated, or a scheduled post’s time arrived (within seconds of published_at, once).',
+  },
   'post.scheduled': { data: PostSchema, about: 'A post was given a future publish time.' },
   'post.unpublished': { data: PostSchema, about: 'A published or scheduled post returned to draft.' },
-  'post.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A draft was deleted; data carries its id only.' },
+  'post.deleted': {
+    data: Type.Object({ id: Type.Integer() }),
+    about: 'A draft was deleted; data carries its id only.',
+  },
   'category.created': { data: CategorySchema, about: 'A category was created.' },
-  'category.updated': { data: CategorySchema, about: 'A category was renamed or moved (PATCH /v1/blog/categories/{id}).' },
-  'category.deleted': { data: Type.Object({ id: Type.Integer() }), about: 'A category was deleted; data carries its id only. Each post that lost it sends a post.updated first.' },
+  'category.updated': {
+    data: CategorySchema,
+    about: 'A category was renamed or moved (PATCH /v1/blog/categories/{id}).',
+  },
+  'category.deleted': {
+    data: Type.Object({ id: Type.Integer() }),
+    about: 'A category was deleted; data carries its id only. Each post that lost it sends a post.updated first.',
+  },
   'image.uploaded': { data: ImageSchema, about: 'An image was uploaded.' },
   'image.deleted': { data: ImageSchema, about: 'An image was deleted; its url no longer serves it.' },
-  'webhook.test': { data: WebhookEndpointSchema, about: 'Sent by POST /v1/webhooks/{id}/test to that endpoint only; data is the endpoint.' },
+  'webhook.test': {
+    data: WebhookEndpointSchema,
+    about: 'Sent by POST /v1/webhooks/{id}/test to that endpoint only; data is the endpoint.',
+  },
 };
 
-const header = (name: string, description: string) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
+const header = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
 
 const HEADERS = [
   header('webhook-id', 'The event id (msg_…): the same on every retry; use it to drop duplicates'),
   header('webhook-timestamp', 'Unix seconds of this attempt'),
-  header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while two secrets are live'),
+  header(
+    'webhook-signature',
+    'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, space-separated while two secrets are live',
+  ),
   header('X-Store-Handle', 'The handle of the store the event belongs to'),
-  { ...header('X-Event-Sequence', 'The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test'), required: false },
+  {
+    ...header(
+      'X-Event-Sequence',
+      'The event’s sequence in the store’s events feed (GET /v1/events): order by it; absent on webhook.test',
+    ),
+    required: false,
+  },
 ];
 
 export function webhookEventDocs(): Record<string, never> {
@@ -57,7 +88,9 @@ export function webhookEventDocs(): Record<string, never> {
               },
             },
           },
-          responses: { '200': { description: 'Any 2xx answer within 10 seconds means received; anything else is retried' } },
+          responses: {
+            '200': { description: 'Any 2xx answer within 10 seconds means received; anything else is retried' },
+          },
           security: [],
         },
       },

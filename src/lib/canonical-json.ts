@@ -13,6 +13,7 @@ function withSortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => withSortedKeys(item) ?? null);
   if (value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = withSortedKeys((value as Record<string, unknown>)[key]) ?? null;
+  for (const key of Object.keys(value).sort())
+    sorted[key] = withSortedKeys((value as Record<string, unknown>)[key]) ?? null;
   return sorted;
 }

@@ -9,9 +9,7 @@ import { hmacBase64Url, safeEqual, sha256Hex } from './crypto.js';
 export type CursorPosition = Array<string | number>;
 
 export type CursorReading =
-  | { kind: 'first-page' }
-  | { kind: 'continue'; position: CursorPosition }
-  | { kind: 'invalid' };
+  { kind: 'first-page' } | { kind: 'continue'; position: CursorPosition } | { kind: 'invalid' };
 
 const MAX_CURSOR_LENGTH = 512;
 
@@ -33,7 +31,9 @@ export class CursorCodec {
   constructor(private readonly secret: string) {}
 
   encode(scope: string, conditions: Record<string, unknown>, position: CursorPosition, holder: CursorHolder): string {
-    const payload = Buffer.from(JSON.stringify({ h: holderFingerprint(holder), c: fingerprint(scope, conditions), p: position })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ h: holderFingerprint(holder), c: fingerprint(scope, conditions), p: position }),
+    ).toString('base64url');
     return `${payload}.${hmacBase64Url(this.secret, payload)}`;
   }
 
@@ -43,7 +43,12 @@ export class CursorCodec {
    * issued under other query conditions → first page again (changing the conditions
    * restarts paging).
    */
-  decode(scope: string, conditions: Record<string, unknown>, cursor: string | undefined, holder: CursorHolder): CursorReading {
+  decode(
+    scope: string,
+    conditions: Record<string, unknown>,
+    cursor: string | undefined,
+    holder: CursorHolder,
+  ): CursorReading {
     if (cursor === undefined) return { kind: 'first-page' };
     if (cursor.length > MAX_CURSOR_LENGTH) return { kind: 'invalid' };
     const dot = cursor.indexOf('.');
@@ -65,19 +70,34 @@ export class CursorCodec {
   }
 
   /** Where to continue (undefined = the first page); a cursor not issued to this holder → 422. */
-  readPosition(scope: string, conditions: Record<string, unknown>, cursor: string | undefined, holder: CursorHolder): CursorPosition | undefined {
+  readPosition(
+    scope: string,
+    conditions: Record<string, unknown>,
+    cursor: string | undefined,
+    holder: CursorHolder,
+  ): CursorPosition | undefined {
     const reading = this.decode(scope, conditions, cursor, holder);
     if (reading.kind === 'invalid') {
-      throw new ApiError('validation_failed', [detail('cursor', 'was not issued to this caller; omit it to start from the first page')]);
+      throw new ApiError('validation_failed', [
+        detail('cursor', 'was not issued to this caller; omit it to start from the first page'),
+      ]);
     }
     return reading.kind === 'continue' ? reading.position : undefined;
   }
 
   /** Cuts the `limit + 1` rows fetched into one page and the signed cursor to the next (null on the last). */
-  page<T>(scope: string, conditions: Record<string, unknown>, rows: T[], limit: number, positionOf: (row: T) => CursorPosition, holder: CursorHolder) {
+  page<T>(
+    scope: string,
+    conditions: Record<string, unknown>,
+    rows: T[],
+    limit: number,
+    positionOf: (row: T) => CursorPosition,
+    holder: CursorHolder,
+  ) {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = rows.length > limit && last !== undefined ? this.encode(scope, conditions, positionOf(last), holder) : null;
+    const nextCursor =
+      rows.length > limit && last !== undefined ? this.encode(scope, conditions, positionOf(last), holder) : null;
     return { rows: page, nextCursor };
   }
 }

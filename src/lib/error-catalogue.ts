@@ -37,7 +37,8 @@ export const ERROR_CATALOGUE = {
   title_charset_unsupported: {
     status: 422,
     retryable: false,
-    message: '標題含有此商店無法儲存的字元。請移除 details 所列字元；可先參考 GET /v1/me 的 limits.title_allows_emoji。',
+    message:
+      '標題含有此商店無法儲存的字元。請移除 details 所列字元；可先參考 GET /v1/me 的 limits.title_allows_emoji。',
   },
   cover_image_not_owned: {
     status: 422,
@@ -92,7 +93,8 @@ export const ERROR_CATALOGUE = {
   precondition_failed: {
     status: 412,
     retryable: false,
-    message: '文章在您取得 ETag 之後已被修改，本次未寫入任何內容。請重新讀取文章（GET）取得最新內容與 ETag，確認變更後帶新的 If-Match 再送出。',
+    message:
+      '文章在您取得 ETag 之後已被修改，本次未寫入任何內容。請重新讀取文章（GET）取得最新內容與 ETag，確認變更後帶新的 If-Match 再送出。',
   },
   category_name_conflict: {
     status: 409,
@@ -142,7 +144,8 @@ export const ERROR_CATALOGUE = {
   cursor_expired: {
     status: 410,
     retryable: false,
-    message: '此游標之後的部分事件已超過保留期限而刪除。請重新讀取資源以重建資料，再從不帶 after 的 GET /v1/events 回傳的 next_cursor 繼續。',
+    message:
+      '此游標之後的部分事件已超過保留期限而刪除。請重新讀取資源以重建資料，再從不帶 after 的 GET /v1/events 回傳的 next_cursor 繼續。',
   },
   internal_error: {
     status: 500,

@@ -29,7 +29,12 @@ export class Observers implements Observer {
 }
 
 /** Runs `work`, reporting its duration; `isRejection` tells a client's fault from a failure. */
-export async function timeWork<T>(observer: Observer, work: TimedWork, run: () => Promise<T>, isRejection: (err: unknown) => boolean): Promise<T> {
+export async function timeWork<T>(
+  observer: Observer,
+  work: TimedWork,
+  run: () => Promise<T>,
+  isRejection: (err: unknown) => boolean,
+): Promise<T> {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {

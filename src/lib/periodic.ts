@@ -107,10 +107,13 @@ export class PeriodicJobs {
 
   private schedule(state: JobState, base: number): void {
     if (this.stopped) return;
-    state.timer = this.timers.setTimeout(() => {
-      state.timer = null;
-      this.runNow(state, () => state.job.run(this.log));
-    }, this.delayOf(state.job, base));
+    state.timer = this.timers.setTimeout(
+      () => {
+        state.timer = null;
+        this.runNow(state, () => state.job.run(this.log));
+      },
+      this.delayOf(state.job, base),
+    );
   }
 
   /** Starts a run; the next wait begins only when it has ended, so runs never overlap. */
@@ -133,7 +136,11 @@ export class PeriodicJobs {
     state.counts.failures += 1;
     try {
       if (state.job.report) state.job.report(err);
-      else this.log.warn({ err, job: state.job.name, failures: state.counts.failures }, `${state.job.name} failed; it runs again at its next interval`);
+      else
+        this.log.warn(
+          { err, job: state.job.name, failures: state.counts.failures },
+          `${state.job.name} failed; it runs again at its next interval`,
+        );
     } catch {
       // A report that throws must not stop the job.
     }

@@ -14,7 +14,8 @@ export function Nullable<T extends TSchema>(schema: T) {
 }
 
 /** A time in an answer: RFC 3339 with the store's offset (or +08:00 for Taipei times). */
-export const DateTime = (description?: string) => Type.String({ format: 'date-time', description, examples: ['2026-09-14T10:00:00+08:00'] });
+export const DateTime = (description?: string) =>
+  Type.String({ format: 'date-time', description, examples: ['2026-09-14T10:00:00+08:00'] });
 
 /**
  * An ISO 8601 date-time that must carry an offset (validated by our own format; the OpenAPI
@@ -28,12 +29,26 @@ export const ErrorDetailSchema = Type.Object({ field: Type.String(), issue: Type
 export const ErrorEnvelopeSchema = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ enum: ERROR_CODES, description: 'Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.' }),
+      code: Type.String({
+        enum: ERROR_CODES,
+        description:
+          'Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.',
+      }),
       message: Type.String({ description: 'Explanation in Traditional Chinese with a next step; wording may change.' }),
-      details: Type.Array(ErrorDetailSchema, { maxItems: 100, description: 'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries.' }),
-      details_truncated: Type.Optional(Type.Literal(true, { description: 'Present (true) only when more problems were found than the 100 listed in details' })),
+      details: Type.Array(ErrorDetailSchema, {
+        maxItems: 100,
+        description:
+          'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries.',
+      }),
+      details_truncated: Type.Optional(
+        Type.Literal(true, {
+          description: 'Present (true) only when more problems were found than the 100 listed in details',
+        }),
+      ),
       request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it to the operators' }),
-      retryable: Type.Boolean({ description: 'Whether the same request may succeed later (after Retry-After when sent)' }),
+      retryable: Type.Boolean({
+        description: 'Whether the same request may succeed later (after Retry-After when sent)',
+      }),
     }),
   },
   {
@@ -78,8 +93,19 @@ export const PageQuery = {
 };
 
 /** Errors every authenticated /v1 route can answer, by the pipeline's order. */
-export const PIPELINE_ERRORS: ErrorCode[] = ['unauthorized', 'insufficient_scope', 'rate_limited', 'concurrency_limited', 'internal_error'];
-export const GATED_ERRORS: ErrorCode[] = [...PIPELINE_ERRORS, 'tenant_not_certified', 'tenant_schema_changed', 'validation_failed'];
+export const PIPELINE_ERRORS: ErrorCode[] = [
+  'unauthorized',
+  'insufficient_scope',
+  'rate_limited',
+  'concurrency_limited',
+  'internal_error',
+];
+export const GATED_ERRORS: ErrorCode[] = [
+  ...PIPELINE_ERRORS,
+  'tenant_not_certified',
+  'tenant_schema_changed',
+  'validation_failed',
+];
 
 export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 
@@ -89,5 +115,10 @@ export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Num
  */
 export const IdempotencyHeader = {
   type: 'object',
-  properties: { 'idempotency-key': { type: 'string', description: 'Required: 1–255 printable ASCII characters identifying this creation' } },
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      description: 'Required: 1–255 printable ASCII characters identifying this creation',
+    },
+  },
 };

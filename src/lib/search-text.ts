@@ -19,7 +19,8 @@ const INLINE_TAGS = /<\/?(?:a|abbr|b|cite|code|del|em|i|ins|kbd|mark|q|s|small|s
  */
 export function searchText(title: string, summary: string | null, bodyHtml: string): string {
   let body = bodyHtml.replace(INLINE_TAGS, '').replace(/<[^>]*>/g, ' ');
-  if (body.includes('&')) body = body.replace(/&(#?\w+);/g, (m, name: string) => ENTITIES[name] ?? decodeNumeric(name) ?? m);
+  if (body.includes('&'))
+    body = body.replace(/&(#?\w+);/g, (m, name: string) => ENTITIES[name] ?? decodeNumeric(name) ?? m);
   // A term holds no white space, so it can only occur inside one word: each distinct word once
   // finds the same posts as the whole text, and indexing costs per character (English prose
   // repeats most of its words; Chinese, without spaces, keeps its length).
@@ -38,7 +39,14 @@ function decodeNumeric(name: string): string | undefined {
 
 /** The terms of a query: split on white space, lower-cased like the text, duplicates dropped. */
 export function searchTerms(q: string): string[] {
-  return [...new Set(q.toLowerCase().split(WHITE_SPACE).filter((t) => t.length > 0))];
+  return [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(WHITE_SPACE)
+        .filter((t) => t.length > 0),
+    ),
+  ];
 }
 
 /** Characters a trigram spans: the index needs a term this long to look anything up. */
@@ -81,7 +89,11 @@ export function storeSearchTokens(storeId: number, text: string): string {
   const prefix = `s${storeId}t`;
   for (const trigram of trigrams) {
     // Three string indexes are three code points unless a surrogate pair is among them.
-    tokens.push(trigram.length === TRIGRAM_LENGTH ? prefix + hex6Of(trigram.charCodeAt(0)) + hex6Of(trigram.charCodeAt(1)) + hex6Of(trigram.charCodeAt(2)) : trigramToken(storeId, [...trigram], 0));
+    tokens.push(
+      trigram.length === TRIGRAM_LENGTH
+        ? prefix + hex6Of(trigram.charCodeAt(0)) + hex6Of(trigram.charCodeAt(1)) + hex6Of(trigram.charCodeAt(2))
+        : trigramToken(storeId, [...trigram], 0),
+    );
   }
   return tokens.join(' ');
 }

@@ -2,8 +2,7 @@
 
 const OFFSET_PATTERN = /^([+-])(\d{2}):(\d{2})$/;
 /** ISO 8601 date-time that must carry an offset (Z or ±hh:mm); a date alone or a local time is refused. */
-export const OFFSET_DATE_TIME_PATTERN =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+export const OFFSET_DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const DATE_TIME_FIELDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/;
 
 export const MINUTE_MS = 60_000;

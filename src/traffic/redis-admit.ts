@@ -57,13 +57,28 @@ export interface AdmitReply {
   marker: string | null;
 }
 
-type AdmitCommand = (rateKey: string, slotKey: string, hashKey: string, markerKey: string, ...args: string[]) => Promise<[number, number, number, Array<string | null> | null, string | null]>;
+type AdmitCommand = (
+  rateKey: string,
+  slotKey: string,
+  hashKey: string,
+  markerKey: string,
+  ...args: string[]
+) => Promise<[number, number, number, Array<string | null> | null, string | null]>;
 
 export function createRedisAdmit(client: Redis, keyPrefix: string) {
-  if (!(client as unknown as { blogAdmit?: AdmitCommand }).blogAdmit) client.defineCommand('blogAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
+  if (!(client as unknown as { blogAdmit?: AdmitCommand }).blogAdmit)
+    client.defineCommand('blogAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
   const command = (client as unknown as { blogAdmit: AdmitCommand }).blogAdmit.bind(client);
 
-  return async function admit(rateKey: string, keyId: string, limit: number, max: number, takeSlot: boolean, hashKey: string | undefined, markerKey?: string): Promise<AdmitReply> {
+  return async function admit(
+    rateKey: string,
+    keyId: string,
+    limit: number,
+    max: number,
+    takeSlot: boolean,
+    hashKey: string | undefined,
+    markerKey?: string,
+  ): Promise<AdmitReply> {
     const slotId = takeSlot ? randomUUID() : '';
     const [consumed, ttl, slot, hash, marker] = await command(
       // Kept as earlier releases named it, so counts survive a rolling upgrade.

@@ -46,7 +46,15 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     assertCount('concurrency', concurrency);
     await connection.whenSettled();
     try {
-      const reply = await admitScript(`${rateClass}:${keyId}`, keyId, limitPerMinute, concurrency, takeSlot, request.hashKey, request.markerKey);
+      const reply = await admitScript(
+        `${rateClass}:${keyId}`,
+        keyId,
+        limitPerMinute,
+        concurrency,
+        takeSlot,
+        request.hashKey,
+        request.markerKey,
+      );
       const nowMs = clock.now().getTime();
       const windowEndMs = nowMs + reply.msUntilReset;
       const heldSlot = reply.slotId;
@@ -96,8 +104,16 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     await connection.client.ping();
   }
 
-  return { backend: 'redis', admit, acquireSlot, check, commandCount: connection.commandCount, redis: connection, close: async () => {
-    await local.close();
-    await connection.close();
-  } };
+  return {
+    backend: 'redis',
+    admit,
+    acquireSlot,
+    check,
+    commandCount: connection.commandCount,
+    redis: connection,
+    close: async () => {
+      await local.close();
+      await connection.close();
+    },
+  };
 }

@@ -14,7 +14,10 @@ const KIND_PATTERNS: Array<[RedisErrorKind, RegExp]> = [
   ['out_of_memory', /\bOOM\b|maxmemory/i],
   ['read_only', /\bREADONLY\b|read only replica/i],
   ['timeout', /timed? ?out/i],
-  ['unreachable', /ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection is closed|Stream isn't writeable|enableOfflineQueue|connect|LOADING|MASTERDOWN/i],
+  [
+    'unreachable',
+    /ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EHOSTUNREACH|Connection is closed|Stream isn't writeable|enableOfflineQueue|connect|LOADING|MASTERDOWN/i,
+  ],
 ];
 
 /** The kind of a Redis failure, read from its message and the messages of its causes. */
@@ -53,7 +56,10 @@ export class RedisHealth {
   private readonly listeners = new Set<(kind: RedisErrorKind, err: unknown) => void>();
   private log: ((entry: RedisErrorLogEntry) => void) | null = null;
 
-  constructor(private readonly clock: Clock, private readonly windowMs = REDIS_WARNING_WINDOW_MS) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly windowMs = REDIS_WARNING_WINDOW_MS,
+  ) {}
 
   /** Where the one line per kind and interval goes (the server's log). */
   setLog(log: (entry: RedisErrorLogEntry) => void): void {
@@ -111,7 +117,8 @@ export class RedisHealth {
     const out: RecentRedisErrors[] = [];
     for (const kind of REDIS_ERROR_KINDS) {
       const seen = this.recentByKind.get(kind);
-      if (seen && now - seen.lastAtMs < this.windowMs && now >= seen.firstAtMs) out.push({ kind, count: seen.count, lastAtMs: seen.lastAtMs });
+      if (seen && now - seen.lastAtMs < this.windowMs && now >= seen.firstAtMs)
+        out.push({ kind, count: seen.count, lastAtMs: seen.lastAtMs });
     }
     return out;
   }

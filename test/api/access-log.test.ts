@@ -17,9 +17,17 @@ interface AccessLine {
 
 /** Sends GET /v1/me from `peer` with these headers; returns the request's one access line. */
 async function accessLine(t: TestApp, key: string, peer: string, headers: Record<string, string>): Promise<AccessLine> {
-  const res = await t.app.inject({ method: 'GET', url: '/v1/me', remoteAddress: peer, headers: { authorization: `Bearer ${key}`, ...headers } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/v1/me',
+    remoteAddress: peer,
+    headers: { authorization: `Bearer ${key}`, ...headers },
+  });
   assert.equal(res.statusCode, 200, res.body);
-  const lines = t.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean).map((line) => JSON.parse(line) as AccessLine);
+  const lines = t.logs
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as AccessLine);
   const mine = lines.filter((l) => l.reqId === res.headers['x-request-id']);
   assert.equal(mine.length, 1);
   assert.equal(mine[0]!.msg, 'request completed');
@@ -44,10 +52,18 @@ describeEachEngine('access log: client address and user agent', (target) => {
   });
 
   it('without TRUST_PROXY the address is the TCP peer, whatever X-Forwarded-For says; every other field is kept', async () => {
-    const line = await accessLine(untrusting.t, untrusting.key, '10.0.0.5', { ...FORWARDED, 'user-agent': 'sync-bot/2.1 (+https://example.com)' });
+    const line = await accessLine(untrusting.t, untrusting.key, '10.0.0.5', {
+      ...FORWARDED,
+      'user-agent': 'sync-bot/2.1 (+https://example.com)',
+    });
     assert.equal(line.client_ip, '10.0.0.5');
     assert.equal(line.user_agent, 'sync-bot/2.1 (+https://example.com)');
-    assert.deepEqual(Object.keys(line).filter((k) => !['level', 'time', 'pid', 'hostname'].includes(k)).sort(), ['client_ip', 'duration_ms', 'key_id', 'method', 'msg', 'reqId', 'route', 'status', 'store', 'user_agent']);
+    assert.deepEqual(
+      Object.keys(line)
+        .filter((k) => !['level', 'time', 'pid', 'hostname'].includes(k))
+        .sort(),
+      ['client_ip', 'duration_ms', 'key_id', 'method', 'msg', 'reqId', 'route', 'status', 'store', 'user_agent'],
+    );
     assert.deepEqual([line.method, line.route, line.status], ['GET', '/v1/me', 200]);
     assert.equal(line.key_id, untrusting.key.slice(9, 17));
   });
@@ -55,7 +71,8 @@ describeEachEngine('access log: client address and user agent', (target) => {
   it('no user agent is null; a very long one is cut to 256 characters', async () => {
     // (The test client sends a user agent of its own unless given one: an empty header stands for none.)
     assert.equal((await accessLine(untrusting.t, untrusting.key, '10.0.0.5', { 'user-agent': '' })).user_agent, null);
-    const long = (await accessLine(untrusting.t, untrusting.key, '10.0.0.5', { 'user-agent': 'x'.repeat(5000) })).user_agent!;
+    const long = (await accessLine(untrusting.t, untrusting.key, '10.0.0.5', { 'user-agent': 'x'.repeat(5000) }))
+      .user_agent!;
     assert.equal(long, `${'x'.repeat(256)}…`);
   });
 
@@ -76,10 +93,17 @@ describeEachEngine('access log: client address and user agent', (target) => {
 it('TRUST_PROXY: a bad value stops the start with a clear problem', () => {
   for (const [value, problem] of [
     ['0', /TRUST_PROXY as a hop count must be 1 to 10 \(got "0"\)/],
-    ['true', /TRUST_PROXY must be a hop count or a comma-separated list of IP addresses or CIDR networks \(not "true"\)/],
+    [
+      'true',
+      /TRUST_PROXY must be a hop count or a comma-separated list of IP addresses or CIDR networks \(not "true"\)/,
+    ],
     ['10.0.0.0/8,,lb.internal', /\(not "", "lb\.internal"\)/],
   ] as const) {
-    assert.throws(() => loadConfig({ TRUST_PROXY: value }), (err: unknown) => err instanceof ConfigError && problem.test(err.message), value);
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: value }),
+      (err: unknown) => err instanceof ConfigError && problem.test(err.message),
+      value,
+    );
   }
   assert.deepEqual(loadConfig({ TRUST_PROXY: ' 2 ' }).ops.trustProxy, 2);
   assert.deepEqual(loadConfig({}).ops.trustProxy, false);

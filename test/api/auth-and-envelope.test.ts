@@ -5,7 +5,11 @@ import { describeTenantApp } from '../helpers/tenant-app.js';
 
 describeTenantApp('authentication and the error envelope', (suite) => {
   const me = (authorization?: string, extra: Record<string, string> = {}) =>
-    suite.t.request({ method: 'GET', url: '/v1/me', headers: { ...(authorization === undefined ? {} : { authorization }), ...extra } });
+    suite.t.request({
+      method: 'GET',
+      url: '/v1/me',
+      headers: { ...(authorization === undefined ? {} : { authorization }), ...extra },
+    });
 
   it('accepts Bearer in any case followed by exactly one space and the key', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
@@ -103,7 +107,10 @@ describeTenantApp('authentication and the error envelope', (suite) => {
     assert.ok(!all.includes(`${secret.slice(0, 28)}WXYZ`), 'wrong secret found in logs');
     assert.ok(all.includes(suite.key.slice(9, 17)), 'key_id is logged');
     // The request's own log lines carry its id, key and store.
-    const lines = suite.t.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean).map((line) => JSON.parse(line));
+    const lines = suite.t.logs
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const completed = lines.find((l) => l.reqId === ok.headers['x-request-id'] && l.msg === 'request completed');
     assert.ok(completed, 'the request completion is logged with its request id');
     assert.equal(completed.key_id, suite.key.slice(9, 17));

@@ -29,16 +29,20 @@ describeOnPostgres('cache versions in a Redis that comes back changed', (postgre
   /** What a server's reconcile tick does after Redis came back. */
   const tick = () => t.ctx.sharedVersions!.reconcile();
   const settle = async () => {
-    for (let i = 0; i < 50 && t.ctx.traffic.redis!.client.status !== 'ready'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 50 && t.ctx.traffic.redis!.client.status !== 'ready'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   };
 
-  it('every key the service writes starts with REDIS_PREFIX and the database\'s own namespace', async () => {
+  it("every key the service writes starts with REDIS_PREFIX and the database's own namespace", async () => {
     const { store, key } = await t.tenant();
     await warm(key);
     const keys = await redis.admin.keys('*');
     assert.ok(keys.length > 0);
     for (const name of keys) assert.match(name, /^deploy-a:/, name);
-    assert.ok(keys.some((name) => /^deploy-a:[\w-]{16}:rate:read:/.test(name)), keys.join(' '));
+    assert.ok(
+      keys.some((name) => /^deploy-a:[\w-]{16}:rate:read:/.test(name)),
+      keys.join(' '),
+    );
     assert.ok(keys.includes(t.ctx.sharedVersions!.keyOf(store.id)), keys.join(' '));
     // Two databases (or one and its copy) differ in identity, so never in namespace.
     assert.notEqual(namespaceOf('same secret', '1:1:16384:16500'), namespaceOf('same secret', '1:1:16385:16500'));
@@ -80,13 +84,22 @@ describeOnPostgres('cache versions in a Redis that comes back changed', (postgre
     assert.equal(t.ctx.sharedVersions!.isTrusted, false, 'the missing marker was noticed');
     await tick();
     assert.equal(t.ctx.sharedVersions!.isTrusted, true);
-    assert.equal(await redis.admin.hget(t.ctx.sharedVersions!.keyOf(store.id), 'keys'), null, 'the copy behind was dropped by the check');
+    assert.equal(
+      await redis.admin.hget(t.ctx.sharedVersions!.keyOf(store.id), 'keys'),
+      null,
+      'the copy behind was dropped by the check',
+    );
     assert.equal((await me(key)).json().store.name, 'Changed after the flush');
   });
 
-  it('a version is the commit\'s clock time in microseconds: a restored database never hands out an old number again', async () => {
+  it("a version is the commit's clock time in microseconds: a restored database never hands out an old number again", async () => {
     const { store } = await t.tenant();
-    const read = async () => (await t.ctx.db.selectFrom('cache_versions').selectAll().where('store_id', '=', store.id).executeTakeFirstOrThrow());
+    const read = async () =>
+      await t.ctx.db
+        .selectFrom('cache_versions')
+        .selectAll()
+        .where('store_id', '=', store.id)
+        .executeTakeFirstOrThrow();
     const first = await read();
     const nowUs = Date.now() * 1000;
     assert.ok(Math.abs(Number(first.keys_version) - nowUs) < 60_000_000, `${first.keys_version} is about ${nowUs}`);
@@ -94,7 +107,11 @@ describeOnPostgres('cache versions in a Redis that comes back changed', (postgre
     const second = await read();
     assert.ok(Number(second.keys_version) > Number(first.keys_version));
     // Set back (a restore to before these writes), the next write still goes above both.
-    await t.ctx.db.updateTable('cache_versions').set({ keys_version: 5, content_version: 5, usage_version: 5 }).where('store_id', '=', store.id).execute();
+    await t.ctx.db
+      .updateTable('cache_versions')
+      .set({ keys_version: 5, content_version: 5, usage_version: 5 })
+      .where('store_id', '=', store.id)
+      .execute();
     await t.ctx.stores.update(store.handle, { name: 'After the restore' });
     assert.ok(Number((await read()).keys_version) > Number(second.keys_version));
   });

@@ -12,16 +12,27 @@ import pg from 'pg';
 import { describeEachEngine, postgresEngine, type EngineTarget } from '../helpers/engines.js';
 import { redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { REDIS_HASH_FIELDS, TOPIC_NAMES, TOPICS, VERSION_COLUMNS, versionColumn, type Topic } from '../../src/cache/topics.js';
+import {
+  REDIS_HASH_FIELDS,
+  TOPIC_NAMES,
+  TOPICS,
+  VERSION_COLUMNS,
+  versionColumn,
+  type Topic,
+} from '../../src/cache/topics.js';
 
 /** table → the topics a write to it must bump, as the list says. */
 function expectedTopicsOfTables(): Map<string, Set<Topic>> {
   const expected = new Map<string, Set<Topic>>();
-  for (const topic of TOPICS) for (const table of topic.tables) expected.set(table, (expected.get(table) ?? new Set()).add(topic.name));
+  for (const topic of TOPICS)
+    for (const table of topic.tables) expected.set(table, (expected.get(table) ?? new Set()).add(topic.name));
   return expected;
 }
 
-const sorted = (map: Map<string, Set<string>>) => Object.fromEntries([...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([table, topics]) => [table, [...topics].sort()]));
+const sorted = (map: Map<string, Set<string>>) =>
+  Object.fromEntries(
+    [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([table, topics]) => [table, [...topics].sort()]),
+  );
 
 describeEachEngine('cache topics match the migrated schema', (target: EngineTarget) => {
   let drop: () => Promise<void>;
@@ -50,7 +61,15 @@ describeEachEngine('cache topics match the migrated schema', (target: EngineTarg
 
     it('every table of every topic has its trigger, and every trigger bumps a topic the list knows', async () => {
       const { rows } = await withClient((client) =>
-        client.query<{ table: string; name: string; args: Buffer; type: number; deferrable: boolean; deferred: boolean; enabled: string }>(`
+        client.query<{
+          table: string;
+          name: string;
+          args: Buffer;
+          type: number;
+          deferrable: boolean;
+          deferred: boolean;
+          enabled: string;
+        }>(`
           SELECT c.relname AS table, t.tgname AS name, t.tgargs AS args, t.tgtype AS type,
                  t.tgdeferrable AS deferrable, t.tginitdeferred AS deferred, t.tgenabled AS enabled
             FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
@@ -61,10 +80,21 @@ describeEachEngine('cache topics match the migrated schema', (target: EngineTarg
         const args = row.args.toString('utf8').split('\0').slice(0, -1);
         assert.equal(args.length, 1, `${row.name}: one argument, the topic`);
         const [topic] = args;
-        assert.ok(topic === 'all' || (TOPIC_NAMES as readonly string[]).includes(topic!), `${row.name} bumps '${topic}', a topic src/cache/topics.ts does not list`);
+        assert.ok(
+          topic === 'all' || (TOPIC_NAMES as readonly string[]).includes(topic!),
+          `${row.name} bumps '${topic}', a topic src/cache/topics.ts does not list`,
+        );
         // FOR EACH ROW (1), AFTER (not 2 nor 64), on INSERT (4), DELETE (8) and UPDATE (16); deferred to the commit.
-        assert.equal(row.type & (1 | 2 | 4 | 8 | 16 | 64), 1 | 4 | 8 | 16, `${row.name}: AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW`);
-        assert.deepEqual([row.deferrable, row.deferred, row.enabled], [true, true, 'O'], `${row.name}: enabled, DEFERRABLE INITIALLY DEFERRED`);
+        assert.equal(
+          row.type & (1 | 2 | 4 | 8 | 16 | 64),
+          1 | 4 | 8 | 16,
+          `${row.name}: AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW`,
+        );
+        assert.deepEqual(
+          [row.deferrable, row.deferred, row.enabled],
+          [true, true, 'O'],
+          `${row.name}: enabled, DEFERRABLE INITIALLY DEFERRED`,
+        );
         const topics = actual.get(row.table) ?? new Set<string>();
         for (const name of topic === 'all' ? TOPIC_NAMES : [topic!]) topics.add(name);
         actual.set(row.table, topics);
@@ -74,19 +104,31 @@ describeEachEngine('cache topics match the migrated schema', (target: EngineTarg
 
     it('cache_versions has a version column for each topic and for nothing else', async () => {
       const { rows } = await withClient((client) =>
-        client.query<{ column: string }>(`SELECT column_name AS column FROM information_schema.columns WHERE table_name = 'cache_versions' AND column_name LIKE '%\\_version' ORDER BY column_name`),
+        client.query<{ column: string }>(
+          `SELECT column_name AS column FROM information_schema.columns WHERE table_name = 'cache_versions' AND column_name LIKE '%\\_version' ORDER BY column_name`,
+        ),
       );
-      assert.deepEqual(rows.map((row) => row.column), [...VERSION_COLUMNS].sort());
+      assert.deepEqual(
+        rows.map((row) => row.column),
+        [...VERSION_COLUMNS].sort(),
+      );
     });
 
     it("cache_version_bump('<topic>') grows that topic's column and no other; 'all' grows every one", async () => {
       const storeId = 987_654_321;
       const changed = await withClient(async (client) => {
-        const read = async () => (await client.query(`SELECT ${VERSION_COLUMNS.join(', ')} FROM cache_versions WHERE store_id = $1`, [storeId])).rows[0] as Record<string, string>;
+        const read = async () =>
+          (
+            await client.query(`SELECT ${VERSION_COLUMNS.join(', ')} FROM cache_versions WHERE store_id = $1`, [
+              storeId,
+            ])
+          ).rows[0] as Record<string, string>;
         await client.query('CREATE TABLE topic_probe (store_id bigint)');
         const result: Record<string, string[]> = {};
         for (const argument of [...TOPIC_NAMES, 'all']) {
-          await client.query(`CREATE CONSTRAINT TRIGGER topic_probe_bump AFTER INSERT ON topic_probe DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION cache_version_bump('${argument}')`);
+          await client.query(
+            `CREATE CONSTRAINT TRIGGER topic_probe_bump AFTER INSERT ON topic_probe DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION cache_version_bump('${argument}')`,
+          );
           await client.query('INSERT INTO topic_probe VALUES ($1)', [storeId]); // the store's first change creates its row
           const before = await read();
           await client.query('INSERT INTO topic_probe VALUES ($1)', [storeId]);
@@ -97,28 +139,44 @@ describeEachEngine('cache topics match the migrated schema', (target: EngineTarg
         await client.query('DROP TABLE topic_probe');
         return result;
       });
-      const expected = Object.fromEntries([...TOPICS.map((topic) => [topic.name, [`${topic.name}_version`]]), ['all', [...VERSION_COLUMNS]]]);
+      const expected = Object.fromEntries([
+        ...TOPICS.map((topic) => [topic.name, [`${topic.name}_version`]]),
+        ['all', [...VERSION_COLUMNS]],
+      ]);
       assert.deepEqual(changed, expected);
     });
   }
 
   if (target.name === 'sqlite') {
-    it('every table of every topic exists, and no trigger writes a topic\'s table from a table outside that topic', () => {
+    it("every table of every topic exists, and no trigger writes a topic's table from a table outside that topic", () => {
       const sqlite = new Database(file!, { readonly: true });
       try {
-        const tables = new Set((sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((row) => row.name));
-        for (const topic of TOPICS) for (const table of topic.tables) assert.ok(tables.has(table), `${topic.name}: no table ${table}`);
+        const tables = new Set(
+          (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(
+            (row) => row.name,
+          ),
+        );
+        for (const topic of TOPICS)
+          for (const table of topic.tables) assert.ok(tables.has(table), `${topic.name}: no table ${table}`);
         // A statement counts as a write to the tables its text names (src/db/table-version.ts): a
         // trigger writing another topic's table would change it unseen by this process.
-        const triggers = sqlite.prepare("SELECT name, tbl_name AS table_name, sql FROM sqlite_master WHERE type = 'trigger'").all() as Array<{ name: string; table_name: string; sql: string }>;
+        const triggers = sqlite
+          .prepare("SELECT name, tbl_name AS table_name, sql FROM sqlite_master WHERE type = 'trigger'")
+          .all() as Array<{ name: string; table_name: string; sql: string }>;
         assert.ok(triggers.length > 0, 'the migrated database has triggers to look at');
         const unseen: string[] = [];
         for (const trigger of triggers) {
           const body = trigger.sql.slice(trigger.sql.search(/\bBEGIN\b/i));
-          const written = [...body.matchAll(/\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|REPLACE\s+INTO)\s+["`]?(\w+)/gi)].map((m) => m[1]!.toLowerCase());
+          const written = [
+            ...body.matchAll(
+              /\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|REPLACE\s+INTO)\s+["`]?(\w+)/gi,
+            ),
+          ].map((m) => m[1]!.toLowerCase());
           for (const topic of TOPICS) {
             const tables = topic.tables as readonly string[];
-            for (const table of written) if (tables.includes(table) && !tables.includes(trigger.table_name)) unseen.push(`${trigger.name} writes ${table} (${topic.name}) from ${trigger.table_name}`);
+            for (const table of written)
+              if (tables.includes(table) && !tables.includes(trigger.table_name))
+                unseen.push(`${trigger.name} writes ${table} (${topic.name}) from ${trigger.table_name}`);
           }
         }
         assert.deepEqual(unseen, []);
@@ -136,8 +194,14 @@ describe('cache topics in Redis [postgres]', { skip: postgresEngine.skip ?? (awa
   });
   after(async () => t?.close());
 
-  const me = async (key: string) => assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
-  const row = async (storeId: number) => (await t.ctx.db.selectFrom('cache_versions').select(VERSION_COLUMNS).where('store_id', '=', storeId).executeTakeFirstOrThrow()) as Record<string, number | string>;
+  const me = async (key: string) =>
+    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
+  const row = async (storeId: number) =>
+    (await t.ctx.db
+      .selectFrom('cache_versions')
+      .select(VERSION_COLUMNS)
+      .where('store_id', '=', storeId)
+      .executeTakeFirstOrThrow()) as Record<string, number | string>;
   /** The store's hash once the fills of earlier requests (not awaited by them) are done. */
   const hash = async (storeId: number) => {
     const client = t.ctx.traffic.redis!.client;
@@ -147,9 +211,15 @@ describe('cache topics in Redis [postgres]', { skip: postgresEngine.skip ?? (awa
   /** A copy equal to the store's row, with `content` moved by `delta`. */
   const copyOf = async (storeId: number, delta: number) => {
     const versions = await row(storeId);
-    return Object.fromEntries(TOPICS.map((topic) => [topic.field, String(Number(versions[versionColumn(topic.name)]) + (topic.name === 'content' ? delta : 0))]));
+    return Object.fromEntries(
+      TOPICS.map((topic) => [
+        topic.field,
+        String(Number(versions[versionColumn(topic.name)]) + (topic.name === 'content' ? delta : 0)),
+      ]),
+    );
   };
-  const put = (storeId: number, copy: Record<string, string>) => t.ctx.traffic.redis!.client.hset(t.ctx.sharedVersions!.keyOf(storeId), copy);
+  const put = (storeId: number, copy: Record<string, string>) =>
+    t.ctx.traffic.redis!.client.hset(t.ctx.sharedVersions!.keyOf(storeId), copy);
 
   it("a store's hash holds one field per topic, equal to its row's column, and gen", async () => {
     const shared = t.ctx.sharedVersions!;
@@ -165,7 +235,7 @@ describe('cache topics in Redis [postgres]', { skip: postgresEngine.skip ?? (awa
     assert.deepEqual(copy, await copyOf(store.id, 0));
   });
 
-  it("the reconcile drops a copy behind its row; after Redis came back, any copy unequal to it; never an equal one", async () => {
+  it('the reconcile drops a copy behind its row; after Redis came back, any copy unequal to it; never an equal one', async () => {
     const shared = t.ctx.sharedVersions!;
     await shared.reconcile();
     const { store, key } = await t.tenant();

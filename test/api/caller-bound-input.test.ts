@@ -7,7 +7,9 @@ import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
-const CURSOR_REFUSED = [{ field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' }];
+const CURSOR_REFUSED = [
+  { field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' },
+];
 
 describeTenantApp('cursors are bound to their store and key application', { tenant: false }, (suite) => {
   const get = (url: string, key: string) => suite.t.request({ method: 'GET', url, key });
@@ -46,7 +48,11 @@ describeTenantApp('cursors are bound to their store and key application', { tena
     const theirs = (await get('/v1/blog/posts?limit=2', otherApp)).json().meta.next_cursor as string;
     assert.notEqual(mine, theirs);
     assert.equal((await get(`/v1/blog/posts?limit=2&cursor=${encodeURIComponent(theirs)}`, otherApp)).statusCode, 200);
-    assertError(await get(`/v1/blog/posts?limit=2&cursor=${encodeURIComponent(theirs)}`, key), 'validation_failed', CURSOR_REFUSED);
+    assertError(
+      await get(`/v1/blog/posts?limit=2&cursor=${encodeURIComponent(theirs)}`, key),
+      'validation_failed',
+      CURSOR_REFUSED,
+    );
   });
 
   it('refuses another store’s audit cursor, and another application’s, with 422 cursor', async () => {
@@ -89,18 +95,31 @@ describeTenantApp('a key in X-Request-Id goes nowhere', { tenant: false }, (suit
       const id = String(res.headers['x-request-id']);
       assert.match(id, /^req_[A-Za-z0-9_-]+$/, `${sent} was replaced`);
       used.push(id);
-      const err = assertError(await suite.t.request({ method: 'GET', url: '/v1/me', headers: { 'x-request-id': sent } }), 'unauthorized');
+      const err = assertError(
+        await suite.t.request({ method: 'GET', url: '/v1/me', headers: { 'x-request-id': sent } }),
+        'unauthorized',
+      );
       assert.match(err.request_id, /^req_/);
     }
     // The audit events of those creates carry the generated ids.
-    const events = (await suite.t.request({ method: 'GET', url: '/v1/audit/events?action=post.created&limit=50', key })).json().data;
+    const events = (
+      await suite.t.request({ method: 'GET', url: '/v1/audit/events?action=post.created&limit=50', key })
+    ).json().data;
     assert.deepEqual(events.map((e: { request_id: string }) => e.request_id).reverse(), used);
     const logs = suite.t.logs.join('');
     assert.ok(!logs.includes(secret), 'the secret reached the log');
     assert.ok(!logs.includes('ABCDEFGHIJKLMNOPQRSTUVWXYZ123456'), 'a key-shaped id reached the log');
-    assert.ok(used.every((id) => logs.includes(id)), 'the generated ids are logged');
+    assert.ok(
+      used.every((id) => logs.includes(id)),
+      'the generated ids are logged',
+    );
     // A plain trace id is still echoed.
-    const plain = await suite.t.request({ method: 'GET', url: '/v1/me', key, headers: { 'x-request-id': 'trace_live-2026.09' } });
+    const plain = await suite.t.request({
+      method: 'GET',
+      url: '/v1/me',
+      key,
+      headers: { 'x-request-id': 'trace_live-2026.09' },
+    });
     assert.equal(plain.headers['x-request-id'], 'trace_live-2026.09');
   });
 });

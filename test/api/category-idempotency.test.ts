@@ -6,9 +6,21 @@ import { assertError } from '../helpers/assertions.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
 describeTenantApp('category creation and idempotency', (suite) => {
-  const create = (idem: string, body: unknown) => suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: suite.key, headers: { 'idempotency-key': idem }, body });
+  const create = (idem: string, body: unknown) =>
+    suite.t.request({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key: suite.key,
+      headers: { 'idempotency-key': idem },
+      body,
+    });
   const record = (idem: string) =>
-    suite.t.ctx.db.selectFrom('idempotency_records').selectAll().where('store_id', '=', suite.store.id).where('idem_key', '=', idem).executeTakeFirst();
+    suite.t.ctx.db
+      .selectFrom('idempotency_records')
+      .selectAll()
+      .where('store_id', '=', suite.store.id)
+      .where('idem_key', '=', idem)
+      .executeTakeFirst();
 
   it('stores the exact answer for replays, which then come back marked as replayed', async () => {
     const first = await create('cat-replay', { name: 'Recipes' });
@@ -29,7 +41,9 @@ describeTenantApp('category creation and idempotency', (suite) => {
 
   it('a refused create leaves no record: the same key then serves a different request', async () => {
     const existing = (await create('cat-first', { name: 'Travel' })).json();
-    assertError(await create('cat-refused', { name: 'Travel' }), 'category_name_conflict', [{ field: 'category_id', issue: String(existing.id) }]);
+    assertError(await create('cat-refused', { name: 'Travel' }), 'category_name_conflict', [
+      { field: 'category_id', issue: String(existing.id) },
+    ]);
     assert.equal(await record('cat-refused'), undefined);
     const other = await create('cat-refused', { name: 'Travel notes' });
     assert.equal(other.statusCode, 201);

@@ -12,26 +12,46 @@ const STALE = [{ field: 'If-Match', issue: /changed since you read it/ }];
 const STRONG_ETAG = /^"[A-Za-z0-9_-]{27}"$/;
 
 describeTenantApp('conditional requests', (suite) => {
-  const get = (id: number, headers: Record<string, string> = {}) => suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key, headers });
-  const patch = (id: number, body: unknown, headers: Record<string, string> = {}) => suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key: suite.key, body, headers });
-  const auditCount = async () => (await suite.t.request({ method: 'GET', url: '/v1/audit/events?limit=50', key: suite.key })).json().data.length as number;
+  const get = (id: number, headers: Record<string, string> = {}) =>
+    suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key, headers });
+  const patch = (id: number, body: unknown, headers: Record<string, string> = {}) =>
+    suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key: suite.key, body, headers });
+  const auditCount = async () =>
+    (await suite.t.request({ method: 'GET', url: '/v1/audit/events?limit=50', key: suite.key })).json().data
+      .length as number;
 
   it('create, GET, PATCH, publish and unpublish carry the same strong ETag a GET then shows; a replayed create carries it too', async () => {
     suite.t.clock.set(START_TIME);
     const body = { title: 'Autumn tea guide', body_html: '<p>Oolong first.</p>' };
-    const created = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key: suite.key, headers: { 'idempotency-key': 'etag-create' }, body });
+    const created = await suite.t.request({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key: suite.key,
+      headers: { 'idempotency-key': 'etag-create' },
+      body,
+    });
     assert.equal(created.statusCode, 201);
     const etag = String(created.headers.etag);
     assert.match(etag, STRONG_ETAG);
     const id = created.json().id;
     assert.equal((await get(id)).headers.etag, etag);
 
-    const replay = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key: suite.key, headers: { 'idempotency-key': 'etag-create' }, body });
+    const replay = await suite.t.request({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key: suite.key,
+      headers: { 'idempotency-key': 'etag-create' },
+      body,
+    });
     assert.equal(replay.headers['idempotent-replayed'], 'true');
     assert.equal(replay.headers.etag, etag);
 
     const seen = new Set([etag]);
-    const calls = [() => patch(id, { title: 'Autumn tea guide, revised' }), () => publish(suite.t, suite.key, id), () => suite.t.request({ method: 'POST', url: `/v1/blog/posts/${id}/unpublish`, key: suite.key })];
+    const calls = [
+      () => patch(id, { title: 'Autumn tea guide, revised' }),
+      () => publish(suite.t, suite.key, id),
+      () => suite.t.request({ method: 'POST', url: `/v1/blog/posts/${id}/unpublish`, key: suite.key }),
+    ];
     for (const call of calls) {
       // A change in another second: unpublishing returns the post to exactly what it showed
       // after the edit, which within the same second (updated_at has whole seconds) is the same
@@ -99,7 +119,11 @@ describeTenantApp('conditional requests', (suite) => {
 
     const events = await auditCount();
     for (const header of [stale, `W/${current}`, '"nope"']) {
-      assertError(await patch(post.id, { title: 'My late edit' }, { 'if-match': header }), 'precondition_failed', STALE);
+      assertError(
+        await patch(post.id, { title: 'My late edit' }, { 'if-match': header }),
+        'precondition_failed',
+        STALE,
+      );
     }
     assert.equal(await auditCount(), events, 'no audit event for a refused write');
     const unchanged = await get(post.id);
@@ -121,18 +145,55 @@ describeTenantApp('conditional requests', (suite) => {
     const draft = String((await get(post.id)).headers.etag);
     assert.equal((await patch(post.id, { summary: 'changed' })).statusCode, 200);
     const events = await auditCount();
-    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key: suite.key, headers: { 'if-match': draft } }), 'precondition_failed', STALE);
-    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key, headers: { 'if-match': draft } }), 'precondition_failed', STALE);
+    assertError(
+      await suite.t.request({
+        method: 'POST',
+        url: `/v1/blog/posts/${post.id}/publish`,
+        key: suite.key,
+        headers: { 'if-match': draft },
+      }),
+      'precondition_failed',
+      STALE,
+    );
+    assertError(
+      await suite.t.request({
+        method: 'POST',
+        url: `/v1/blog/posts/${post.id}/unpublish`,
+        key: suite.key,
+        headers: { 'if-match': draft },
+      }),
+      'precondition_failed',
+      STALE,
+    );
     assert.equal((await get(post.id)).json().status, 'draft');
     assert.equal(await auditCount(), events);
 
     const current = String((await get(post.id)).headers.etag);
-    const published = await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key: suite.key, headers: { 'if-match': current } });
+    const published = await suite.t.request({
+      method: 'POST',
+      url: `/v1/blog/posts/${post.id}/publish`,
+      key: suite.key,
+      headers: { 'if-match': current },
+    });
     assert.equal(published.statusCode, 200);
     assert.equal(published.json().status, 'published');
-    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key, headers: { 'if-match': current } }), 'precondition_failed', STALE);
+    assertError(
+      await suite.t.request({
+        method: 'POST',
+        url: `/v1/blog/posts/${post.id}/unpublish`,
+        key: suite.key,
+        headers: { 'if-match': current },
+      }),
+      'precondition_failed',
+      STALE,
+    );
     assert.equal((await get(post.id)).json().status, 'published');
-    const back = await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key, headers: { 'if-match': String(published.headers.etag) } });
+    const back = await suite.t.request({
+      method: 'POST',
+      url: `/v1/blog/posts/${post.id}/unpublish`,
+      key: suite.key,
+      headers: { 'if-match': String(published.headers.etag) },
+    });
     assert.equal(back.statusCode, 200);
     assert.equal(back.json().status, 'draft');
   });
@@ -141,7 +202,12 @@ describeTenantApp('conditional requests', (suite) => {
     suite.t.clock.set(START_TIME);
     const post = await createPost(suite.t, suite.key);
     const stale = String((await get(post.id)).headers.etag);
-    const confirm = await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key, headers: { 'if-match': stale } });
+    const confirm = await suite.t.request({
+      method: 'DELETE',
+      url: `/v1/blog/posts/${post.id}`,
+      key: suite.key,
+      headers: { 'if-match': stale },
+    });
     const token = assertError(confirm, 'confirmation_required', [
       { field: 'confirmation_token', issue: /.+/ },
       { field: 'expires_in_seconds', issue: '300' },
@@ -149,7 +215,14 @@ describeTenantApp('conditional requests', (suite) => {
       { field: 'post.status', issue: 'draft' },
     ]).details[0].issue;
     const edited = await patch(post.id, { summary: 'edited between the two calls' });
-    const del = (ifMatch: string) => suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { confirmation_token: token }, headers: { 'if-match': ifMatch } });
+    const del = (ifMatch: string) =>
+      suite.t.request({
+        method: 'DELETE',
+        url: `/v1/blog/posts/${post.id}`,
+        key: suite.key,
+        body: { confirmation_token: token },
+        headers: { 'if-match': ifMatch },
+      });
     assertError(await del(stale), 'precondition_failed', STALE);
     assert.equal((await get(post.id)).statusCode, 200);
     const gone = await del(String(edited.headers.etag));
@@ -162,20 +235,30 @@ describeTenantApp('conditional requests', (suite) => {
     const post = await createPost(suite.t, suite.key);
     const stale = String((await get(post.id)).headers.etag);
     await patch(post.id, { summary: 'moved on' });
-    assertError(await patch(post.id, { title: 42 }, { 'if-match': stale }), 'validation_failed', [{ field: 'title', issue: /string/ }]);
+    assertError(await patch(post.id, { title: 42 }, { 'if-match': stale }), 'validation_failed', [
+      { field: 'title', issue: /string/ },
+    ]);
     assertError(await patch(999_999, { title: 'x' }, { 'if-match': stale }), 'not_found');
     const other = await createPost(suite.t, suite.key, { title: 'Taken title', body_html: '<p>Taken body</p>' });
     assert.ok(other.id);
     // Without the header this is duplicate_content; a stale client hears 412 first.
-    assertError(await patch(post.id, { title: 'Taken title', body_html: '<p>Taken body</p>' }, { 'if-match': stale }), 'precondition_failed', STALE);
-    assertError(await patch(post.id, { title: 'Taken title', body_html: '<p>Taken body</p>' }), 'duplicate_content', [{ field: 'post_id', issue: String(other.id) }]);
+    assertError(
+      await patch(post.id, { title: 'Taken title', body_html: '<p>Taken body</p>' }, { 'if-match': stale }),
+      'precondition_failed',
+      STALE,
+    );
+    assertError(await patch(post.id, { title: 'Taken title', body_html: '<p>Taken body</p>' }), 'duplicate_content', [
+      { field: 'post_id', issue: String(other.id) },
+    ]);
   });
 
   it('two writes racing with the same If-Match: exactly one is written, the other is 412 (checked inside the transaction)', async () => {
     suite.t.clock.set(START_TIME);
     const post = await createPost(suite.t, suite.key);
     const etag = String((await get(post.id)).headers.etag);
-    const answers = await Promise.all(['First writer', 'Second writer', 'Third writer'].map((title) => patch(post.id, { title }, { 'if-match': etag })));
+    const answers = await Promise.all(
+      ['First writer', 'Second writer', 'Third writer'].map((title) => patch(post.id, { title }, { 'if-match': etag })),
+    );
     const ok = answers.filter((r) => r.statusCode === 200);
     assert.equal(ok.length, 1, answers.map((r) => r.statusCode).join(','));
     for (const res of answers.filter((r) => r.statusCode !== 200)) assertError(res, 'precondition_failed', STALE);

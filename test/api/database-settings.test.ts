@@ -60,9 +60,12 @@ describeOnPostgres('PostgreSQL settings', (target) => {
       const release = await lockPosts(t);
       let answers: Promise<number[]>;
       try {
-        answers = Promise.all(keys.map(async (k) => (await t.request({ method: 'GET', url: '/v1/blog/posts', key: k })).statusCode));
+        answers = Promise.all(
+          keys.map(async (k) => (await t.request({ method: 'GET', url: '/v1/blog/posts', key: k })).statusCode),
+        );
         const until = Date.now() + 10_000;
-        while ((await gauge(t, 'blog_api_db_pool_waiting')) < 1 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+        while ((await gauge(t, 'blog_api_db_pool_waiting')) < 1 && Date.now() < until)
+          await new Promise((resolve) => setTimeout(resolve, 20));
         assert.ok((await gauge(t, 'blog_api_db_pool_waiting')) >= 1, 'queries wait for a connection');
         assert.equal(await gauge(t, 'blog_api_db_pool_connections_in_use'), 2);
         assert.equal(await gauge(t, 'blog_api_db_pool_connections_open'), 2);

@@ -74,7 +74,13 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
    * The refusal through fetch (the body sent whole and streamed), and through node:http on a
    * fresh connection and on a kept-alive one (a read opens it; the refusal must not open another).
    */
-  async function assertRefused(path: string, key: string, body: Body, code: ErrorCode, details: Array<{ field: string; issue: string }> = []) {
+  async function assertRefused(
+    path: string,
+    key: string,
+    body: Body,
+    code: ErrorCode,
+    details: Array<{ field: string; issue: string }> = [],
+  ) {
     for (const stream of [false, true]) {
       const res = await post(path, key, body, stream);
       assertError(res, code, details);
@@ -98,14 +104,30 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
   }
 
   function httpPost(agent: Agent, path: string, key: string, body: Body) {
-    return httpSend(agent, 'POST', path, { authorization: `Bearer ${key}`, 'content-type': body.contentType, 'content-length': String(body.payload.length) }, body.payload);
+    return httpSend(
+      agent,
+      'POST',
+      path,
+      {
+        authorization: `Bearer ${key}`,
+        'content-type': body.contentType,
+        'content-length': String(body.payload.length),
+      },
+      body.payload,
+    );
   }
 
   function httpGet(agent: Agent, path: string) {
     return httpSend(agent, 'GET', path, {});
   }
 
-  function httpSend(agent: Agent, method: string, path: string, headers: Record<string, string>, payload?: Buffer): Promise<FetchedResponse & { reused: boolean }> {
+  function httpSend(
+    agent: Agent,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    payload?: Buffer,
+  ): Promise<FetchedResponse & { reused: boolean }> {
     return new Promise((resolve, reject) => {
       const req = request(`${base}${path}`, { method, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -116,7 +138,14 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
           const body = raw.toString('utf8');
           const flat: Record<string, string> = {};
           for (const [name, value] of Object.entries(res.headers)) flat[name] = String(value);
-          resolve({ statusCode: res.statusCode!, headers: flat, body, rawPayload: raw, json: () => JSON.parse(body), reused: req.reusedSocket });
+          resolve({
+            statusCode: res.statusCode!,
+            headers: flat,
+            body,
+            rawPayload: raw,
+            json: () => JSON.parse(body),
+            reused: req.reusedSocket,
+          });
         });
       });
       req.on('error', reject);
@@ -145,7 +174,10 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
   it('answers an uncertified store and paused writes', async () => {
     const uncertified = await suite.t.createStore({ certified: false, media: true });
     const paused = await suite.t.createStore({ media: true, changes: { writes_paused: 1 } });
-    for (const [store, code] of [[uncertified, 'tenant_not_certified'], [paused, 'tenant_schema_changed']] as const) {
+    for (const [store, code] of [
+      [uncertified, 'tenant_not_certified'],
+      [paused, 'tenant_schema_changed'],
+    ] as const) {
       const key = await suite.t.issueKey(store);
       await assertRefused('/v1/media/images', key, uploadBody(1024 * 1024), code);
       await assertRefused('/v1/blog/posts', key, jsonBody(MAX_JSON), code);
@@ -155,7 +187,9 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
   it('answers the per-minute limit', async () => {
     const store = await suite.t.createStore({ media: true });
     const key = await suite.t.issueKey(store, undefined, { writePerMinute: 1 });
-    const first = await readResponse(await fetch(`${base}/v1/blog/categories`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }));
+    const first = await readResponse(
+      await fetch(`${base}/v1/blog/categories`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }),
+    );
     assert.notEqual(first.statusCode, 429, first.body);
     await assertRefused('/v1/media/images', key, uploadBody(1024 * 1024), 'rate_limited');
     await assertRefused('/v1/blog/posts', key, jsonBody(MAX_JSON), 'rate_limited');
@@ -163,20 +197,29 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
 
   it('answers the in-flight limit', async () => {
     const store = await suite.t.createStore({ media: true });
-    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const key = await suite.t.issueKey(store, undefined, {
+      concurrency: 1,
+      readPerMinute: 10_000,
+      writePerMinute: 10_000,
+    });
     // An upload whose body never comes holds the key's only slot.
     const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(key);
     const holder = connect(Number(new URL(base).port), '127.0.0.1');
     holder.on('error', () => undefined);
-    holder.write(`POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000\r\n\r\n`);
+    holder.write(
+      `POST /v1/media/images HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000\r\n\r\n`,
+    );
     await acquired;
     try {
       await assertRefused('/v1/media/images', key, uploadBody(1024 * 1024), 'concurrency_limited');
       await assertRefused('/v1/blog/posts', key, jsonBody(MAX_JSON), 'concurrency_limited');
     } finally {
       holder.destroy();
-      await slots.until('the held slot is given back', () => slots.held(key.slice('svc_live_'.length, 'svc_live_'.length + 8)) === 0);
+      await slots.until(
+        'the held slot is given back',
+        () => slots.held(key.slice('svc_live_'.length, 'svc_live_'.length + 8)) === 0,
+      );
       slots.restore();
     }
   });
@@ -209,7 +252,11 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
 
   it('cuts a client that keeps sending past the largest body, and gives its slot back', async () => {
     const store = await suite.t.createStore({ changes: { writes_paused: 1 } });
-    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const key = await suite.t.issueKey(store, undefined, {
+      concurrency: 1,
+      readPerMinute: 10_000,
+      writePerMinute: 10_000,
+    });
     const client = rawClient(base);
     client.socket.write(
       `POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{`,
@@ -227,7 +274,9 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
     await client.closed;
     assert.ok(sent >= MAX_JSON, `cut after ${sent} bytes, before the largest body`);
     // The slot went back with the answer: the key's one slot serves the next request.
-    const next = await readResponse(await fetch(`${base}/v1/blog/posts`, { headers: { authorization: `Bearer ${key}` } }));
+    const next = await readResponse(
+      await fetch(`${base}/v1/blog/posts`, { headers: { authorization: `Bearer ${key}` } }),
+    );
     assert.equal(next.statusCode, 200, next.body);
   });
 });

@@ -17,7 +17,8 @@ import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
 
 const MINUTE = 60_000;
-const ARTICLE = '<h2>Autumn menu</h2><p>Pumpkin <strong>soup</strong> and <a href="https://example.com/menu">chestnut</a> bread.</p>';
+const ARTICLE =
+  '<h2>Autumn menu</h2><p>Pumpkin <strong>soup</strong> and <a href="https://example.com/menu">chestnut</a> bread.</p>';
 
 interface Ids {
   key: string;
@@ -39,7 +40,8 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   };
   const tick = () => t.clock.advance(1000);
 
-  const endpoint = (url: string, events: string[]) => ok(req({ method: 'POST', url: '/v1/webhooks', key, body: { url, events } }), 201);
+  const endpoint = (url: string, events: string[]) =>
+    ok(req({ method: 'POST', url: '/v1/webhooks', key, body: { url, events } }), 201);
   await endpoint('https://127.0.0.1/all', ['*']);
   const posts = await endpoint('https://127.0.0.1/posts', ['post.created', 'post.published', 'post.deleted']);
   await endpoint('https://127.0.0.1/categories', ['category.created', 'image.uploaded']);
@@ -47,14 +49,39 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   await ok(req({ method: 'PATCH', url: `/v1/webhooks/${off.id}`, key, body: { enabled: false } }), 200);
   tick();
 
-  const news = await ok(req({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'cat-1' }, body: { name: 'News' } }), 201);
+  const news = await ok(
+    req({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key,
+      headers: { 'idempotency-key': 'cat-1' },
+      body: { name: 'News' },
+    }),
+    201,
+  );
   ids.categories.push(news.id);
-  const recipes = await ok(req({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'cat-2' }, body: { name: 'Recipes', parent_id: news.id } }), 201);
+  const recipes = await ok(
+    req({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key,
+      headers: { 'idempotency-key': 'cat-2' },
+      body: { name: 'Recipes', parent_id: news.id },
+    }),
+    201,
+  );
   ids.categories.push(recipes.id);
   tick();
 
-  const create = (idem: string, body: object) => req({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': idem }, body });
-  const first = { title: 'Autumn menu', summary: 'What we cook', body_html: ARTICLE, category_ids: [news.id], default_category_id: news.id };
+  const create = (idem: string, body: object) =>
+    req({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': idem }, body });
+  const first = {
+    title: 'Autumn menu',
+    summary: 'What we cook',
+    body_html: ARTICLE,
+    category_ids: [news.id],
+    default_category_id: news.id,
+  };
   const a = await ok(create('post-a', first), 201);
   ids.posts.push(a.id);
   // The same request again: the stored answer, nothing written.
@@ -63,7 +90,9 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   assert.equal(replay.body, JSON.stringify(a));
   tick();
   // The same content under another key, inside the window: refused.
-  assertError(await create('post-a-again', { title: first.title, body_html: ARTICLE }), 'duplicate_content', [{ field: 'post_id', issue: String(a.id) }]);
+  assertError(await create('post-a-again', { title: first.title, body_html: ARTICLE }), 'duplicate_content', [
+    { field: 'post_id', issue: String(a.id) },
+  ]);
   t.clock.advance(11 * MINUTE);
   // After the window: accepted, and the fingerprint now names the new post.
   ids.posts.push((await ok(create('post-b', { title: first.title, body_html: ARTICLE }), 201)).id);
@@ -79,11 +108,22 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   tick();
 
   const [, b, c, d] = ids.posts;
-  await ok(req({ method: 'PATCH', url: `/v1/blog/posts/${a.id}`, key, body: { title: 'Winter menu', summary: null } }), 200);
+  await ok(
+    req({ method: 'PATCH', url: `/v1/blog/posts/${a.id}`, key, body: { title: 'Winter menu', summary: null } }),
+    200,
+  );
   tick();
   await ok(req({ method: 'POST', url: `/v1/blog/posts/${a.id}/publish`, key }), 200);
   tick();
-  await ok(req({ method: 'POST', url: `/v1/blog/posts/${b}/publish`, key, body: { published_at: new Date(t.clock.now().getTime() + 86_400_000).toISOString() } }), 200);
+  await ok(
+    req({
+      method: 'POST',
+      url: `/v1/blog/posts/${b}/publish`,
+      key,
+      body: { published_at: new Date(t.clock.now().getTime() + 86_400_000).toISOString() },
+    }),
+    200,
+  );
   tick();
   await ok(req({ method: 'POST', url: `/v1/blog/posts/${a.id}/unpublish`, key }), 200);
   tick();
@@ -91,7 +131,10 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   const token = confirm.json().error.details[0].issue;
   await ok(req({ method: 'DELETE', url: `/v1/blog/posts/${c}`, key, body: { confirmation_token: token } }), 204);
   tick();
-  await ok(req({ method: 'PATCH', url: `/v1/blog/posts/${d}`, key, body: { category_ids: [news.id, recipes.id] } }), 200);
+  await ok(
+    req({ method: 'PATCH', url: `/v1/blog/posts/${d}`, key, body: { category_ids: [news.id, recipes.id] } }),
+    200,
+  );
   tick();
   await ok(req({ method: 'PATCH', url: `/v1/blog/categories/${news.id}`, key, body: { name: 'Old news' } }), 200);
   tick();
@@ -102,7 +145,15 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   await ok(req({ method: 'DELETE', url: `/v1/blog/categories/${recipes.id}`, key }), 204);
   tick();
   // A replay queues its deliveries in one statement (their ids made in SQL).
-  const replayed = await ok(req({ method: 'POST', url: `/v1/webhooks/${posts.id}/replay`, key, body: { since: '2026-09-15T00:00:00Z', types: ['post.*'] } }), 202);
+  const replayed = await ok(
+    req({
+      method: 'POST',
+      url: `/v1/webhooks/${posts.id}/replay`,
+      key,
+      body: { since: '2026-09-15T00:00:00Z', types: ['post.*'] },
+    }),
+    202,
+  );
   assert.ok(replayed.queued >= 5, JSON.stringify(replayed));
   return ids;
 }
@@ -110,7 +161,11 @@ async function writeEverything(t: TestApp): Promise<Ids> {
 /** Every row the writes left, and the feed as the API answers it, with generated ids replaced. */
 async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unknown>> {
   const db = t.ctx.db;
-  const { handle } = await db.selectFrom('stores').select('handle').where('id', '=', ids.storeId).executeTakeFirstOrThrow();
+  const { handle } = await db
+    .selectFrom('stores')
+    .select('handle')
+    .where('id', '=', ids.storeId)
+    .executeTakeFirstOrThrow();
   const postIndex = new Map(ids.posts.map((id, i) => [Number(id), `post#${i + 1}`]));
   const categoryIndex = new Map(ids.categories.map((id, i) => [Number(id), `category#${i + 1}`]));
   const postRef = (id: unknown) => postIndex.get(Number(id)) ?? `unknown post ${String(id)}`;
@@ -118,7 +173,16 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
   // A generated id: its prefix, the alphabet its characters come from, its length, and its order of appearance.
   const shapeOf = (prefix: string, rest: string) => {
     // Request ids are cut from random bytes in base64url: only their length is a format.
-    const alphabet = prefix === 'req_' ? 'base64url' : /^[0-9a-f]+$/.test(rest) ? 'hex' : /^[a-z0-9]+$/.test(rest) ? 'lower-alnum' : /^[A-Za-z0-9]+$/.test(rest) ? 'alnum' : 'other';
+    const alphabet =
+      prefix === 'req_'
+        ? 'base64url'
+        : /^[0-9a-f]+$/.test(rest)
+          ? 'hex'
+          : /^[a-z0-9]+$/.test(rest)
+            ? 'lower-alnum'
+            : /^[A-Za-z0-9]+$/.test(rest)
+              ? 'alnum'
+              : 'other';
     const known = randomIds.get(prefix + rest);
     if (known) return known;
     const name = `${prefix}<${alphabet} ${rest.length} #${randomIds.size + 1}>`;
@@ -129,7 +193,9 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
     s
       .replaceAll(handle, '<store handle>')
       .replace(/\b[a-z0-9]{24}\.(png|jpg|webp|gif)\b/g, (name) => shapeOf('', name))
-      .replace(/\b(msg_|whd_|wha_|wh_|img_|req_)([A-Za-z0-9_-]{6,})/g, (_, prefix: string, rest: string) => shapeOf(prefix, rest));
+      .replace(/\b(msg_|whd_|wha_|wh_|img_|req_)([A-Za-z0-9_-]{6,})/g, (_, prefix: string, rest: string) =>
+        shapeOf(prefix, rest),
+      );
   const value = (v: unknown, key = ''): unknown => {
     if (typeof v === 'bigint') return Number(v);
     if (typeof v === 'string') {
@@ -153,8 +219,10 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
       return Object.fromEntries(
         Object.entries(o).map(([k, item]) => {
           if ((isPost && k === 'id') || k === 'post_id') return [k, postRef(item)];
-          if (k === 'category_ids' && Array.isArray(item)) return [k, item.map((c) => categoryIndex.get(Number(c)) ?? c)];
-          if (k === 'default_category_id' || k === 'category_id') return [k, item === null ? null : (categoryIndex.get(Number(item)) ?? item)];
+          if (k === 'category_ids' && Array.isArray(item))
+            return [k, item.map((c) => categoryIndex.get(Number(c)) ?? c)];
+          if (k === 'default_category_id' || k === 'category_id')
+            return [k, item === null ? null : (categoryIndex.get(Number(item)) ?? item)];
           return [k, value(item, k)];
         }),
       );
@@ -165,34 +233,70 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
   const rows = (list: object[]) => list.map((row) => value(row));
 
   // In an order both engines share (never by a generated id).
-  const sortBy = <T>(list: T[], by: (row: T) => string | number) => [...list].sort((x, y) => (by(x) < by(y) ? -1 : by(x) > by(y) ? 1 : 0));
+  const sortBy = <T>(list: T[], by: (row: T) => string | number) =>
+    [...list].sort((x, y) => (by(x) < by(y) ? -1 : by(x) > by(y) ? 1 : 0));
   const postOrder = (id: unknown) => ids.posts.indexOf(Number(id));
 
-  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'url', 'events', 'enabled']).orderBy('created_at').orderBy('url').execute();
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'events', 'enabled'])
+    .orderBy('created_at')
+    .orderBy('url')
+    .execute();
   const endpointOrder = (id: string) => endpoints.findIndex((e) => e.id === id);
-  const events = await db.selectFrom('webhook_events').select(['id', 'type', 'body', 'created_at', 'sequence']).orderBy('sequence').execute();
+  const events = await db
+    .selectFrom('webhook_events')
+    .select(['id', 'type', 'body', 'created_at', 'sequence'])
+    .orderBy('sequence')
+    .execute();
   const eventOrder = (id: string) => events.findIndex((e) => e.id === id);
   const result: Record<string, unknown> = {};
   result.endpoints = rows(endpoints);
   result.events = rows(events);
   result.posts = rows(sortBy(await db.selectFrom('posts').selectAll().execute(), (p) => postOrder(p.id)));
-  result.post_search = rows(sortBy(await db.selectFrom('post_search').select([t.config.database.engine === 'postgres' ? 'post_id' : 'rowid as post_id', 'text'] as any).execute(), (r: any) => postOrder(r.post_id)));
-  result.post_categories = rows(sortBy(await db.selectFrom('post_categories').selectAll().execute(), (r) => postOrder(r.post_id)));
+  result.post_search = rows(
+    sortBy(
+      await db
+        .selectFrom('post_search')
+        .select([t.config.database.engine === 'postgres' ? 'post_id' : 'rowid as post_id', 'text'] as any)
+        .execute(),
+      (r: any) => postOrder(r.post_id),
+    ),
+  );
+  result.post_categories = rows(
+    sortBy(await db.selectFrom('post_categories').selectAll().execute(), (r) => postOrder(r.post_id)),
+  );
   result.categories = rows(await db.selectFrom('categories').selectAll().orderBy('id').execute());
-  result.fingerprints = rows(sortBy(await db.selectFrom('content_fingerprints').selectAll().execute(), (r) => postOrder(r.post_id)));
+  result.fingerprints = rows(
+    sortBy(await db.selectFrom('content_fingerprints').selectAll().execute(), (r) => postOrder(r.post_id)),
+  );
   const audit = await db.selectFrom('audit_events').selectAll().orderBy('id').execute();
   result.audit_events = rows(
     audit.map(({ id: _, ...row }) => ({
       ...row,
-      resource_id: row.resource_type === 'post' ? postRef(row.resource_id) : row.resource_type === 'category' ? categoryIndex.get(Number(row.resource_id)) : row.resource_id,
-      key_id: row.key_id === null ? null : (keyIds.get(row.key_id) ?? keyIds.set(row.key_id, `key#${keyIds.size + 1}`).get(row.key_id)),
+      resource_id:
+        row.resource_type === 'post'
+          ? postRef(row.resource_id)
+          : row.resource_type === 'category'
+            ? categoryIndex.get(Number(row.resource_id))
+            : row.resource_id,
+      key_id:
+        row.key_id === null
+          ? null
+          : (keyIds.get(row.key_id) ?? keyIds.set(row.key_id, `key#${keyIds.size + 1}`).get(row.key_id)),
     })),
   );
   result.daily_usage = rows(await db.selectFrom('daily_usage').selectAll().orderBy('kind').orderBy('day').execute());
   const deliveries = await db.selectFrom('webhook_deliveries').selectAll().execute();
   result.deliveries = rows(sortBy(deliveries, (d) => eventOrder(d.event_id) * 100 + endpointOrder(d.endpoint_id)));
-  result.idempotency_records = rows((await db.selectFrom('idempotency_records').selectAll().orderBy('idem_key').execute()).map(({ request_hash: _, ...row }) => row));
-  result.schedules = rows(sortBy(await db.selectFrom('webhook_schedules').selectAll().execute(), (r) => postOrder(r.post_id)));
+  result.idempotency_records = rows(
+    (await db.selectFrom('idempotency_records').selectAll().orderBy('idem_key').execute()).map(
+      ({ request_hash: _, ...row }) => row,
+    ),
+  );
+  result.schedules = rows(
+    sortBy(await db.selectFrom('webhook_schedules').selectAll().execute(), (r) => postOrder(r.post_id)),
+  );
   // The events feed as the API answers it: whole, and filtered by types and prefixes.
   const feed = [];
   for (const query of ['', '?types=post.*', '?types=category.created,image.*']) {
@@ -224,7 +328,21 @@ describe('engine parity: the rows each write leaves [sqlite, postgres]', { skip:
     postgres = await run(postgresEngine);
   });
 
-  for (const table of ['endpoints', 'posts', 'post_search', 'post_categories', 'categories', 'fingerprints', 'audit_events', 'daily_usage', 'events', 'deliveries', 'idempotency_records', 'schedules', 'feed']) {
+  for (const table of [
+    'endpoints',
+    'posts',
+    'post_search',
+    'post_categories',
+    'categories',
+    'fingerprints',
+    'audit_events',
+    'daily_usage',
+    'events',
+    'deliveries',
+    'idempotency_records',
+    'schedules',
+    'feed',
+  ]) {
     it(`${table}: the same rows`, () => {
       assert.ok((sqlite.rows[table] as unknown[]).length > 0, `${table} holds rows`);
       assert.deepEqual(postgres.rows[table], sqlite.rows[table]);
@@ -238,5 +356,4 @@ describe('engine parity: the rows each write leaves [sqlite, postgres]', { skip:
       for (const d of deliveries) assert.match(d.id, /^whd_<lower-alnum 24 #\d+>$/);
     }
   });
-
 });

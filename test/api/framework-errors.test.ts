@@ -23,12 +23,18 @@ function parseResponses(data: Buffer): LightMyRequestResponse[] {
     assert.ok(headEnd > 0, `a response head in ${JSON.stringify(rest.slice(0, 200))}`);
     const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
     const headers: Record<string, string> = {};
-    for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+    for (const line of lines)
+      headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
     const bodyBytes = Buffer.from(rest.slice(headEnd + 4), 'utf8');
     const length = Number(headers['content-length']);
     const body = bodyBytes.subarray(0, length).toString('utf8');
     rest = bodyBytes.subarray(length).toString('utf8');
-    out.push({ statusCode: Number(statusLine.split(' ')[1]), headers, body, json: () => JSON.parse(body) } as unknown as LightMyRequestResponse);
+    out.push({
+      statusCode: Number(statusLine.split(' ')[1]),
+      headers,
+      body,
+      json: () => JSON.parse(body),
+    } as unknown as LightMyRequestResponse);
   }
   return out;
 }
@@ -56,7 +62,8 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
     });
   }
 
-  const get = (path: string, extraHeaders = '') => `GET ${path} HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${suite.key}\r\n${extraHeaders}\r\n`;
+  const get = (path: string, extraHeaders = '') =>
+    `GET ${path} HTTP/1.1\r\nHost: blog.test\r\nAuthorization: Bearer ${suite.key}\r\n${extraHeaders}\r\n`;
 
   function assertOneAnswer(ex: RawExchange) {
     assert.ok(ex.endedCleanly);
@@ -65,12 +72,24 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
   }
 
   function assertLogged(requestId: string) {
-    const lines = suite.t.logs.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    assert.ok(lines.some((l) => l.reqId === requestId), `a log line carries ${requestId}`);
+    const lines = suite.t.logs
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    assert.ok(
+      lines.some((l) => l.reqId === requestId),
+      `a log line carries ${requestId}`,
+    );
   }
 
   it('answers a path that cannot be decoded with 404 not_found', async () => {
-    for (const path of ['/v1/blog/posts/%%', '/v1/blog/posts/%E0%A4%A', '/media/shop/%zz.jpg', '/s/shop/blog/posts/%']) {
+    for (const path of [
+      '/v1/blog/posts/%%',
+      '/v1/blog/posts/%E0%A4%A',
+      '/media/shop/%zz.jpg',
+      '/s/shop/blog/posts/%',
+    ]) {
       const res = assertOneAnswer(await exchange(get(path, 'Connection: close\r\n')));
       const err = assertError(res, 'not_found');
       assertLogged(err.request_id);
@@ -85,7 +104,9 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
   it('answers headers over the size limit with 422 naming headers, then closes', async () => {
     for (const size of [20_000, 200_000]) {
       const res = assertOneAnswer(await exchange(get('/v1/me', `X-Padding: ${'a'.repeat(size)}\r\n`)));
-      const err = assertError(res, 'validation_failed', [{ field: 'headers', issue: 'the request line and headers must be at most 16384 bytes in all' }]);
+      const err = assertError(res, 'validation_failed', [
+        { field: 'headers', issue: 'the request line and headers must be at most 16384 bytes in all' },
+      ]);
       assert.equal(res.headers.connection, 'close');
       assertLogged(err.request_id);
     }
@@ -93,7 +114,9 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
 
   it('answers a control byte in a header with 422 naming that header, then closes', async () => {
     const res = assertOneAnswer(await exchange(get('/v1/me', 'X-Trace: a\x01b\r\n')));
-    assertError(res, 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
+    assertError(res, 'validation_failed', [
+      { field: 'X-Trace', issue: 'contains a character not allowed in a header' },
+    ]);
     assert.equal(res.headers.connection, 'close');
     // An answer to HEAD has the same head and no body.
     const head = await exchange(`HEAD /v1/me HTTP/1.1\r\nHost: blog.test\r\nX-Trace: a\x01b\r\n\r\n`);
@@ -105,8 +128,14 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
   });
 
   it('answers a malformed Content-Length with 422 naming it', async () => {
-    const res = assertOneAnswer(await exchange(`POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nContent-Type: application/json\r\nContent-Length: 1x\r\n\r\n{}`));
-    assertError(res, 'validation_failed', [{ field: 'Content-Length', issue: 'must be one decimal number, and not sent with Transfer-Encoding' }]);
+    const res = assertOneAnswer(
+      await exchange(
+        `POST /v1/blog/posts HTTP/1.1\r\nHost: blog.test\r\nContent-Type: application/json\r\nContent-Length: 1x\r\n\r\n{}`,
+      ),
+    );
+    assertError(res, 'validation_failed', [
+      { field: 'Content-Length', issue: 'must be one decimal number, and not sent with Transfer-Encoding' },
+    ]);
   });
 
   it('answers a malformed chunked body with 422 body, once, and stores nothing', async () => {
@@ -123,7 +152,9 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
   });
 
   it('answers a request without a Host header, or with an Expect it does not meet, as usual', async () => {
-    const noHost = assertOneAnswer(await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${suite.key}\r\nConnection: close\r\n\r\n`));
+    const noHost = assertOneAnswer(
+      await exchange(`GET /v1/me HTTP/1.1\r\nAuthorization: Bearer ${suite.key}\r\nConnection: close\r\n\r\n`),
+    );
     assert.equal(noHost.statusCode, 200, noHost.body);
     const unauthorized = assertOneAnswer(await exchange('GET /v1/me HTTP/1.1\r\nConnection: close\r\n\r\n'));
     assertError(unauthorized, 'unauthorized');
@@ -137,7 +168,9 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
     const ex = await exchange(get('/v1/me'), get('/v1/me', 'X-Trace: \x7f\r\n'));
     assert.equal(ex.responses.length, 2);
     assert.equal(ex.responses[0].statusCode, 200, ex.responses[0].body);
-    assertError(ex.responses[1], 'validation_failed', [{ field: 'X-Trace', issue: 'contains a character not allowed in a header' }]);
+    assertError(ex.responses[1], 'validation_failed', [
+      { field: 'X-Trace', issue: 'contains a character not allowed in a header' },
+    ]);
   });
 
   it('never logs the bytes the parser refused (credentials included)', () => {

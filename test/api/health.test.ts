@@ -20,7 +20,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { DEGRADED_WARNINGS } from '../../src/http/readiness.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
-const PER_PROCESS = 'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits';
+const PER_PROCESS =
+  'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits';
 
 function assertProbe(res: LightMyRequestResponse, status: number, body: unknown): void {
   assert.equal(res.statusCode, status, res.body);
@@ -59,7 +60,10 @@ describeTenantApp('health probes', { env: { HEALTH_CHECK_TIMEOUT_MS: '300' }, te
         warnings,
       });
     }
-    assert.deepEqual(suite.t.logs.filter((line) => /livez|readyz/.test(line)), []);
+    assert.deepEqual(
+      suite.t.logs.filter((line) => /livez|readyz/.test(line)),
+      [],
+    );
     // Other requests still are logged at info.
     await suite.t.request({ method: 'GET', url: '/v1/me' });
     assert.ok(suite.t.logs.some((line) => line.includes('/v1/me')));
@@ -69,17 +73,43 @@ describeTenantApp('health probes', { env: { HEALTH_CHECK_TIMEOUT_MS: '300' }, te
     const dir = mkdtempSync(join(tmpdir(), 'blogapi-health-'));
     // The media folder's parent is a file, so the folder can never be made.
     writeFileSync(join(dir, 'not-a-dir'), 'x');
-    const broken = await startTestApp(suite.target, { MEDIA_DIR: join(dir, 'not-a-dir', 'media'), HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const broken = await startTestApp(suite.target, {
+      MEDIA_DIR: join(dir, 'not-a-dir', 'media'),
+      HEALTH_CHECK_TIMEOUT_MS: '300',
+    });
     try {
-      const checks = { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'failed', reason: 'unavailable' } };
-      assertProbe(await readyz(broken), 200, { status: 'ready', checks, failing: [], degraded: ['media'], warnings: [...warnings, DEGRADED_WARNINGS.media] });
-      assertProbe(await broken.request({ method: 'GET', url: '/readyz?strict=1' }), 503, { status: 'not_ready', checks, failing: ['media'], degraded: [], warnings });
+      const checks = {
+        database: { status: 'ok' },
+        redis: { status: 'not_configured' },
+        media: { status: 'failed', reason: 'unavailable' },
+      };
+      assertProbe(await readyz(broken), 200, {
+        status: 'ready',
+        checks,
+        failing: [],
+        degraded: ['media'],
+        warnings: [...warnings, DEGRADED_WARNINGS.media],
+      });
+      assertProbe(await broken.request({ method: 'GET', url: '/readyz?strict=1' }), 503, {
+        status: 'not_ready',
+        checks,
+        failing: ['media'],
+        degraded: [],
+        warnings,
+      });
       assertProbe(await livez(broken), 200, { status: 'alive' });
       // The reason goes to the log (once), not to the unauthenticated caller.
       assert.equal(broken.logs.filter((line) => line.includes('readiness check failing')).length, 1);
       await readyz(broken);
-      assert.equal(broken.logs.filter((line) => line.includes('readiness check failing')).length, 1, 'logged when it starts failing, not on every probe');
-      assert.match(broken.logs.find((line) => line.includes('readiness check failing'))!, /"level":40.*"check":"media"/);
+      assert.equal(
+        broken.logs.filter((line) => line.includes('readiness check failing')).length,
+        1,
+        'logged when it starts failing, not on every probe',
+      );
+      assert.match(
+        broken.logs.find((line) => line.includes('readiness check failing'))!,
+        /"level":40.*"check":"media"/,
+      );
     } finally {
       await broken.close();
       rmSync(dir, { recursive: true, force: true });
@@ -87,71 +117,103 @@ describeTenantApp('health probes', { env: { HEALTH_CHECK_TIMEOUT_MS: '300' }, te
   });
 
   it('names Redis when it refuses connections: still ready (degraded, with warnings), 503 only when strict', async () => {
-    const broken = await startTestApp(suite.target, { REDIS_URL: `redis://127.0.0.1:${await unusedPort()}`, HEALTH_CHECK_TIMEOUT_MS: '300' });
+    const broken = await startTestApp(suite.target, {
+      REDIS_URL: `redis://127.0.0.1:${await unusedPort()}`,
+      HEALTH_CHECK_TIMEOUT_MS: '300',
+    });
     try {
       const res = await readyz(broken);
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       // (The media check is a write to a local folder; only Redis is broken here, but a loaded
       // machine may see the 300 ms bound pass, so it is not asserted.)
-      assert.deepEqual([body.status, body.checks.database, body.failing, body.degraded[0]], ['ready', { status: 'ok' }, [], 'redis']);
+      assert.deepEqual(
+        [body.status, body.checks.database, body.failing, body.degraded[0]],
+        ['ready', { status: 'ok' }, [], 'redis'],
+      );
       // A refused connection fails at once or, while the first attempt is still settling, by the time bound.
       assert.match(body.checks.redis.reason, /^(unavailable|timed_out)$/);
       assert.equal(body.warnings[0], DEGRADED_WARNINGS.redis);
-      assert.ok(body.warnings.some((w: string) => /^redis: \d+ unreachable errors? in the last minute/.test(w)), body.warnings.join('\n'));
+      assert.ok(
+        body.warnings.some((w: string) => /^redis: \d+ unreachable errors? in the last minute/.test(w)),
+        body.warnings.join('\n'),
+      );
       const strict = await broken.request({ method: 'GET', url: '/readyz?strict=1' });
       assert.equal(strict.statusCode, 503, strict.body);
-      assert.deepEqual([strict.json().status, strict.json().failing[0], strict.json().degraded], ['not_ready', 'redis', []]);
+      assert.deepEqual(
+        [strict.json().status, strict.json().failing[0], strict.json().degraded],
+        ['not_ready', 'redis', []],
+      );
       assertProbe(await livez(broken), 200, { status: 'alive' });
     } finally {
       await broken.close();
     }
   });
 
-  it('answers in bounded time when Redis hangs, and is ready again when it answers', { skip: !redisUp && `Redis not reachable at ${TEST_REDIS_URL}` }, async () => {
-    const redis = new URL(TEST_REDIS_URL);
-    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-    const proxied = new URL(TEST_REDIS_URL);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    const app = await startTestApp(suite.target, { REDIS_URL: proxied.toString(), HEALTH_CHECK_TIMEOUT_MS: '300' });
-    try {
-      const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'ok' }, media: { status: 'ok' } }, failing: [], degraded: [], warnings: [] };
-      // The Redis connection is opened by the first use: the first probe starts it.
-      assertProbe(await readyAgain(app), 200, ok);
-      proxy.setHung(true);
-      const started = Date.now();
-      assertProbe(await app.request({ method: 'GET', url: '/readyz?strict=1' }), 503, {
-        status: 'not_ready',
-        checks: { database: { status: 'ok' }, redis: { status: 'failed', reason: 'timed_out' }, media: { status: 'ok' } },
-        failing: ['redis'],
-        degraded: [],
-        warnings: [],
-      });
-      assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
-      const plain = await readyz(app);
-      assert.equal(plain.statusCode, 200, plain.body);
-      assert.deepEqual(plain.json().degraded, ['redis']);
-      proxy.setHung(false);
-      // Ready with no warning once Redis answers again and its errors are a minute old.
-      app.clock.advance(61_000);
-      const again = await readyAgain(app);
-      assert.equal(again.statusCode, 200);
-      assert.deepEqual(again.json().degraded, []);
-      assert.ok(app.logs.some((line) => /"check":"redis".*"msg":"readiness check recovered"/.test(line)));
-    } finally {
-      // The proxy goes first: a command lost in the hang is then failed, not waited for.
-      await proxy.close();
-      await app.close();
-    }
-  });
+  it(
+    'answers in bounded time when Redis hangs, and is ready again when it answers',
+    { skip: !redisUp && `Redis not reachable at ${TEST_REDIS_URL}` },
+    async () => {
+      const redis = new URL(TEST_REDIS_URL);
+      const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+      const proxied = new URL(TEST_REDIS_URL);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const app = await startTestApp(suite.target, { REDIS_URL: proxied.toString(), HEALTH_CHECK_TIMEOUT_MS: '300' });
+      try {
+        const ok = {
+          status: 'ready',
+          checks: { database: { status: 'ok' }, redis: { status: 'ok' }, media: { status: 'ok' } },
+          failing: [],
+          degraded: [],
+          warnings: [],
+        };
+        // The Redis connection is opened by the first use: the first probe starts it.
+        assertProbe(await readyAgain(app), 200, ok);
+        proxy.setHung(true);
+        const started = Date.now();
+        assertProbe(await app.request({ method: 'GET', url: '/readyz?strict=1' }), 503, {
+          status: 'not_ready',
+          checks: {
+            database: { status: 'ok' },
+            redis: { status: 'failed', reason: 'timed_out' },
+            media: { status: 'ok' },
+          },
+          failing: ['redis'],
+          degraded: [],
+          warnings: [],
+        });
+        assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
+        const plain = await readyz(app);
+        assert.equal(plain.statusCode, 200, plain.body);
+        assert.deepEqual(plain.json().degraded, ['redis']);
+        proxy.setHung(false);
+        // Ready with no warning once Redis answers again and its errors are a minute old.
+        app.clock.advance(61_000);
+        const again = await readyAgain(app);
+        assert.equal(again.statusCode, 200);
+        assert.deepEqual(again.json().degraded, []);
+        assert.ok(app.logs.some((line) => /"check":"redis".*"msg":"readiness check recovered"/.test(line)));
+      } finally {
+        // The proxy goes first: a command lost in the hang is then failed, not waited for.
+        await proxy.close();
+        await app.close();
+      }
+    },
+  );
 
   it('answers 503 as soon as shutdown begins, and its answers then close their connection', async () => {
     const closing = await startTestApp(suite.target);
     try {
       closing.app.shutdownFlag.begin();
       const res = await readyz(closing);
-      assertProbe(res, 503, { status: 'not_ready', checks: { shutdown: { status: 'failed', reason: 'shutting_down' } }, failing: ['shutdown'], degraded: [], warnings });
+      assertProbe(res, 503, {
+        status: 'not_ready',
+        checks: { shutdown: { status: 'failed', reason: 'shutting_down' } },
+        failing: ['shutdown'],
+        degraded: [],
+        warnings,
+      });
       assert.equal(res.headers.connection, 'close');
       assertProbe(await livez(closing), 200, { status: 'alive' });
     } finally {
@@ -182,7 +244,10 @@ describeOnPostgres('readiness when PostgreSQL hangs', (target) => {
   before(async () => {
     const admin = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
     proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
-    t = await startTestApp(throughProxy(target, () => proxy), { HEALTH_CHECK_TIMEOUT_MS: '300' });
+    t = await startTestApp(
+      throughProxy(target, () => proxy),
+      { HEALTH_CHECK_TIMEOUT_MS: '300' },
+    );
   });
   after(async () => {
     // The proxy goes first: a query lost in the hang then fails instead of holding the pool open.
@@ -191,13 +256,23 @@ describeOnPostgres('readiness when PostgreSQL hangs', (target) => {
   });
 
   it('names the database within the time bound while /livez stays 200, and recovers', async () => {
-    const ok = { status: 'ready', checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } }, failing: [], degraded: [], warnings: [PER_PROCESS] };
+    const ok = {
+      status: 'ready',
+      checks: { database: { status: 'ok' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
+      failing: [],
+      degraded: [],
+      warnings: [PER_PROCESS],
+    };
     assertProbe(await readyz(t), 200, ok);
     proxy.setHung(true);
     const started = Date.now();
     assertProbe(await readyz(t), 503, {
       status: 'not_ready',
-      checks: { database: { status: 'failed', reason: 'timed_out' }, redis: { status: 'not_configured' }, media: { status: 'ok' } },
+      checks: {
+        database: { status: 'failed', reason: 'timed_out' },
+        redis: { status: 'not_configured' },
+        media: { status: 'ok' },
+      },
       failing: ['database'],
       degraded: [],
       warnings: [PER_PROCESS],

@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { START_TIME } from '../helpers/test-app.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { createPost } from '../helpers/posts.js';
-import { HousekeepingService, housekeepingJob, LEASE_TTL_MS, type HousekeepingLog, type PassResult } from '../../src/modules/housekeeping/index.js';
+import {
+  HousekeepingService,
+  housekeepingJob,
+  LEASE_TTL_MS,
+  type HousekeepingLog,
+  type PassResult,
+} from '../../src/modules/housekeeping/index.js';
 import { PeriodicJobs } from '../../src/lib/periodic.js';
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import { deleteImage, upload, uniqueJpeg } from './media-support.js';
@@ -65,7 +71,6 @@ function removedCounts(result: PassResult) {
   return result.ran ? result.removed : undefined;
 }
 
-
 describeTenantApp('housekeeping', (suite) => {
   const now = () => suite.t.clock.now().getTime();
   const dir = () => {
@@ -80,20 +85,36 @@ describeTenantApp('housekeeping', (suite) => {
     utimesSync(path, new Date(modifiedAt), new Date(modifiedAt));
     return path;
   };
-  const count = async (table: 'idempotency_records' | 'content_fingerprints' | 'delete_confirmations' | 'media_deletions') =>
-    Number((await suite.t.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (
+    table: 'idempotency_records' | 'content_fingerprints' | 'delete_confirmations' | 'media_deletions',
+  ) =>
+    Number(
+      (
+        await suite.t.ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('removes idempotency records, content fingerprints and delete tokens past retention, and keeps the rest', async () => {
     const t0 = Date.parse(START_TIME);
     // Issuing a token also clears expired ones, so both are issued before the first expires.
     const first = await createPost(suite.t, suite.key, {}, 'idem-first');
     suite.t.clock.set(t0 + 4 * MINUTE);
-    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${first.id}`, key: suite.key })).statusCode, 409, 'delete token issued');
+    assert.equal(
+      (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${first.id}`, key: suite.key })).statusCode,
+      409,
+      'delete token issued',
+    );
     suite.t.clock.set(t0 + 6 * MINUTE);
     const secondBody = { title: 'Second', body_html: '<p>second</p>' };
     const second = await createPost(suite.t, suite.key, secondBody, 'idem-second');
     suite.t.clock.set(t0 + 8 * MINUTE);
-    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${second.id}`, key: suite.key })).statusCode, 409);
+    assert.equal(
+      (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${second.id}`, key: suite.key })).statusCode,
+      409,
+    );
 
     // T0 + 11 min: the first fingerprint (11 min old) and the first token (expired at +9) go;
     // the second fingerprint (5 min) and token (valid until +13) stay; no record is 24 h old.
@@ -108,8 +129,18 @@ describeTenantApp('housekeeping', (suite) => {
       webhook_deliveries: 0,
       webhook_events: 0,
     });
-    assert.deepEqual((await suite.t.ctx.db.selectFrom('content_fingerprints').select('post_id').execute()).map((r) => Number(r.post_id)), [second.id]);
-    assert.deepEqual((await suite.t.ctx.db.selectFrom('delete_confirmations').select('post_id').execute()).map((r) => Number(r.post_id)), [second.id]);
+    assert.deepEqual(
+      (await suite.t.ctx.db.selectFrom('content_fingerprints').select('post_id').execute()).map((r) =>
+        Number(r.post_id),
+      ),
+      [second.id],
+    );
+    assert.deepEqual(
+      (await suite.t.ctx.db.selectFrom('delete_confirmations').select('post_id').execute()).map((r) =>
+        Number(r.post_id),
+      ),
+      [second.id],
+    );
     assert.equal(await count('idempotency_records'), 2);
 
     // Exactly 24 h after the first create its record goes; the second's (6 min younger) stays
@@ -120,11 +151,24 @@ describeTenantApp('housekeeping', (suite) => {
     assert.equal(day?.content_fingerprints, 1);
     assert.equal(day?.delete_tokens, 1);
     const rows = await suite.t.ctx.db.selectFrom('idempotency_records').select('idem_key').execute();
-    assert.deepEqual(rows.map((r) => r.idem_key), ['idem-second']);
-    const replay = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key: suite.key, headers: { 'idempotency-key': 'idem-second' }, body: secondBody });
+    assert.deepEqual(
+      rows.map((r) => r.idem_key),
+      ['idem-second'],
+    );
+    const replay = await suite.t.request({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key: suite.key,
+      headers: { 'idempotency-key': 'idem-second' },
+      body: secondBody,
+    });
     assert.equal(replay.statusCode, 201);
     assert.equal(replay.json().id, second.id, 'a record within retention still replays');
-    assert.equal(removedCounts(await suite.t.ctx.housekeeping.runPass())?.idempotency_records, 0, 'nothing is removed twice');
+    assert.equal(
+      removedCounts(await suite.t.ctx.housekeeping.runPass())?.idempotency_records,
+      0,
+      'nothing is removed twice',
+    );
   });
 
   it('removes upload temp files at start when their writer is gone, and any in a pass once an hour old', async () => {
@@ -136,10 +180,15 @@ describeTenantApp('housekeeping', (suite) => {
 
     // The server's housekeeping job, on timers that never fire: only its start runs.
     const service = new HousekeepingService(suite.t.ctx.db, suite.t.clock, suite.t.ctx.media.files, 60_000);
-    const jobs = new PeriodicJobs([housekeepingJob(service)], { timers: { setTimeout: () => 0, clearTimeout: () => undefined } });
+    const jobs = new PeriodicJobs([housekeepingJob(service)], {
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+    });
     jobs.start();
     await jobs.stop();
-    assert.deepEqual([existsSync(abandoned), existsSync(old), existsSync(writing), existsSync(young)], [false, false, true, true]);
+    assert.deepEqual(
+      [existsSync(abandoned), existsSync(old), existsSync(writing), existsSync(young)],
+      [false, false, true, true],
+    );
 
     // 31 minutes on, the file from elsewhere is an hour old; the live writer's file is not.
     suite.t.clock.advance(31 * MINUTE);
@@ -157,7 +206,10 @@ describeTenantApp('housekeeping', (suite) => {
 
     const result = removedCounts(await suite.t.ctx.housekeeping.runPass());
     assert.equal(result?.orphaned_media_objects, 1);
-    assert.deepEqual([existsSync(orphan), existsSync(recent), existsSync(livePath), existsSync(notAnImage)], [false, true, true, true]);
+    assert.deepEqual(
+      [existsSync(orphan), existsSync(recent), existsSync(livePath), existsSync(notAnImage)],
+      [false, true, true, true],
+    );
     assert.equal((await suite.t.app.inject({ method: 'GET', url: live.path })).statusCode, 200);
 
     suite.t.clock.advance(31 * MINUTE);
@@ -171,7 +223,13 @@ describeTenantApp('housekeeping', (suite) => {
     // The instance that deletes stalls right after committing the deletion (as if it died).
     const stalled = gatedStore(new LocalMediaStore(suite.t.config.mediaDir), 'remove');
     const original = suite.t.ctx.media;
-    suite.t.ctx.media = new MediaService(suite.t.ctx.db, suite.t.clock, stalled.store, suite.t.config.publicBaseUrl, original.settings);
+    suite.t.ctx.media = new MediaService(
+      suite.t.ctx.db,
+      suite.t.clock,
+      stalled.store,
+      suite.t.config.publicBaseUrl,
+      original.settings,
+    );
     const deleting = deleteImage(suite.t, suite.key, image.id);
     await stalled.arrived;
     suite.t.ctx.media = original;
@@ -198,8 +256,14 @@ describeTenantApp('housekeeping', (suite) => {
       const first = new HousekeepingService(suite.t.ctx.db, suite.t.clock, gated.store, 60_000);
       const running = first.runPass();
       await gated.arrived;
-      assert.deepEqual(await other.ctx.housekeeping.runPass(), { ran: false, reason: 'another instance is running housekeeping' });
-      assert.deepEqual(await suite.t.ctx.housekeeping.runPass(), { ran: false, reason: 'another instance is running housekeeping' });
+      assert.deepEqual(await other.ctx.housekeeping.runPass(), {
+        ran: false,
+        reason: 'another instance is running housekeeping',
+      });
+      assert.deepEqual(await suite.t.ctx.housekeeping.runPass(), {
+        ran: false,
+        reason: 'another instance is running housekeeping',
+      });
       gated.release();
       const done = await running;
       assert.equal(done.ran && done.complete, true);
@@ -217,7 +281,11 @@ describeTenantApp('housekeeping', (suite) => {
       assert.equal(takeover.ran && takeover.complete, true);
       stuck.release();
       const late = await stalledPass;
-      assert.equal(late.ran && late.complete, false, 'the stalled holder stopped instead of running beside the new one');
+      assert.equal(
+        late.ran && late.complete,
+        false,
+        'the stalled holder stopped instead of running beside the new one',
+      );
     } finally {
       await other.close();
     }
@@ -227,13 +295,19 @@ describeTenantApp('housekeeping', (suite) => {
     const lines: string[] = [];
     const log: HousekeepingLog = { info: (_d, m) => lines.push(m), warn: (_d, m) => lines.push(`warn: ${m}`) };
     const waits: Array<{ ms: number; run: () => void }> = [];
-    const timers = { setTimeout: (run: () => void, ms: number) => waits.push({ ms, run }), clearTimeout: () => undefined };
+    const timers = {
+      setTimeout: (run: () => void, ms: number) => waits.push({ ms, run }),
+      clearTimeout: () => undefined,
+    };
     const interval = 300_000;
     const service = new HousekeepingService(suite.t.ctx.db, suite.t.clock, suite.t.ctx.media.files, interval);
     const jobs = new PeriodicJobs([housekeepingJob(service)], { timers, random: () => 0.99999 });
     jobs.start(log);
     await until(() => waits.length === 1);
-    assert.deepEqual(waits.map((w) => w.ms), [interval + interval / 10]);
+    assert.deepEqual(
+      waits.map((w) => w.ms),
+      [interval + interval / 10],
+    );
     assert.deepEqual(lines, []);
     waits[0]!.run();
     await until(() => waits.length === 2);
@@ -245,7 +319,17 @@ describeTenantApp('housekeeping', (suite) => {
     await createPost(suite.t, suite.key);
     const closed = await unusedPort();
     const res = await cli(
-      { DATABASE_URL: suite.t.config.database.url, MEDIA_STORE: 's3', S3_BUCKET: 'blog-media', S3_ENDPOINT: `http://127.0.0.1:${closed}`, S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', S3_CONNECT_TIMEOUT_MS: '500', S3_REQUEST_TIMEOUT_MS: '1000' },
+      {
+        DATABASE_URL: suite.t.config.database.url,
+        MEDIA_STORE: 's3',
+        S3_BUCKET: 'blog-media',
+        S3_ENDPOINT: `http://127.0.0.1:${closed}`,
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        S3_CONNECT_TIMEOUT_MS: '500',
+        S3_REQUEST_TIMEOUT_MS: '1000',
+      },
       'housekeeping',
     );
     assert.equal(res.code, 0, res.stderr);
@@ -259,7 +343,10 @@ describeTenantApp('housekeeping', (suite) => {
   it('`blog-api housekeeping` runs one pass and prints the counts per kind', async () => {
     // Rows written at the test clock's time are long past retention for the real clock.
     await createPost(suite.t, suite.key);
-    const res = await cli({ DATABASE_URL: suite.t.config.database.url, MEDIA_DIR: suite.t.config.mediaDir }, 'housekeeping');
+    const res = await cli(
+      { DATABASE_URL: suite.t.config.database.url, MEDIA_DIR: suite.t.config.mediaDir },
+      'housekeeping',
+    );
     assert.equal(res.code, 0, res.stderr);
     const out = JSON.parse(res.stdout);
     assert.deepEqual(Object.keys(out.removed), [

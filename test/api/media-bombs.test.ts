@@ -17,19 +17,29 @@ describeTenantApp('costly and oversized-by-header images', { tenant: false }, (s
       return [];
     }
   };
-  const imagesUsedToday = async (key: string) => (await suite.t.request({ method: 'GET', url: '/v1/me', key })).json().quotas.images_per_day.used;
+  const imagesUsedToday = async (key: string) =>
+    (await suite.t.request({ method: 'GET', url: '/v1/me', key })).json().quotas.images_per_day.used;
 
   it('refuses a GIF whose header declares a canvas above image_max_pixels, whatever its frame size', async () => {
     const { store, key } = await suite.t.tenant();
     const screen = gifScreenDeclaring(60_000, 60_000);
-    assertError(await upload(suite.t, key, screen), 'image_too_large', [{ field: 'file', issue: 'image is 60000x60000 pixels, the limit is 40000000 pixels' }]);
+    assertError(await upload(suite.t, key, screen), 'image_too_large', [
+      { field: 'file', issue: 'image is 60000x60000 pixels, the limit is 40000000 pixels' },
+    ]);
     // A frame reaching far past a small screen enlarges the canvas the decoder composes on.
     const wideFrame = gifScreenDeclaring(10, 10, { left: 0, top: 0, width: 65_535, height: 1_000 });
-    assertError(await upload(suite.t, key, wideFrame), 'image_too_large', [{ field: 'file', issue: 'image is 65535x1000 pixels, the limit is 40000000 pixels' }]);
+    assertError(await upload(suite.t, key, wideFrame), 'image_too_large', [
+      { field: 'file', issue: 'image is 65535x1000 pixels, the limit is 40000000 pixels' },
+    ]);
     assert.deepEqual(filesOf(store.handle), []);
     assert.equal(await imagesUsedToday(key), 0);
     // A plain small GIF is still accepted.
-    assertImageObject(await upload(suite.t, key, gifScreenDeclaring(8, 8)), 201, { contentType: 'image/gif', width: 8, height: 8, handle: store.handle });
+    assertImageObject(await upload(suite.t, key, gifScreenDeclaring(8, 8)), 201, {
+      contentType: 'image/gif',
+      width: 8,
+      height: 8,
+      handle: store.handle,
+    });
   });
 
   it('refuses an animation whose frames x canvas exceed the per-animation work bound, before decoding', async () => {
@@ -42,7 +52,11 @@ describeTenantApp('costly and oversized-by-header images', { tenant: false }, (s
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     // ... but not within what the server processes for one animation.
     assertError(res, 'image_too_large', [
-      { field: 'file', issue: 'animation has 97510000 pixels over all frames (199 frames of 700x700), more than the 20000000 this server processes per animation' },
+      {
+        field: 'file',
+        issue:
+          'animation has 97510000 pixels over all frames (199 frames of 700x700), more than the 20000000 this server processes per animation',
+      },
     ]);
     assert.ok(elapsedMs < 1_000, `refused from the header, not after decoding (${Math.round(elapsedMs)} ms)`);
     assert.deepEqual(filesOf(store.handle), []);
@@ -50,10 +64,17 @@ describeTenantApp('costly and oversized-by-header images', { tenant: false }, (s
     // The bound holds whatever the store allows.
     const generous = await suite.t.createStore({ media: true, changes: { image_max_total_pixels: 1_000_000_000 } });
     const generousKey = await suite.t.issueKey(generous, ['write_media', 'read_blog']);
-    assertError(await upload(suite.t, generousKey, bomb), 'image_too_large', [{ field: 'file', issue: /more than the 20000000 this server processes per animation/ }]);
+    assertError(await upload(suite.t, generousKey, bomb), 'image_too_large', [
+      { field: 'file', issue: /more than the 20000000 this server processes per animation/ },
+    ]);
     // An ordinary animation is unaffected.
     const small = await animatedImage('gif', 200, 100, [RED, GREEN, RED, GREEN]);
-    assertImageObject(await upload(suite.t, key, small), 201, { contentType: 'image/gif', width: 200, height: 100, handle: store.handle });
+    assertImageObject(await upload(suite.t, key, small), 201, {
+      contentType: 'image/gif',
+      width: 200,
+      height: 100,
+      handle: store.handle,
+    });
   });
 
   it('refuses an image whose processing outlasts the time budget', async () => {
@@ -65,7 +86,9 @@ describeTenantApp('costly and oversized-by-header images', { tenant: false }, (s
     settings.maxAnimationPixels = 1_000_000_000;
     settings.processingTimeoutSeconds = 1;
     try {
-      assertError(await upload(suite.t, key, gifBomb(700, 700, 199)), 'image_too_large', [{ field: 'file', issue: 'image took longer than 1 s to process' }]);
+      assertError(await upload(suite.t, key, gifBomb(700, 700, 199)), 'image_too_large', [
+        { field: 'file', issue: 'image took longer than 1 s to process' },
+      ]);
     } finally {
       Object.assign(settings, saved);
     }

@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
-import { findOwnedImageByUrl, imagePublicRef, LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
+import {
+  findOwnedImageByUrl,
+  imagePublicRef,
+  LocalMediaStore,
+  MediaService,
+  type MediaStore,
+} from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { deleteImage, fetchFile, upload, uniqueJpeg } from './media-support.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
@@ -49,7 +55,11 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
     assertError(await deleteImage(suite.t, suite.key, image.id), 'not_found');
     assertError(await fetchFile(suite.t, image.path), 'not_found');
     assert.equal((await suite.t.app.inject({ method: 'HEAD', url: image.path })).statusCode, 404);
-    const row = await suite.t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
+    const row = await suite.t.ctx.db
+      .selectFrom('images')
+      .select('deleted_at')
+      .where('id', '=', image.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(row.deleted_at), Date.parse('2026-09-15T02:00:00Z'));
   });
 
@@ -65,11 +75,15 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
   it('refuses with 409 image_in_use while a post uses it as cover, by url or by path', async () => {
     const byCover = await newImage();
     const coverPost = await insertPost(suite.store.id, { cover_image_id: byCover.id });
-    assertError(await deleteImage(suite.t, suite.key, byCover.id), 'image_in_use', [{ field: 'post_id', issue: String(coverPost) }]);
+    assertError(await deleteImage(suite.t, suite.key, byCover.id), 'image_in_use', [
+      { field: 'post_id', issue: String(coverPost) },
+    ]);
 
     const byUrl = await newImage();
     const urlPost = await insertPost(suite.store.id, { body_html: `<p><img src="${byUrl.url}" alt=""></p>` });
-    assertError(await deleteImage(suite.t, suite.key, byUrl.id), 'image_in_use', [{ field: 'post_id', issue: String(urlPost) }]);
+    assertError(await deleteImage(suite.t, suite.key, byUrl.id), 'image_in_use', [
+      { field: 'post_id', issue: String(urlPost) },
+    ]);
 
     const byPath = await newImage();
     const pathPost = await insertPost(suite.store.id, { body_html: `<p><a href="${byPath.path}">full size</a></p>` });
@@ -83,7 +97,11 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
     assert.equal((await fetchFile(suite.t, byPath.path)).statusCode, 200);
 
     // Replacing the references lets the delete through.
-    await suite.t.ctx.db.updateTable('posts').set({ cover_image_id: null, body_html: '<p>none</p>' }).where('id', 'in', [coverPost, pathPost, draft]).execute();
+    await suite.t.ctx.db
+      .updateTable('posts')
+      .set({ cover_image_id: null, body_html: '<p>none</p>' })
+      .where('id', 'in', [coverPost, pathPost, draft])
+      .execute();
     assert.equal((await deleteImage(suite.t, suite.key, byCover.id)).statusCode, 204);
     assert.equal((await deleteImage(suite.t, suite.key, byPath.id)).statusCode, 204);
   });
@@ -91,7 +109,13 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
   it('lists at most 20 posts, ordered by post id', async () => {
     const image = await newImage();
     const ids: number[] = [];
-    for (let i = 0; i < 23; i++) ids.push(await insertPost(suite.store.id, i % 2 ? { cover_image_id: image.id } : { body_html: `<img src="${image.url}">` }));
+    for (let i = 0; i < 23; i++)
+      ids.push(
+        await insertPost(
+          suite.store.id,
+          i % 2 ? { cover_image_id: image.id } : { body_html: `<img src="${image.url}">` },
+        ),
+      );
     const err = assertError(
       await deleteImage(suite.t, suite.key, image.id),
       'image_in_use',
@@ -109,14 +133,30 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
 
   it('restores the image and answers 500 when the file cannot be removed; its audit event and deliveries are withdrawn, the feed records its return', async () => {
     // An endpoint listening to every event (an address given as IP: nothing is resolved or sent here).
-    const endpoint = await suite.t.request({ method: 'POST', url: '/v1/webhooks', key: suite.key, body: { url: 'https://93.184.215.14/hooks', events: ['*'] } });
+    const endpoint = await suite.t.request({
+      method: 'POST',
+      url: '/v1/webhooks',
+      key: suite.key,
+      body: { url: 'https://93.184.215.14/hooks', events: ['*'] },
+    });
     assert.equal(endpoint.statusCode, 201, endpoint.body);
     const image = await newImage();
     // This image's events in the feed, in order.
     const imageEvents = async () =>
-      (await suite.t.request({ method: 'GET', url: '/v1/events?types=image.*', key: suite.key })).json().data.filter((e: any) => e.data.id === image.id).map((e: any) => e.type);
+      (await suite.t.request({ method: 'GET', url: '/v1/events?types=image.*', key: suite.key }))
+        .json()
+        .data.filter((e: any) => e.data.id === image.id)
+        .map((e: any) => e.type);
     const pendingDeliveries = async () =>
-      Number((await suite.t.ctx.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('store_id', '=', suite.store.id).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await suite.t.ctx.db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('store_id', '=', suite.store.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const uploadDeliveries = await pendingDeliveries();
     assert.ok(uploadDeliveries >= 1, 'the upload was announced');
     const local = new LocalMediaStore(suite.t.config.mediaDir);
@@ -133,7 +173,13 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
       },
     };
     const original = suite.t.ctx.media;
-    suite.t.ctx.media = new MediaService(suite.t.ctx.db, suite.t.clock, failing, suite.t.config.publicBaseUrl, original.settings);
+    suite.t.ctx.media = new MediaService(
+      suite.t.ctx.db,
+      suite.t.clock,
+      failing,
+      suite.t.config.publicBaseUrl,
+      original.settings,
+    );
     try {
       assertError(await deleteImage(suite.t, suite.key, image.id), 'internal_error');
     } finally {
@@ -142,14 +188,27 @@ describeTenantApp('DELETE /v1/media/images/{id}', (suite) => {
     const served = await fetchFile(suite.t, image.path);
     assert.equal(served.statusCode, 200);
     assert.equal(served.rawPayload.length, image.bytes);
-    const row = await suite.t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
+    const row = await suite.t.ctx.db
+      .selectFrom('images')
+      .select('deleted_at')
+      .where('id', '=', image.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.deleted_at, null);
-    const events = (await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${image.id}`, key: suite.key })).json().data;
-    assert.deepEqual(events.map((e: any) => e.action), ['image.uploaded'], 'the failed deletion left no event');
+    const events = (
+      await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${image.id}`, key: suite.key })
+    ).json().data;
+    assert.deepEqual(
+      events.map((e: any) => e.action),
+      ['image.uploaded'],
+      'the failed deletion left no event',
+    );
     // A mirror following the feed may have read the deletion: the image's return follows it.
     assert.deepEqual(await imageEvents(), ['image.uploaded', 'image.deleted', 'image.uploaded']);
     assert.equal(await pendingDeliveries(), uploadDeliveries + 1, 'no delivery of the deletion, one of the return');
-    assert.ok(suite.t.logs.some((line) => line.includes('file could not be removed')), 'the cause is logged');
+    assert.ok(
+      suite.t.logs.some((line) => line.includes('file could not be removed')),
+      'the cause is logged',
+    );
 
     // With a working store the same delete now succeeds, and is announced.
     assert.equal((await deleteImage(suite.t, suite.key, image.id)).statusCode, 204);
@@ -188,10 +247,17 @@ describeEachEngine('GET /media/{handle}/{basename} and helpers', (target) => {
     assert.equal(head.headers['content-type'], 'image/jpeg');
     assert.equal(head.rawPayload.length, 0);
     const etag = String(head.headers['etag']);
-    const cached = await t.app.inject({ method: 'GET', url: image.path, headers: { 'if-none-match': `W/"x", ${etag}` } });
+    const cached = await t.app.inject({
+      method: 'GET',
+      url: image.path,
+      headers: { 'if-none-match': `W/"x", ${etag}` },
+    });
     assert.equal(cached.statusCode, 304);
     assert.equal(cached.rawPayload.length, 0);
-    assert.equal((await t.app.inject({ method: 'GET', url: image.path, headers: { 'if-none-match': '"other"' } })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: image.path, headers: { 'if-none-match': '"other"' } })).statusCode,
+      200,
+    );
   });
 
   it('answers the JSON 404 for unknown, mismatched or malformed addresses', async () => {
@@ -212,10 +278,21 @@ describeEachEngine('GET /media/{handle}/{basename} and helpers', (target) => {
 
   it('findOwnedImageByUrl finds only this store’s live image by its exact url', async () => {
     const base = t.config.publicBaseUrl;
-    assert.deepEqual(await findOwnedImageByUrl(t.ctx.db, store, image.url, base), { id: image.id, basename: image.basename, path: image.path, url: image.url });
+    assert.deepEqual(await findOwnedImageByUrl(t.ctx.db, store, image.url, base), {
+      id: image.id,
+      basename: image.basename,
+      path: image.path,
+      url: image.url,
+    });
     const other = await t.createStore();
     assert.equal(await findOwnedImageByUrl(t.ctx.db, other, image.url, base), null);
-    for (const variant of [`${image.url}?v=1`, image.path, image.url.replace('http://', 'https://'), `${image.url}/`, image.url.toUpperCase()]) {
+    for (const variant of [
+      `${image.url}?v=1`,
+      image.path,
+      image.url.replace('http://', 'https://'),
+      `${image.url}/`,
+      image.url.toUpperCase(),
+    ]) {
       assert.equal(await findOwnedImageByUrl(t.ctx.db, store, variant, base), null, variant);
     }
     assert.deepEqual(imagePublicRef(store.handle, image.basename, base), { path: image.path, url: image.url });

@@ -32,7 +32,9 @@ function streamedUpload(fileBytes: number, opts: { stallAfter?: number } = {}) {
   let reachedStall: () => void = () => undefined;
   const stalled = new Promise<void>((resolve) => (reachedStall = resolve));
   const boundary = '----media-stream-test';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(64 * 1024, 0xab);
   chunk[0] = 0xff;
@@ -68,14 +70,29 @@ describeTenantApp('POST /v1/media/images: dedup, quota, audit', { tenant: false 
   it('answers 200 with the same image when the store uploads the same bytes again', async () => {
     const { store, key } = await suite.t.tenant();
     const input = await uniqueJpeg();
-    const first = assertImageObject(await upload(suite.t, key, input, { filename: 'a.jpg' }), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
-    const again = assertImageObject(await upload(suite.t, key, input, { filename: 'other-name.png' }), 200, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
+    const first = assertImageObject(await upload(suite.t, key, input, { filename: 'a.jpg' }), 201, {
+      contentType: 'image/jpeg',
+      width: 16,
+      height: 16,
+      handle: store.handle,
+    });
+    const again = assertImageObject(await upload(suite.t, key, input, { filename: 'other-name.png' }), 200, {
+      contentType: 'image/jpeg',
+      width: 16,
+      height: 16,
+      handle: store.handle,
+    });
     assert.deepEqual(again, first);
     assert.deepEqual(filesOf(suite.t, store.handle), [first.basename]);
 
     // Another store with the same bytes gets its own image.
     const other = await suite.t.tenant();
-    const theirs = assertImageObject(await upload(suite.t, other.key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: other.store.handle });
+    const theirs = assertImageObject(await upload(suite.t, other.key, input), 201, {
+      contentType: 'image/jpeg',
+      width: 16,
+      height: 16,
+      handle: other.store.handle,
+    });
     assert.notEqual(theirs.id, first.id);
   });
 
@@ -95,7 +112,12 @@ describeTenantApp('POST /v1/media/images: dedup, quota, audit', { tenant: false 
     assert.equal((await upload(suite.t, key, a)).statusCode, 200, 'a replay still answers once the quota is used up');
 
     const me = (await suite.t.request({ method: 'GET', url: '/v1/me', key })).json();
-    assert.deepEqual(me.quotas.images_per_day, { limit: 2, used: 2, remaining: 0, resets_at: '2026-09-16T00:00:00+08:00' });
+    assert.deepEqual(me.quotas.images_per_day, {
+      limit: 2,
+      used: 2,
+      remaining: 0,
+      resets_at: '2026-09-16T00:00:00+08:00',
+    });
 
     // The next Taipei day has a fresh allowance.
     suite.t.clock.advance(14 * 3600 * 1000);
@@ -111,7 +133,8 @@ describeTenantApp('POST /v1/media/images: dedup, quota, audit', { tenant: false 
     await upload(suite.t, key, input); // replay: no event
     const deleted = await deleteImage(suite.t, key, image.id);
     assert.equal(deleted.statusCode, 204);
-    const events = (await suite.t.request({ method: 'GET', url: '/v1/audit/events?resource_type=image', key })).json().data;
+    const events = (await suite.t.request({ method: 'GET', url: '/v1/audit/events?resource_type=image', key })).json()
+      .data;
     assert.deepEqual(
       events.map((e: any) => [e.action, e.resource_type, e.resource_id, e.changes, e.request_id]),
       [
@@ -142,8 +165,16 @@ describeTenantApp('POST /v1/media/images: dedup, quota, audit', { tenant: false 
       close: () => local.close(),
     };
     const original = suite.t.ctx.media;
-    suite.t.ctx.media = new MediaService(suite.t.ctx.db, suite.t.clock, counting, suite.t.config.publicBaseUrl, original.settings);
-    const results = await Promise.all(Array.from({ length: 5 }, () => upload(suite.t, key, input))).finally(() => (suite.t.ctx.media = original));
+    suite.t.ctx.media = new MediaService(
+      suite.t.ctx.db,
+      suite.t.clock,
+      counting,
+      suite.t.config.publicBaseUrl,
+      original.settings,
+    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => upload(suite.t, key, input))).finally(
+      () => (suite.t.ctx.media = original),
+    );
     assert.equal(puts - removes, 1, `${puts} files written, ${removes} removed`);
     const statuses = results.map((r) => r.statusCode).sort();
     assert.deepEqual(statuses, [200, 200, 200, 200, 201]);
@@ -161,7 +192,12 @@ describeTenantApp('POST /v1/media/images: dedup, quota, audit', { tenant: false 
     const input = await uniqueJpeg();
     const first = (await upload(suite.t, key, input)).json();
     assert.equal((await deleteImage(suite.t, key, first.id)).statusCode, 204);
-    const second = assertImageObject(await upload(suite.t, key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
+    const second = assertImageObject(await upload(suite.t, key, input), 201, {
+      contentType: 'image/jpeg',
+      width: 16,
+      height: 16,
+      handle: store.handle,
+    });
     assert.notEqual(second.id, first.id);
     assert.notEqual(second.basename, first.basename);
     assert.deepEqual(filesOf(suite.t, store.handle), [second.basename]);
@@ -187,7 +223,9 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
       headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
       payload: body.stream,
     });
-    assertError(res, 'image_too_large', [{ field: 'file', issue: 'is larger than 262144 bytes (limits.image_max_bytes)' }]);
+    assertError(res, 'image_too_large', [
+      { field: 'file', issue: 'is larger than 262144 bytes (limits.image_max_bytes)' },
+    ]);
     // inject() drains the rest of its payload after the answer, so how much was read is
     // measured over a real connection below.
     assert.equal(res.headers.connection, 'close');
@@ -204,7 +242,12 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     const body = streamedUpload(200 * 1024, { stallAfter: 64 * 1024 });
     let answered = false;
     const answer = t.app
-      .inject({ method: 'POST', url: '/v1/media/images', headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType }, payload: body.stream })
+      .inject({
+        method: 'POST',
+        url: '/v1/media/images',
+        headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
+        payload: body.stream,
+      })
       .finally(() => (answered = true));
     await body.stalled;
     // What was sent is still passing through the multipart parser: let it arrive.
@@ -224,7 +267,9 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     settings.uploadIdleTimeoutMs = 300;
     try {
       const res = await stalledUpload(tc, 300);
-      assertError(res, 'validation_failed', [{ field: 'file', issue: 'was not received completely: no data arrived for 0.3 seconds' }]);
+      assertError(res, 'validation_failed', [
+        { field: 'file', issue: 'was not received completely: no data arrived for 0.3 seconds' },
+      ]);
       assert.equal(res.headers.connection, 'close');
     } finally {
       tc.mock.timers.reset();
@@ -238,7 +283,9 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     settings.uploadTotalTimeoutMs = 400;
     try {
       const res = await stalledUpload(tc, 400);
-      assertError(res, 'validation_failed', [{ field: 'file', issue: 'was not received completely within 0.4 seconds' }]);
+      assertError(res, 'validation_failed', [
+        { field: 'file', issue: 'was not received completely within 0.4 seconds' },
+      ]);
     } finally {
       tc.mock.timers.reset();
       Object.assign(settings, saved);
@@ -252,7 +299,13 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       let settled = false;
       const req = httpRequest(
-        { host: '127.0.0.1', port, method: 'POST', path: '/v1/media/images', headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/media/images',
+          headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
+        },
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
@@ -271,7 +324,9 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     assert.equal(JSON.parse(answer.body).error.code, 'image_too_large');
     // What the client managed to send before the close: socket buffers, not the whole body.
     assert.ok(body.pulled() < 16 * 1024 * 1024, `sent ${body.pulled()} bytes of a 64 MiB body`);
-    console.log(`# oversized upload: client sent ${body.pulled()} of ${64 * 1024 * 1024} bytes before the server closed`);
+    console.log(
+      `# oversized upload: client sent ${body.pulled()} of ${64 * 1024 * 1024} bytes before the server closed`,
+    );
     const ok = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(ok.status, 200);
   });

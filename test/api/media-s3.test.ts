@@ -37,18 +37,27 @@ describeEachEngine('media on S3-compatible storage', (target) => {
   });
 
   const objectKey = (image: { basename: string }) => `${prefix}${store.handle}/${image.basename}`;
-  const imageRows = async () => (await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute()).length;
+  const imageRows = async () =>
+    (await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute()).length;
 
   it('stores the upload as an object and serves exactly its bytes, with the usual headers and 304', async () => {
     const input = await uniqueJpeg();
     // What the service stores: the re-encoded image (deterministic for the same input).
     const expected = (await processImage(input, DEFAULT_IMAGE_LIMITS)).data;
-    const image = assertImageObject(await upload(t, key, input), 201, { contentType: 'image/jpeg', width: 16, height: 16, handle: store.handle });
+    const image = assertImageObject(await upload(t, key, input), 201, {
+      contentType: 'image/jpeg',
+      width: 16,
+      height: 16,
+      handle: store.handle,
+    });
     assert.equal(image.bytes, expected.length);
 
     const object = await s3.object(objectKey(image));
     assert.ok(object, 'the object exists under <prefix><handle>/<basename>');
-    assert.ok(object.equals(expected), `the object holds the image bytes exactly (${object.length} vs ${expected.length} bytes)`);
+    assert.ok(
+      object.equals(expected),
+      `the object holds the image bytes exactly (${object.length} vs ${expected.length} bytes)`,
+    );
 
     const res = await fetchFile(t, image.path);
     assert.equal(res.statusCode, 200);
@@ -60,7 +69,11 @@ describeEachEngine('media on S3-compatible storage', (target) => {
     assert.equal(res.headers.etag, `"${image.basename.slice(0, 24)}"`);
     assert.ok(Number.isFinite(Date.parse(String(res.headers['last-modified']))));
 
-    const notModified = await t.app.inject({ method: 'GET', url: image.path, headers: { 'if-none-match': String(res.headers.etag) } });
+    const notModified = await t.app.inject({
+      method: 'GET',
+      url: image.path,
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
     assert.equal(notModified.statusCode, 304);
     assert.equal(notModified.rawPayload.length, 0);
     const head = await t.app.inject({ method: 'HEAD', url: image.path });
@@ -75,8 +88,15 @@ describeEachEngine('media on S3-compatible storage', (target) => {
     assert.equal(fromOther.statusCode, 200);
     assert.ok(fromOther.rawPayload.equals((await fetchFile(t, first.path)).rawPayload));
 
-    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', data: await uniqueJpeg({ r: 9, g: 9, b: 9 }) }]);
-    const viaOther = await other.app.inject({ method: 'POST', url: '/v1/media/images', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, payload });
+    const { payload, contentType } = multipartBody([
+      { name: 'file', filename: 'a.jpg', data: await uniqueJpeg({ r: 9, g: 9, b: 9 }) },
+    ]);
+    const viaOther = await other.app.inject({
+      method: 'POST',
+      url: '/v1/media/images',
+      headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+      payload,
+    });
     assert.equal(viaOther.statusCode, 201, viaOther.body);
     const second: Image = viaOther.json();
     const fromFirst = await fetchFile(t, second.path);
@@ -105,7 +125,11 @@ describeEachEngine('media on S3-compatible storage', (target) => {
       await s3.start();
     }
     assert.equal(await imageRows(), rowsBefore, 'no image row');
-    assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).json().quotas.images_per_day.used, usedBefore, 'no quota taken');
+    assert.equal(
+      (await t.request({ method: 'GET', url: '/v1/me', key })).json().quotas.images_per_day.used,
+      usedBefore,
+      'no quota taken',
+    );
     assert.deepEqual(await s3.keys(), keysBefore, 'no object');
     // The same upload succeeds once the store is back.
     assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
@@ -119,7 +143,11 @@ describeEachEngine('media on S3-compatible storage', (target) => {
     } finally {
       await s3.start();
     }
-    const row = await t.ctx.db.selectFrom('images').select('deleted_at').where('id', '=', image.id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('images')
+      .select('deleted_at')
+      .where('id', '=', image.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.deleted_at, null, 'the image is live again');
     assert.deepEqual(await t.ctx.db.selectFrom('media_deletions').selectAll().execute(), []);
     const served = await fetchFile(t, image.path);
@@ -138,7 +166,11 @@ describeEachEngine('media on S3-compatible storage', (target) => {
     // Objects carry the server's real time; the injected clock is moved relative to it.
     t.clock.set(Date.now() + 30 * 60_000);
     let pass = await t.ctx.housekeeping.runPass();
-    assert.equal(pass.ran && pass.removed.orphaned_media_objects, 0, 'younger than an hour: may be an upload in progress');
+    assert.equal(
+      pass.ran && pass.removed.orphaned_media_objects,
+      0,
+      'younger than an hour: may be an upload in progress',
+    );
     t.clock.set(Date.now() + 2 * 60 * 60_000);
     pass = await t.ctx.housekeeping.runPass();
     assert.equal(pass.ran && pass.removed.orphaned_media_objects, 1);
@@ -154,7 +186,12 @@ describe('media on a store that accepts connections and never answers', () => {
   let silent: Awaited<ReturnType<typeof startSilentServer>>;
   before(async () => {
     silent = await startSilentServer();
-    t = await startTestApp(sqlite, { ...s3.env, S3_ENDPOINT: silent.endpoint, S3_REQUEST_TIMEOUT_MS: '300', S3_CONNECT_TIMEOUT_MS: '300' });
+    t = await startTestApp(sqlite, {
+      ...s3.env,
+      S3_ENDPOINT: silent.endpoint,
+      S3_REQUEST_TIMEOUT_MS: '300',
+      S3_CONNECT_TIMEOUT_MS: '300',
+    });
   });
   after(async () => {
     await t?.close();
@@ -167,7 +204,10 @@ describe('media on a store that accepts connections and never answers', () => {
     assertError(await upload(t, key, await uniqueJpeg()), 'internal_error');
     // Three attempts of 300 ms each plus the SDK's back-off between them; far below a hang.
     assert.ok(Date.now() - started < 10_000, `answered after ${Date.now() - started} ms`);
-    assert.equal((await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute()).length, 0);
+    assert.equal(
+      (await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute()).length,
+      0,
+    );
     await assert.rejects(t.ctx.media.files.check(), 'readiness reports the store as failing');
   });
 });

@@ -24,15 +24,29 @@ export function multipartBody(parts: FormPart[]): { payload: Buffer; contentType
     if (part.filename !== undefined) head += `; filename="${part.filename}"`;
     head += '\r\n';
     if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(part.data) ? part.data : Buffer.from(part.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`${head}\r\n`),
+      Buffer.isBuffer(part.data) ? part.data : Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export function upload(t: TestApp, key: string, data: Buffer, opts: { filename?: string; field?: string; contentType?: string } = {}): Promise<LightMyRequestResponse> {
+export function upload(
+  t: TestApp,
+  key: string,
+  data: Buffer,
+  opts: { filename?: string; field?: string; contentType?: string } = {},
+): Promise<LightMyRequestResponse> {
   const { payload, contentType } = multipartBody([
-    { name: opts.field ?? 'file', filename: opts.filename ?? 'upload.bin', contentType: opts.contentType ?? 'application/octet-stream', data },
+    {
+      name: opts.field ?? 'file',
+      filename: opts.filename ?? 'upload.bin',
+      contentType: opts.contentType ?? 'application/octet-stream',
+      data,
+    },
   ]);
   return t.request({ method: 'POST', url: '/v1/media/images', key, payload, headers: { 'content-type': contentType } });
 }
@@ -67,12 +81,27 @@ export async function metadataOf(data: Buffer) {
 }
 
 /** The JSON body of a 200/201 upload, checked field by field. */
-export function assertImageObject(res: LightMyRequestResponse, status: 200 | 201, expected: { contentType: string; width: number; height: number; handle: string }) {
+export function assertImageObject(
+  res: LightMyRequestResponse,
+  status: 200 | 201,
+  expected: { contentType: string; width: number; height: number; handle: string },
+) {
   assert.equal(res.statusCode, status, res.body);
   const body = res.json();
-  assert.deepEqual(Object.keys(body).sort(), ['basename', 'bytes', 'content_type', 'height', 'id', 'path', 'url', 'width']);
+  assert.deepEqual(Object.keys(body).sort(), [
+    'basename',
+    'bytes',
+    'content_type',
+    'height',
+    'id',
+    'path',
+    'url',
+    'width',
+  ]);
   assert.match(body.id, /^img_[a-z0-9]{24}$/);
-  const ext = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' }[expected.contentType];
+  const ext = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' }[
+    expected.contentType
+  ];
   assert.match(body.basename, new RegExp(`^[a-z0-9]{24}\\.${ext}$`));
   assert.equal(body.path, `/media/${expected.handle}/${body.basename}`);
   assert.equal(body.url, `http://blog.test${body.path}`);
@@ -81,5 +110,14 @@ export function assertImageObject(res: LightMyRequestResponse, status: 200 | 201
   assert.equal(body.height, expected.height);
   assert.equal(typeof body.bytes, 'number');
   assert.equal(res.headers['cache-control'], 'no-store');
-  return body as { id: string; basename: string; path: string; url: string; content_type: string; width: number; height: number; bytes: number };
+  return body as {
+    id: string;
+    basename: string;
+    path: string;
+    url: string;
+    content_type: string;
+    width: number;
+    height: number;
+    bytes: number;
+  };
 }

@@ -40,7 +40,11 @@ async function scrape(t: TestApp, headers: Record<string, string> = {}): Promise
 
 /** The value of the one sample with exactly these labels; 0 when there is none. */
 function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((s) => s.name === name && JSON.stringify(Object.entries(s.labels).sort()) === JSON.stringify(Object.entries(labels).sort()));
+  const found = samples.filter(
+    (s) =>
+      s.name === name &&
+      JSON.stringify(Object.entries(s.labels).sort()) === JSON.stringify(Object.entries(labels).sort()),
+  );
   assert.ok(found.length <= 1, `one sample of ${name} ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }
@@ -58,19 +62,31 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     const after = await scrape(suite.t);
 
     assert.equal(valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels), 2);
-    assert.equal(valueOf(after, 'http_request_duration_seconds_count', labels) - valueOf(before, 'http_request_duration_seconds_count', labels), 2);
+    assert.equal(
+      valueOf(after, 'http_request_duration_seconds_count', labels) -
+        valueOf(before, 'http_request_duration_seconds_count', labels),
+      2,
+    );
     assert.ok(valueOf(after, 'http_request_duration_seconds_sum', labels) > 0);
-    assert.equal(valueOf(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }), valueOf(after, 'http_request_duration_seconds_count', labels));
+    assert.equal(
+      valueOf(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }),
+      valueOf(after, 'http_request_duration_seconds_count', labels),
+    );
     const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
-    assert.equal(valueOf(after, 'http_requests_total', unmatched) - valueOf(before, 'http_requests_total', unmatched), 1);
+    assert.equal(
+      valueOf(after, 'http_requests_total', unmatched) - valueOf(before, 'http_requests_total', unmatched),
+      1,
+    );
     const refused = { method: 'GET', route: '/v1/blog/posts/:id', status: '401' };
     assert.equal(valueOf(after, 'http_requests_total', refused) - valueOf(before, 'http_requests_total', refused), 1);
 
     // No label value anywhere is an id, a path, the store's handle or the key.
     const text = (await suite.t.request({ method: 'GET', url: '/metrics' })).body;
-    for (const secret of ['987654321', '5551234', store.handle, key.slice(0, 17), 'no/such']) assert.ok(!text.includes(secret), `metrics mention ${secret}`);
+    for (const secret of ['987654321', '5551234', store.handle, key.slice(0, 17), 'no/such'])
+      assert.ok(!text.includes(secret), `metrics mention ${secret}`);
     const routes = new Set(after.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
-    for (const route of routes) assert.ok(route === 'unmatched' || /^\/[\w/:.-]*$/.test(route!), `route label ${route}`);
+    for (const route of routes)
+      assert.ok(route === 'unmatched' || /^\/[\w/:.-]*$/.test(route!), `route label ${route}`);
   });
 
   it('counts error answers by code and limit refusals by limit: rate, concurrency, quota', async () => {
@@ -84,12 +100,23 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
 
     // Quota: the second post of the day.
     const create = (n: number) =>
-      suite.t.request({ method: 'POST', url: '/v1/blog/posts', key, headers: { 'idempotency-key': `m-${n}` }, body: { title: `Metric ${n}`, body_html: `<p>${n}</p>` } });
+      suite.t.request({
+        method: 'POST',
+        url: '/v1/blog/posts',
+        key,
+        headers: { 'idempotency-key': `m-${n}` },
+        body: { title: `Metric ${n}`, body_html: `<p>${n}</p>` },
+      });
     assert.equal((await create(1)).statusCode, 201);
-    assertError(await create(2), 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 1 reached' }]);
+    assertError(await create(2), 'quota_exceeded', [
+      { field: 'quotas.posts_per_day', issue: 'daily limit of 1 reached' },
+    ]);
 
     // Concurrency: a request held in flight (its body never ends) takes the only slot of a second key.
-    const holder = await suite.t.issueKey(await suite.t.createStore(), undefined, { concurrency: 1, readPerMinute: 10_000 });
+    const holder = await suite.t.issueKey(await suite.t.createStore(), undefined, {
+      concurrency: 1,
+      readPerMinute: 10_000,
+    });
     const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(holder);
     const body = new PassThrough();
@@ -107,7 +134,8 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     assert.equal((await held).statusCode, 201);
 
     const after = await scrape(suite.t);
-    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     assert.equal(delta('blog_api_limit_refusals_total', { limit: 'rate' }), 1);
     assert.equal(delta('blog_api_limit_refusals_total', { limit: 'quota' }), 1);
     assert.equal(delta('blog_api_limit_refusals_total', { limit: 'concurrency' }), 1);
@@ -120,7 +148,9 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     const { key } = await suite.t.tenant();
     const before = await scrape(suite.t);
     assert.equal((await upload(suite.t, key, await uniqueJpeg())).statusCode, 201);
-    assertError(await upload(suite.t, key, Buffer.from('not an image at all')), 'unsupported_media_type', [{ field: 'file', issue: /./ }]);
+    assertError(await upload(suite.t, key, Buffer.from('not an image at all')), 'unsupported_media_type', [
+      { field: 'file', issue: /./ },
+    ]);
     const created = await suite.t.request({
       method: 'POST',
       url: '/v1/blog/posts',
@@ -130,7 +160,8 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     });
     assert.equal(created.statusCode, 201, created.body);
     const after = await scrape(suite.t);
-    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'ok' }), 1);
     assert.equal(delta('blog_api_image_processing_seconds_count', { outcome: 'rejected' }), 1);
     assert.ok(valueOf(after, 'blog_api_image_processing_seconds_sum', { outcome: 'ok' }) > 0);
@@ -141,10 +172,21 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
   it('reports the database pool on PostgreSQL only, and the default process metrics with event-loop lag', async () => {
     const samples = await scrape(suite.t);
     const names = new Set(samples.map((s) => s.name));
-    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       assert.ok(names.has(name), `has ${name}`);
     }
-    const pool = ['blog_api_db_pool_connections_in_use', 'blog_api_db_pool_waiting', 'blog_api_db_pool_connections_open', 'blog_api_db_pool_max'];
+    const pool = [
+      'blog_api_db_pool_connections_in_use',
+      'blog_api_db_pool_waiting',
+      'blog_api_db_pool_connections_open',
+      'blog_api_db_pool_max',
+    ];
     if (suite.target.name === 'postgres') {
       assert.equal(valueOf(samples, 'blog_api_db_pool_max'), 10);
       assert.ok(valueOf(samples, 'blog_api_db_pool_connections_open') >= 1);
@@ -160,8 +202,16 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     const other = await startTestApp(suite.target);
     try {
       await other.request({ method: 'GET', url: '/livez' });
-      const mine = valueOf(await scrape(suite.t), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
-      const theirs = valueOf(await scrape(other), 'http_requests_total', { method: 'GET', route: '/livez', status: '200' });
+      const mine = valueOf(await scrape(suite.t), 'http_requests_total', {
+        method: 'GET',
+        route: '/livez',
+        status: '200',
+      });
+      const theirs = valueOf(await scrape(other), 'http_requests_total', {
+        method: 'GET',
+        route: '/livez',
+        status: '200',
+      });
       assert.equal(theirs, 1);
       assert.equal(mine, 0);
     } finally {
@@ -185,7 +235,10 @@ describeEachEngine('metrics settings', (target) => {
     const t = await startTestApp(target, { METRICS_TOKEN: token });
     try {
       assertError(await t.request({ method: 'GET', url: '/metrics' }), 'unauthorized');
-      assertError(await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}x` } }), 'unauthorized');
+      assertError(
+        await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}x` } }),
+        'unauthorized',
+      );
       assert.ok((await scrape(t, { authorization: `Bearer ${token}` })).length > 0);
       assert.ok(!t.logs.join('').includes(token), 'the token is never logged');
     } finally {

@@ -24,12 +24,15 @@ describeOnPostgres('races across three server processes on one PostgreSQL', (pos
       headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-  const postCount = async (storeId: number) => (await t.ctx.db.selectFrom('posts').select('id').where('store_id', '=', storeId).execute()).length;
+  const postCount = async (storeId: number) =>
+    (await t.ctx.db.selectFrom('posts').select('id').where('store_id', '=', storeId).execute()).length;
 
   it('N identical creates with one Idempotency-Key make exactly one post', async () => {
     const store = await t.createStore();
     const key = await t.issueKey(store, undefined, { writePerMinute: 1000, concurrency: 100 });
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => create(i, key, 'same-key', { title: 'One', body_html: '<p>one</p>' })));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => create(i, key, 'same-key', { title: 'One', body_html: '<p>one</p>' })),
+    );
     const created = results.filter((r) => r.status === 201);
     assert.ok(created.length >= 1);
     assert.equal(new Set(created.map((r) => r.body.id)).size, 1);
@@ -43,7 +46,9 @@ describeOnPostgres('races across three server processes on one PostgreSQL', (pos
   it('duplicate content with different keys makes exactly one post', async () => {
     const store = await t.createStore();
     const key = await t.issueKey(store, undefined, { writePerMinute: 1000, concurrency: 100 });
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => create(i, key, `k-${i}`, { title: 'Twin', body_html: '<p>twin</p>' })));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => create(i, key, `k-${i}`, { title: 'Twin', body_html: '<p>twin</p>' })),
+    );
     const created = results.filter((r) => r.status === 201);
     assert.equal(created.length, 1, JSON.stringify(results.map((r) => r.status)));
     for (const r of results.filter((x) => x.status !== 201)) {
@@ -56,9 +61,13 @@ describeOnPostgres('races across three server processes on one PostgreSQL', (pos
   it('the daily quota holds exactly', async () => {
     const store = await t.createStore({ changes: { posts_per_day: 4 } });
     const key = await t.issueKey(store, undefined, { writePerMinute: 1000, concurrency: 100 });
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => create(i, key, `q-${i}`, { title: `Q${i}`, body_html: `<p>${i}</p>` })));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => create(i, key, `q-${i}`, { title: `Q${i}`, body_html: `<p>${i}</p>` })),
+    );
     assert.equal(results.filter((r) => r.status === 201).length, 4, JSON.stringify(results.map((r) => r.status)));
-    assert.ok(results.filter((r) => r.status !== 201).every((r) => r.status === 429 && r.body.error.code === 'quota_exceeded'));
+    assert.ok(
+      results.filter((r) => r.status !== 201).every((r) => r.status === 429 && r.body.error.code === 'quota_exceeded'),
+    );
     assert.equal(await postCount(store.id), 4);
   });
 });

@@ -44,14 +44,27 @@ describe('OpenAPI lint of the served document', () => {
   it('Redocly, recommended ruleset: 0 errors, 0 warnings', async () => {
     const out = await lint('redocly', ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json']);
     const report = JSON.parse(out.slice(out.indexOf('{')));
-    const problems = report.problems.map((p: { ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    const problems = report.problems.map(
+      (p: { ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }) =>
+        `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`,
+    );
     assert.deepEqual(problems, []);
     assert.deepEqual(report.totals, { errors: 0, warnings: 0, ignored: 0 });
   });
 
   it('Spectral, spectral:oas: 0 errors, 0 warnings', async () => {
-    const out = await lint('spectral', ['lint', file, '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet']);
-    const problems = JSON.parse(out.slice(out.indexOf('['))).map((p: { code: string; message: string; path: string[] }) => `${p.code}: ${p.message} at ${p.path.join('.')}`);
+    const out = await lint('spectral', [
+      'lint',
+      file,
+      '--ruleset',
+      join(ROOT, '.spectral.yaml'),
+      '--format',
+      'json',
+      '--quiet',
+    ]);
+    const problems = JSON.parse(out.slice(out.indexOf('['))).map(
+      (p: { code: string; message: string; path: string[] }) => `${p.code}: ${p.message} at ${p.path.join('.')}`,
+    );
     assert.deepEqual(problems, []);
   });
 });

@@ -42,7 +42,8 @@ describe('GET /v1/openapi.json', () => {
   after(() => t?.close());
 
   /** A schema, following a reference to a named component. */
-  const resolve = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.slice(SCHEMA_REF.length)] : schema);
+  const resolve = (schema: any) =>
+    schema.$ref ? doc.components.schemas[schema.$ref.slice(SCHEMA_REF.length)] : schema;
 
   it('is a valid OpenAPI 3.1 document', async () => {
     assert.equal(doc.openapi, '3.1.0');
@@ -53,16 +54,29 @@ describe('GET /v1/openapi.json', () => {
 
   it('describes every documented endpoint that is served, and only /v1', () => {
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
-      Object.keys(item).filter((m) => ['get', 'post', 'patch', 'delete', 'put'].includes(m)).map((m) => `${m} ${path}`),
+      Object.keys(item)
+        .filter((m) => ['get', 'post', 'patch', 'delete', 'put'].includes(m))
+        .map((m) => `${m} ${path}`),
     );
-    const served = t.app.printRoutes({ commonPrefix: false }).includes('media/images') ? [...CONTRACT_OPERATIONS, ...MEDIA_OPERATIONS] : CONTRACT_OPERATIONS;
+    const served = t.app.printRoutes({ commonPrefix: false }).includes('media/images')
+      ? [...CONTRACT_OPERATIONS, ...MEDIA_OPERATIONS]
+      : CONTRACT_OPERATIONS;
     for (const op of served) assert.ok(operations.includes(op), `missing ${op}`);
-    assert.ok(operations.every((op) => op.split(' ')[1].startsWith('/v1/')), operations.join(', '));
+    assert.ok(
+      operations.every((op) => op.split(' ')[1].startsWith('/v1/')),
+      operations.join(', '),
+    );
   });
 
   it('carries the error envelope and names the error codes of each operation', () => {
     const envelope = doc.components.schemas.ErrorEnvelope;
-    assert.deepEqual(envelope.properties.error.required.sort(), ['code', 'details', 'message', 'request_id', 'retryable']);
+    assert.deepEqual(envelope.properties.error.required.sort(), [
+      'code',
+      'details',
+      'message',
+      'request_id',
+      'retryable',
+    ]);
     const described = new Set<string>();
     for (const item of Object.values(doc.paths as Record<string, any>)) {
       for (const op of Object.values(item) as any[]) {
@@ -73,7 +87,9 @@ describe('GET /v1/openapi.json', () => {
         }
       }
     }
-    const expected = ERROR_CODES.filter((c) => !['image_too_large', 'unsupported_media_type', 'image_in_use'].includes(c));
+    const expected = ERROR_CODES.filter(
+      (c) => !['image_too_large', 'unsupported_media_type', 'image_in_use'].includes(c),
+    );
     for (const code of expected) assert.ok(described.has(code), `error code ${code} described somewhere`);
   });
 
@@ -97,15 +113,31 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
   after(() => t?.close());
 
   const operations = () =>
-    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ id: `${method} ${path}`, op })));
+    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ id: `${method} ${path}`, op })),
+    );
 
   it('names the resources under components, with times as date-time and the error code an enum of the catalogue', () => {
     const schemas = doc.components.schemas;
-    for (const name of ['Post', 'PostListItem', 'PostPage', 'Image', 'Category', 'Identity', 'AuditEvent', 'AuditEventPage', 'ErrorEnvelope']) assert.ok(schemas[name], `components.schemas.${name}`);
+    for (const name of [
+      'Post',
+      'PostListItem',
+      'PostPage',
+      'Image',
+      'Category',
+      'Identity',
+      'AuditEvent',
+      'AuditEventPage',
+      'ErrorEnvelope',
+    ])
+      assert.ok(schemas[name], `components.schemas.${name}`);
     assert.deepEqual(schemas.PostPage.properties.data.items, { $ref: `${SCHEMA_REF}PostListItem` });
     assert.deepEqual(schemas.AuditEventPage.properties.data.items, { $ref: `${SCHEMA_REF}AuditEvent` });
-    assert.deepEqual(doc.paths['/v1/blog/posts/{id}'].get.responses['200'].content['application/json'].schema, { $ref: `${SCHEMA_REF}Post` });
-    for (const field of ['created_at', 'updated_at', 'published_at']) assert.equal(schemas.Post.properties[field].format, 'date-time', field);
+    assert.deepEqual(doc.paths['/v1/blog/posts/{id}'].get.responses['200'].content['application/json'].schema, {
+      $ref: `${SCHEMA_REF}Post`,
+    });
+    for (const field of ['created_at', 'updated_at', 'published_at'])
+      assert.equal(schemas.Post.properties[field].format, 'date-time', field);
     assert.equal(schemas.AuditEvent.properties.occurred_at.format, 'date-time');
     assert.equal(schemas.Category.properties.created_at.format, 'date-time');
     assert.deepEqual([...schemas.ErrorEnvelope.properties.error.properties.code.enum].sort(), [...ERROR_CODES].sort());
@@ -120,9 +152,26 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
       assert.ok(!ids.has(op.operationId), `${op.operationId} unique`);
       ids.add(op.operationId);
       assert.ok(op.description?.length > 20, `${id} description`);
-      for (const [status, response] of Object.entries(op.responses) as Array<[string, any]>) assert.ok(response.description && response.description !== 'Default Response', `${id} ${status}`);
+      for (const [status, response] of Object.entries(op.responses) as Array<[string, any]>)
+        assert.ok(response.description && response.description !== 'Default Response', `${id} ${status}`);
     }
-    assert.ok(['createPost', 'getPost', 'listPosts', 'updatePost', 'publishPost', 'unpublishPost', 'deletePost', 'listCategories', 'createCategory', 'uploadImage', 'deleteImage', 'listAuditEvents', 'getMe'].every((name) => ids.has(name)));
+    assert.ok(
+      [
+        'createPost',
+        'getPost',
+        'listPosts',
+        'updatePost',
+        'publishPost',
+        'unpublishPost',
+        'deletePost',
+        'listCategories',
+        'createCategory',
+        'uploadImage',
+        'deleteImage',
+        'listAuditEvents',
+        'getMe',
+      ].every((name) => ids.has(name)),
+    );
     assert.deepEqual(doc.paths['/v1/blog/posts'].post.security, [{ bearerAuth: ['write_blog'] }]);
     assert.deepEqual(doc.paths['/v1/blog/posts/{id}/publish'].post.security, [{ bearerAuth: ['publish_blog'] }]);
     assert.deepEqual(doc.paths['/v1/me'].get.security, [{ bearerAuth: [] }]);
@@ -133,10 +182,15 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
     assert.equal(doc.paths['/v1/blog/posts/{id}/publish'].post.requestBody.required, false);
     assert.equal(doc.paths['/v1/blog/posts/{id}'].delete.requestBody.required, false);
     for (const path of ['/v1/blog/posts', '/v1/blog/categories']) {
-      const header = doc.paths[path].post.parameters.find((p: any) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      const header = doc.paths[path].post.parameters.find(
+        (p: any) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+      );
       assert.equal(header.required, true, path);
     }
-    assert.equal(doc.paths['/v1/blog/posts/{id}'].patch.parameters.find((p: any) => p.name === 'if-match').required ?? false, false);
+    assert.equal(
+      doc.paths['/v1/blog/posts/{id}'].patch.parameters.find((p: any) => p.name === 'if-match').required ?? false,
+      false,
+    );
     assert.ok(doc.paths['/v1/blog/posts/{id}'].get.responses['304']);
     assert.ok(doc.paths['/v1/blog/posts/{id}'].patch.responses['412']);
     assert.ok(doc.paths['/v1/blog/posts/{id}'].patch.responses['200'].headers.ETag);

@@ -53,7 +53,10 @@ describeEachEngine('repeated reads follow writes and the clock', (target) => {
     assert.equal((await listPage(key)).data[0].title, 'After');
 
     const second = await createPost(pair.t, key, { title: 'Second' });
-    assert.deepEqual((await listPage(key)).data.map((p: { id: number }) => p.id), [second.id, post.id]);
+    assert.deepEqual(
+      (await listPage(key)).data.map((p: { id: number }) => p.id),
+      [second.id, post.id],
+    );
     await pair.other.ctx.lifecycle.publish(store, second.id, undefined, actor);
     assert.equal((await listPage(key)).data[0].status, 'published');
   });
@@ -74,16 +77,26 @@ describeEachEngine('repeated reads follow writes and the clock', (target) => {
     for (let i = 0; i < 5; i++) ids.push((await createPost(pair.t, key)).id);
     const first = await listPage(key, '?limit=2');
     const secondPage = await listPage(key, `?limit=2&cursor=${first.meta.next_cursor}`);
-    assert.deepEqual(first.data.map((p: { id: number }) => p.id), [ids[4], ids[3]]);
-    assert.deepEqual(secondPage.data.map((p: { id: number }) => p.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.data.map((p: { id: number }) => p.id),
+      [ids[4], ids[3]],
+    );
+    assert.deepEqual(
+      secondPage.data.map((p: { id: number }) => p.id),
+      [ids[2], ids[1]],
+    );
     assert.deepEqual((await listPage(key, '?limit=2')).data, first.data);
 
-    const del = (body?: object) => pair.t.request({ method: 'DELETE', url: `/v1/blog/posts/${ids[4]}`, key, ...(body ? { body } : {}) });
+    const del = (body?: object) =>
+      pair.t.request({ method: 'DELETE', url: `/v1/blog/posts/${ids[4]}`, key, ...(body ? { body } : {}) });
     const asked = await del();
     assert.equal(asked.statusCode, 409, asked.body);
     const token = asked.json().error.details.find((d: { field: string }) => d.field === 'confirmation_token').issue;
     assert.equal((await del({ confirmation_token: token })).statusCode, 204);
-    assert.deepEqual((await listPage(key, '?limit=2')).data.map((p: { id: number }) => p.id), [ids[3], ids[2]]);
+    assert.deepEqual(
+      (await listPage(key, '?limit=2')).data.map((p: { id: number }) => p.id),
+      [ids[3], ids[2]],
+    );
     assert.equal((await pair.t.request({ method: 'GET', url: `/v1/blog/posts/${ids[4]}`, key })).statusCode, 404);
   });
 });

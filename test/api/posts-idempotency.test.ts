@@ -25,7 +25,12 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
   });
 
   const createOn = (app: FastifyInstance, k: string, idem: string, body: unknown) =>
-    app.inject({ method: 'POST', url: '/v1/blog/posts', headers: { authorization: `Bearer ${k}`, 'idempotency-key': idem, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    app.inject({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      headers: { authorization: `Bearer ${k}`, 'idempotency-key': idem, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   const create = (idem: string, body: unknown, k = key) => createOn(t.app, k, idem, body);
   const postsOf = async (s: Store) => t.ctx.db.selectFrom('posts').select('id').where('store_id', '=', s.id).execute();
 
@@ -50,7 +55,9 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     const replay = await create('rotate-1', { title: 'Rotated', body_html: '<p>r</p>' }, rotated);
     assert.equal(replay.body, first.body);
     const otherApp = await t.issueKey(store, ['write_blog'], { application: 'other-app' });
-    assertError(await create('rotate-1', { title: 'Rotated', body_html: '<p>r</p>' }, otherApp), 'duplicate_content', [{ field: 'post_id', issue: String(first.json().id) }]);
+    assertError(await create('rotate-1', { title: 'Rotated', body_html: '<p>r</p>' }, otherApp), 'duplicate_content', [
+      { field: 'post_id', issue: String(first.json().id) },
+    ]);
   });
 
   it('answers 409 idempotency_key_reused for different content, writing nothing', async () => {
@@ -59,28 +66,50 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     assertError(await create('reuse-1', { title: 'B', body_html: '<p>b</p>' }), 'idempotency_key_reused', [
       { field: 'Idempotency-Key', issue: 'was used before with a different request' },
     ]);
-    const cat = await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'reuse-1' }, body: { title: 'A', body_html: '<p>a</p>' } });
+    const cat = await t.request({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key,
+      headers: { 'idempotency-key': 'reuse-1' },
+      body: { title: 'A', body_html: '<p>a</p>' },
+    });
     assert.equal(cat.statusCode, 422, 'schema validation comes before idempotency');
-    assertError(await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'reuse-1' }, body: { name: 'A' } }), 'idempotency_key_reused', [
-      { field: 'Idempotency-Key', issue: 'was used before with a different request' },
-    ]);
+    assertError(
+      await t.request({
+        method: 'POST',
+        url: '/v1/blog/categories',
+        key,
+        headers: { 'idempotency-key': 'reuse-1' },
+        body: { name: 'A' },
+      }),
+      'idempotency_key_reused',
+      [{ field: 'Idempotency-Key', issue: 'was used before with a different request' }],
+    );
     assert.equal((await postsOf(store)).length, count);
   });
 
   it('answers 409 idempotency_in_progress with Retry-After while the first request runs', async () => {
     await t.ctx.idempotency.begin({ storeId: store.id, application: 'test-app', key: 'running-1' }, 'placeholder');
     const res = await create('running-1', { title: 'R', body_html: '<p>r</p>' });
-    assertError(res, 'idempotency_key_reused', [{ field: 'Idempotency-Key', issue: 'was used before with a different request' }]);
+    assertError(res, 'idempotency_key_reused', [
+      { field: 'Idempotency-Key', issue: 'was used before with a different request' },
+    ]);
     const path = '/v1/blog/posts';
     const { sha256Hex } = await import('../../src/lib/crypto.js');
     const hash = sha256Hex(`POST ${path} {"body_html":"<p>r2</p>","title":"R2"}`);
     await t.ctx.idempotency.begin({ storeId: store.id, application: 'test-app', key: 'running-2' }, hash);
     const busy = await create('running-2', { title: 'R2', body_html: '<p>r2</p>' });
-    assertError(busy, 'idempotency_in_progress', [{ field: 'Idempotency-Key', issue: 'the first request with this key is still running' }]);
+    assertError(busy, 'idempotency_in_progress', [
+      { field: 'Idempotency-Key', issue: 'the first request with this key is still running' },
+    ]);
     assert.equal(busy.headers['retry-after'], '2');
     assert.equal(busy.json().error.retryable, true);
     t.clock.advance(61_000);
-    assert.equal((await create('running-2', { title: 'R2', body_html: '<p>r2</p>' })).statusCode, 201, 'an abandoned attempt is taken over');
+    assert.equal(
+      (await create('running-2', { title: 'R2', body_html: '<p>r2</p>' })).statusCode,
+      201,
+      'an abandoned attempt is taken over',
+    );
     t.clock.set(START_TIME);
   });
 
@@ -106,12 +135,22 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
   it('answers 409 duplicate_content for the same title and body within ten minutes, naming the post', async () => {
     const first = (await create('dup-1', { title: 'Same', body_html: '<p>same</p>' })).json();
     t.clock.advance(10 * 60_000 - 1000);
-    assertError(await create('dup-2', { title: ' Same ', body_html: '<p>same</p>' }), 'duplicate_content', [{ field: 'post_id', issue: String(first.id) }]);
+    assertError(await create('dup-2', { title: ' Same ', body_html: '<p>same</p>' }), 'duplicate_content', [
+      { field: 'post_id', issue: String(first.id) },
+    ]);
     assert.equal((await create('dup-3', { title: 'Same', body_html: '<p>different</p>' })).statusCode, 201);
     const other = await t.tenant();
-    assert.equal((await create('dup-4', { title: 'Same', body_html: '<p>same</p>' }, other.key)).statusCode, 201, 'other stores are independent');
+    assert.equal(
+      (await create('dup-4', { title: 'Same', body_html: '<p>same</p>' }, other.key)).statusCode,
+      201,
+      'other stores are independent',
+    );
     t.clock.advance(1000);
-    assert.equal((await create('dup-5', { title: 'Same', body_html: '<p>same</p>' })).statusCode, 201, 'after ten minutes it is new');
+    assert.equal(
+      (await create('dup-5', { title: 'Same', body_html: '<p>same</p>' })).statusCode,
+      201,
+      'after ten minutes it is new',
+    );
     t.clock.set(START_TIME);
   });
 
@@ -122,12 +161,19 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     assert.equal((await create('q-1', { title: 'Q1', body_html: 'a' }, k)).statusCode, 201);
     assert.equal((await create('q-2', { title: 'Q2', body_html: 'b' }, k)).statusCode, 201);
     assert.equal((await create('q-2', { title: 'Q2', body_html: 'b' }, k)).statusCode, 201, 'replay still answers');
-    assertError(await create('q-x', { title: 'Q1', body_html: 'a' }, k), 'duplicate_content', [{ field: 'post_id', issue: /\d+/ }]);
+    assertError(await create('q-x', { title: 'Q1', body_html: 'a' }, k), 'duplicate_content', [
+      { field: 'post_id', issue: /\d+/ },
+    ]);
     const res = await create('q-3', { title: 'Q3', body_html: 'c' }, k);
     assertError(res, 'quota_exceeded', [{ field: 'quotas.posts_per_day', issue: 'daily limit of 2 reached' }]);
     assert.equal(res.headers['retry-after'], String(30 * 60));
     const me = (await t.request({ method: 'GET', url: '/v1/me', key: k })).json();
-    assert.deepEqual(me.quotas.posts_per_day, { limit: 2, used: 2, remaining: 0, resets_at: '2026-09-16T00:00:00+08:00' });
+    assert.deepEqual(me.quotas.posts_per_day, {
+      limit: 2,
+      used: 2,
+      remaining: 0,
+      resets_at: '2026-09-16T00:00:00+08:00',
+    });
     t.clock.set('2026-09-15T16:00:00Z'); // Taipei midnight
     assert.equal((await create('q-3', { title: 'Q3', body_html: 'c' }, k)).statusCode, 201);
     t.clock.set(START_TIME);
@@ -137,10 +183,18 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     const s = await t.createStore();
     const k = await t.issueKey(s);
     const apps = [t.app, ...extra.map((e) => e.app)];
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => createOn(apps[i % 3], k, 'race-same', { title: 'Race', body_html: '<p>race</p>' })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        createOn(apps[i % 3], k, 'race-same', { title: 'Race', body_html: '<p>race</p>' }),
+      ),
+    );
     const statuses = results.map((r) => r.statusCode);
-    assert.ok(statuses.every((c) => c === 201 || c === 409), JSON.stringify(statuses));
-    for (const r of results.filter((x) => x.statusCode === 409)) assert.equal(r.json().error.code, 'idempotency_in_progress');
+    assert.ok(
+      statuses.every((c) => c === 201 || c === 409),
+      JSON.stringify(statuses),
+    );
+    for (const r of results.filter((x) => x.statusCode === 409))
+      assert.equal(r.json().error.code, 'idempotency_in_progress');
     const created = results.filter((r) => r.statusCode === 201).map((r) => r.json().id);
     assert.ok(created.length >= 1);
     assert.equal(new Set(created).size, 1, 'every 201 names the same post');
@@ -151,7 +205,11 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     const s = await t.createStore();
     const k = await t.issueKey(s);
     const apps = [t.app, ...extra.map((e) => e.app)];
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => createOn(apps[i % 3], k, `dup-race-${i}`, { title: 'Twin', body_html: '<p>twin</p>' })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        createOn(apps[i % 3], k, `dup-race-${i}`, { title: 'Twin', body_html: '<p>twin</p>' }),
+      ),
+    );
     const ok = results.filter((r) => r.statusCode === 201);
     assert.equal(ok.length, 1, JSON.stringify(results.map((r) => r.statusCode)));
     for (const r of results.filter((x) => x.statusCode !== 201)) {
@@ -164,7 +222,11 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     const s = await t.createStore({ changes: { posts_per_day: 5 } });
     const k = await t.issueKey(s, undefined, { writePerMinute: 1000, concurrency: 50 });
     const apps = [t.app, ...extra.map((e) => e.app)];
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => createOn(apps[i % 3], k, `quota-race-${i}`, { title: `QR ${i}`, body_html: `<p>${i}</p>` })));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        createOn(apps[i % 3], k, `quota-race-${i}`, { title: `QR ${i}`, body_html: `<p>${i}</p>` }),
+      ),
+    );
     const statuses = results.map((r) => r.statusCode).sort();
     assert.equal(statuses.filter((c) => c === 201).length, 5, JSON.stringify(statuses));
     assert.equal(statuses.filter((c) => c === 429).length, 10);
@@ -189,16 +251,32 @@ describeEachEngine('idempotency, duplicates and quotas', (target) => {
     assert.equal(byStatus(409)[0].json().error.code, 'duplicate_content');
     assert.equal(byStatus(429).length, 1);
     assert.equal(byStatus(429)[0].json().error.code, 'quota_exceeded');
-    const stored = await t.ctx.db.selectFrom('posts').select(['id', 'title']).where('store_id', '=', s.id).orderBy('id').execute();
+    const stored = await t.ctx.db
+      .selectFrom('posts')
+      .select(['id', 'title'])
+      .where('store_id', '=', s.id)
+      .orderBy('id')
+      .execute();
     assert.equal(stored.length, 4);
     assert.equal(stored.filter((row) => row.title === 'Alone b0').length, 1);
     for (const created of byStatus(201)) {
       const view = created.json();
       assert.equal(created.headers.location, `/v1/blog/posts/${view.id}`);
-      assert.ok(stored.some((row) => row.id === view.id && row.title === view.title), `post ${view.id} "${view.title}" is stored`);
+      assert.ok(
+        stored.some((row) => row.id === view.id && row.title === view.title),
+        `post ${view.id} "${view.title}" is stored`,
+      );
     }
-    const records = await t.ctx.db.selectFrom('idempotency_records').select(['idem_key', 'state']).where('store_id', '=', s.id).execute();
-    assert.deepEqual(records.map((r) => r.state), ['completed', 'completed', 'completed', 'completed'], 'failed creates leave no record; successful ones are completed');
+    const records = await t.ctx.db
+      .selectFrom('idempotency_records')
+      .select(['idem_key', 'state'])
+      .where('store_id', '=', s.id)
+      .execute();
+    assert.deepEqual(
+      records.map((r) => r.state),
+      ['completed', 'completed', 'completed', 'completed'],
+      'failed creates leave no record; successful ones are completed',
+    );
     const me = (await t.request({ method: 'GET', url: '/v1/me', key: k })).json();
     assert.equal(me.quotas.posts_per_day.used, 4);
   });

@@ -7,7 +7,8 @@ import { createPost, publish } from '../helpers/posts.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
 describeTenantApp('post lifecycle', (suite) => {
-  const get = async (id: number) => (await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key })).json();
+  const get = async (id: number) =>
+    (await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key })).json();
 
   it('creates a draft: 201, Location, every field of the post object', async () => {
     suite.t.clock.set(START_TIME);
@@ -46,7 +47,13 @@ describeTenantApp('post lifecycle', (suite) => {
     suite.t.clock.set(START_TIME);
     const shop = await suite.t.tenant({ categories: true, media: true });
     const category = async (name: string) => {
-      const res = await suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: shop.key, headers: { 'idempotency-key': `cat-${name}` }, body: { name } });
+      const res = await suite.t.request({
+        method: 'POST',
+        url: '/v1/blog/categories',
+        key: shop.key,
+        headers: { 'idempotency-key': `cat-${name}` },
+        body: { name },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.json().id as number;
     };
@@ -54,7 +61,18 @@ describeTenantApp('post lifecycle', (suite) => {
     const basename = 'abcdefghijklmnopqrstuvwx.jpg';
     await suite.t.ctx.db
       .insertInto('images')
-      .values({ id: 'img_readback', store_id: shop.store.id, basename, sha256: 'f'.repeat(64), content_type: 'image/jpeg', width: 8, height: 6, bytes: 100, created_at: Date.parse(START_TIME), deleted_at: null })
+      .values({
+        id: 'img_readback',
+        store_id: shop.store.id,
+        basename,
+        sha256: 'f'.repeat(64),
+        content_type: 'image/jpeg',
+        width: 8,
+        height: 6,
+        bytes: 100,
+        created_at: Date.parse(START_TIME),
+        deleted_at: null,
+      })
       .execute();
     const res = await suite.t.request({
       method: 'POST',
@@ -72,8 +90,14 @@ describeTenantApp('post lifecycle', (suite) => {
     });
     assert.equal(res.statusCode, 201, res.body);
     const created = res.json();
-    assert.deepEqual(created.category_ids, [first, second, third].sort((a, b) => a - b));
-    assert.deepEqual(created.cover_image, { path: `/media/${shop.store.handle}/${basename}`, url: `http://blog.test/media/${shop.store.handle}/${basename}` });
+    assert.deepEqual(
+      created.category_ids,
+      [first, second, third].sort((a, b) => a - b),
+    );
+    assert.deepEqual(created.cover_image, {
+      path: `/media/${shop.store.handle}/${basename}`,
+      url: `http://blog.test/media/${shop.store.handle}/${basename}`,
+    });
     assert.ok(created.warnings.length > 0);
     const read = await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${created.id}`, key: shop.key });
     assert.deepEqual(read.json(), created);
@@ -108,8 +132,13 @@ describeTenantApp('post lifecycle', (suite) => {
     const later = await get(post.id);
     assert.equal(later.status, 'published');
     assert.equal(later.public_url, `http://blog.test/s/${suite.store.handle}/blog/posts/${post.id}`);
-    const listed = (await suite.t.request({ method: 'GET', url: '/v1/blog/posts?status=published&limit=50', key: suite.key })).json();
-    assert.ok(listed.data.some((p: any) => p.id === post.id), 'the list filter agrees');
+    const listed = (
+      await suite.t.request({ method: 'GET', url: '/v1/blog/posts?status=published&limit=50', key: suite.key })
+    ).json();
+    assert.ok(
+      listed.data.some((p: any) => p.id === post.id),
+      'the list filter agrees',
+    );
     suite.t.clock.set(START_TIME);
   });
 
@@ -132,7 +161,10 @@ describeTenantApp('post lifecycle', (suite) => {
     const same = (await publish(suite.t, suite.key, post.id)).json();
     assert.deepEqual([same.status, same.published_at], ['published', '2026-09-10T00:00:00+08:00']);
     const back = (await publish(suite.t, suite.key, post.id, '2026-10-01T00:00:00+08:00')).json();
-    assert.deepEqual([back.status, back.published_at, back.public_url], ['scheduled', '2026-10-01T00:00:00+08:00', null]);
+    assert.deepEqual(
+      [back.status, back.published_at, back.public_url],
+      ['scheduled', '2026-10-01T00:00:00+08:00', null],
+    );
   });
 
   it('published or scheduled → unpublish → draft with published_at cleared; a draft is returned unchanged', async () => {
@@ -150,26 +182,43 @@ describeTenantApp('post lifecycle', (suite) => {
     const res = await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${d.id}/unpublish`, key: suite.key });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), d, 'unchanged, updated_at included');
-    const events = (await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${d.id}`, key: suite.key })).json().data;
-    assert.deepEqual(events.map((e: any) => e.action), ['post.created'], 'no event for a no-op unpublish');
+    const events = (
+      await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_id=${d.id}`, key: suite.key })
+    ).json().data;
+    assert.deepEqual(
+      events.map((e: any) => e.action),
+      ['post.created'],
+      'no event for a no-op unpublish',
+    );
     suite.t.clock.set(START_TIME);
   });
 
   it('publish needs an offset on published_at and refuses unknown fields', async () => {
     const post = await createPost(suite.t, suite.key);
     for (const bad of ['2026-09-20T10:00:00', '2026-09-20', 'tomorrow']) {
-      assertError(await publish(suite.t, suite.key, post.id, bad), 'validation_failed', [{ field: 'published_at', issue: /time-zone offset/ }]);
+      assertError(await publish(suite.t, suite.key, post.id, bad), 'validation_failed', [
+        { field: 'published_at', issue: /time-zone offset/ },
+      ]);
     }
-    assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/publish`, key: suite.key, body: { when: 'now' } }), 'validation_failed', [
-      { field: 'when', issue: 'is not a recognised field' },
-    ]);
+    assertError(
+      await suite.t.request({
+        method: 'POST',
+        url: `/v1/blog/posts/${post.id}/publish`,
+        key: suite.key,
+        body: { when: 'now' },
+      }),
+      'validation_failed',
+      [{ field: 'when', issue: 'is not a recognised field' }],
+    );
     assert.equal((await publish(suite.t, suite.key, post.id, null)).json().status, 'published', 'null means now');
   });
 
   it('publish refuses a date that is not on the calendar (February 30, hour 24), and the post stays a draft', async () => {
     const post = await createPost(suite.t, suite.key);
     for (const bad of ['2026-02-30T10:00:00+08:00', '2025-02-29T10:00:00+08:00', '2026-09-20T24:00:00+08:00']) {
-      assertError(await publish(suite.t, suite.key, post.id, bad), 'validation_failed', [{ field: 'published_at', issue: /time-zone offset/ }]);
+      assertError(await publish(suite.t, suite.key, post.id, bad), 'validation_failed', [
+        { field: 'published_at', issue: /time-zone offset/ },
+      ]);
     }
     const after = await get(post.id);
     assert.deepEqual([after.status, after.published_at, after.updated_at], ['draft', null, post.updated_at]);
@@ -179,20 +228,33 @@ describeTenantApp('post lifecycle', (suite) => {
     const writer = await suite.t.issueKey(suite.store, ['write_blog']);
     const post = await createPost(suite.t, writer);
     for (const action of ['publish', 'unpublish']) {
-      assertError(await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/${action}`, key: writer }), 'insufficient_scope', [
-        { field: 'scope', issue: 'required: publish_blog' },
-      ]);
+      assertError(
+        await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/${action}`, key: writer }),
+        'insufficient_scope',
+        [{ field: 'scope', issue: 'required: publish_blog' }],
+      );
     }
     assert.equal((await get(post.id)).status, 'draft');
   });
 
   it('records one audit event per successful write with the fields written', async () => {
     const post = await createPost(suite.t, suite.key, { summary: 's' });
-    await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { title: 'New title' } });
+    await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${post.id}`,
+      key: suite.key,
+      body: { title: 'New title' },
+    });
     await publish(suite.t, suite.key, post.id, '2027-01-01T00:00:00+08:00');
     await publish(suite.t, suite.key, post.id);
     await suite.t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key: suite.key });
-    const events = (await suite.t.request({ method: 'GET', url: `/v1/audit/events?resource_type=post&resource_id=${post.id}`, key: suite.key })).json().data;
+    const events = (
+      await suite.t.request({
+        method: 'GET',
+        url: `/v1/audit/events?resource_type=post&resource_id=${post.id}`,
+        key: suite.key,
+      })
+    ).json().data;
     assert.deepEqual(
       events.map((e: any) => [e.action, e.changes]),
       [
@@ -210,7 +272,12 @@ describeTenantApp('post lifecycle', (suite) => {
 
   describe('two-step delete', () => {
     const del = (id: number, k: string, token?: string) =>
-      suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${id}`, key: k, ...(token === undefined ? {} : { body: { confirmation_token: token } }) });
+      suite.t.request({
+        method: 'DELETE',
+        url: `/v1/blog/posts/${id}`,
+        key: k,
+        ...(token === undefined ? {} : { body: { confirmation_token: token } }),
+      });
     const firstStep = async (id: number, k = suite.key) => {
       const res = await del(id, k);
       const err = assertError(res, 'confirmation_required', [
@@ -234,9 +301,18 @@ describeTenantApp('post lifecycle', (suite) => {
       const done = await del(post.id, suite.key, err.details[0].issue);
       assert.equal(done.statusCode, 204);
       assert.equal(done.body, '');
-      assertError(await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key: suite.key }), 'not_found');
+      assertError(
+        await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key: suite.key }),
+        'not_found',
+      );
       assertError(await del(post.id, suite.key), 'not_found');
-      const events = (await suite.t.request({ method: 'GET', url: `/v1/audit/events?action=post.deleted&resource_id=${post.id}`, key: suite.key })).json().data;
+      const events = (
+        await suite.t.request({
+          method: 'GET',
+          url: `/v1/audit/events?action=post.deleted&resource_id=${post.id}`,
+          key: suite.key,
+        })
+      ).json().data;
       assert.equal(events.length, 1);
     });
 
@@ -262,7 +338,9 @@ describeTenantApp('post lifecycle', (suite) => {
       const token = await firstStep(p.id);
       await publish(suite.t, suite.key, p.id);
       assertError(await del(p.id, suite.key), 'post_is_published', [{ field: 'post.status', issue: 'published' }]);
-      assertError(await del(p.id, suite.key, token), 'post_is_published', [{ field: 'post.status', issue: 'published' }]);
+      assertError(await del(p.id, suite.key, token), 'post_is_published', [
+        { field: 'post.status', issue: 'published' },
+      ]);
       const s = await createPost(suite.t, suite.key);
       await publish(suite.t, suite.key, s.id, '2027-01-01T00:00:00+08:00');
       assertError(await del(s.id, suite.key), 'post_is_published', [{ field: 'post.status', issue: 'scheduled' }]);
@@ -271,8 +349,13 @@ describeTenantApp('post lifecycle', (suite) => {
 
     it('refuses posts still linked to products until the back office removes the links', async () => {
       const post = await createPost(suite.t, suite.key);
-      await suite.t.ctx.db.insertInto('post_product_links').values({ store_id: suite.store.id, post_id: post.id, product_id: 'sku-1', created_at: 0 }).execute();
-      assertError(await del(post.id, suite.key), 'post_has_product_links', [{ field: 'post_id', issue: String(post.id) }]);
+      await suite.t.ctx.db
+        .insertInto('post_product_links')
+        .values({ store_id: suite.store.id, post_id: post.id, product_id: 'sku-1', created_at: 0 })
+        .execute();
+      assertError(await del(post.id, suite.key), 'post_has_product_links', [
+        { field: 'post_id', issue: String(post.id) },
+      ]);
       await suite.t.ctx.db.deleteFrom('post_product_links').where('post_id', '=', post.id).execute();
       const token = await firstStep(post.id);
       assert.equal((await del(post.id, suite.key, token)).statusCode, 204);

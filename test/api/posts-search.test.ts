@@ -14,10 +14,20 @@ describeTenantApp('GET /v1/blog/posts search and order', (suite) => {
       suite.t.clock.advance(1000);
       post[name] = (await createPost(suite.t, suite.key, body)).id;
     };
-    await add('cakeEn', { title: 'Chocolate Cake for Beginners', body_html: '<p>Melt the <strong>butter</strong> first.</p>' });
-    await add('cakeZh', { title: '巧克力蛋糕食譜', body_html: '<p>先把奶油融化，再加入可可粉。</p>', summary: '簡單的甜點' });
+    await add('cakeEn', {
+      title: 'Chocolate Cake for Beginners',
+      body_html: '<p>Melt the <strong>butter</strong> first.</p>',
+    });
+    await add('cakeZh', {
+      title: '巧克力蛋糕食譜',
+      body_html: '<p>先把奶油融化，再加入可可粉。</p>',
+      summary: '簡單的甜點',
+    });
     await add('breadZh', { title: '全麥麵包', body_html: '<p>蛋糕以外的烘焙：麵包需要發酵。</p>' });
-    await add('link', { title: 'Links only', body_html: '<p>See <a href="https://cake.example/recipe">our shop</a> &amp; more</p>' });
+    await add('link', {
+      title: 'Links only',
+      body_html: '<p>See <a href="https://cake.example/recipe">our shop</a> &amp; more</p>',
+    });
     await add('summary', { title: 'Plain title', body_html: '<p>Nothing here</p>', summary: 'A BUTTERY summary' });
     await add('inline', { title: 'Inline markup', body_html: '<p>Fluffy waf<em>fle</em>s</p><p>end</p><p>start</p>' });
     await add('percent', { title: 'Discount 100% off', body_html: '<p>Sale: 1000 items, under_score "quoted"</p>' });
@@ -25,7 +35,8 @@ describeTenantApp('GET /v1/blog/posts search and order', (suite) => {
     await createPost(suite.t, otherKey, { title: 'Chocolate Cake elsewhere', body_html: '<p>蛋糕 butter</p>' });
   });
 
-  const list = (query: string, k = suite.key) => suite.t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key: k });
+  const list = (query: string, k = suite.key) =>
+    suite.t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key: k });
   const ids = async (query: string) => {
     const res = await list(query);
     assert.equal(res.statusCode, 200, res.body);
@@ -79,16 +90,33 @@ describeTenantApp('GET /v1/blog/posts search and order', (suite) => {
     const created = await createPost(suite.t, suite.key, { title: 'Temporary lemon tart', body_html: '<p>檸檬塔</p>' });
     assert.deepEqual(await q('lemon'), [created.id]);
     assert.deepEqual(await q('檸檬'), [created.id]);
-    let res = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${created.id}`, key: suite.key, body: { title: 'Orange tart', body_html: '<p>柳橙塔</p>' } });
+    let res = await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${created.id}`,
+      key: suite.key,
+      body: { title: 'Orange tart', body_html: '<p>柳橙塔</p>' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(await q('lemon'), []);
     assert.deepEqual(await q('檸檬'), []);
     assert.deepEqual(await q('柳橙'), [created.id]);
-    res = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${created.id}`, key: suite.key, body: { summary: 'with pistachio' } });
+    res = await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${created.id}`,
+      key: suite.key,
+      body: { summary: 'with pistachio' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(await q('pistachio orange'), [created.id]);
-    const token = (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key: suite.key })).json().error.details[0].issue;
-    res = await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key: suite.key, body: { confirmation_token: token } });
+    const token = (
+      await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${created.id}`, key: suite.key })
+    ).json().error.details[0].issue;
+    res = await suite.t.request({
+      method: 'DELETE',
+      url: `/v1/blog/posts/${created.id}`,
+      key: suite.key,
+      body: { confirmation_token: token },
+    });
     assert.equal(res.statusCode, 204, res.body);
     assert.deepEqual(await q('orange'), []);
   });
@@ -107,18 +135,33 @@ describeTenantApp('GET /v1/blog/posts search and order', (suite) => {
     }
     assert.deepEqual(walked, all);
     const restarted = (await list(`q=cake&limit=2&cursor=${encodeURIComponent(first.meta.next_cursor)}`)).json();
-    assert.deepEqual(restarted.data.map((p: { id: number }) => p.id), [post.cakeEn]);
+    assert.deepEqual(
+      restarted.data.map((p: { id: number }) => p.id),
+      [post.cakeEn],
+    );
   });
 
   it('refuses bad values with 422 naming the parameter', async () => {
-    assertError(await list('q='), 'validation_failed', [{ field: 'q', issue: 'must NOT have fewer than 1 characters' }]);
-    assertError(await list(`q=${'字'.repeat(201)}`), 'validation_failed', [{ field: 'q', issue: 'must NOT have more than 200 characters' }]);
+    assertError(await list('q='), 'validation_failed', [
+      { field: 'q', issue: 'must NOT have fewer than 1 characters' },
+    ]);
+    assertError(await list(`q=${'字'.repeat(201)}`), 'validation_failed', [
+      { field: 'q', issue: 'must NOT have more than 200 characters' },
+    ]);
     assert.equal((await list(`q=${encodeURIComponent('字'.repeat(200))}`)).statusCode, 200);
     assertError(await list('q=%20%20'), 'validation_failed', [{ field: 'q', issue: 'must contain at least one word' }]);
-    assertError(await list('order_by=title'), 'validation_failed', [{ field: 'order_by', issue: 'must be equal to one of the allowed values' }]);
-    assertError(await list('direction=up'), 'validation_failed', [{ field: 'direction', issue: 'must be equal to one of the allowed values' }]);
-    assertError(await list('updated_since=2026-09-15T10:00:00'), 'validation_failed', [{ field: 'updated_since', issue: /offset/ }]);
-    assertError(await list('updated_since=yesterday'), 'validation_failed', [{ field: 'updated_since', issue: /offset/ }]);
+    assertError(await list('order_by=title'), 'validation_failed', [
+      { field: 'order_by', issue: 'must be equal to one of the allowed values' },
+    ]);
+    assertError(await list('direction=up'), 'validation_failed', [
+      { field: 'direction', issue: 'must be equal to one of the allowed values' },
+    ]);
+    assertError(await list('updated_since=2026-09-15T10:00:00'), 'validation_failed', [
+      { field: 'updated_since', issue: /offset/ },
+    ]);
+    assertError(await list('updated_since=yesterday'), 'validation_failed', [
+      { field: 'updated_since', issue: /offset/ },
+    ]);
   });
 });
 
@@ -151,7 +194,12 @@ describeTenantApp('GET /v1/blog/posts order_by and the sync feed', (suite) => {
     return seen;
   };
   const edit = async (id: number, title: string) => {
-    const res = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${id}`, key: suite.key, body: { title } });
+    const res = await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${id}`,
+      key: suite.key,
+      body: { title },
+    });
     assert.equal(res.statusCode, 200, res.body);
   };
 
@@ -168,8 +216,20 @@ describeTenantApp('GET /v1/blog/posts order_by and the sync feed', (suite) => {
     assert.equal((await publish(suite.t, suite.key, ids[7], '2026-09-01T00:00:00+08:00')).statusCode, 200);
     assert.equal((await publish(suite.t, suite.key, ids[2], '2027-01-01T00:00:00+08:00')).statusCode, 200);
     const drafts = ids.filter((id) => ![1, 2, 4, 7].some((i) => ids[i] === id));
-    assert.deepEqual(await walk('order_by=published_at&limit=2'), [ids[2], ids[1], ids[7], ids[4], ...[...drafts].reverse()]);
-    assert.deepEqual(await walk('order_by=published_at&direction=asc&limit=3'), [ids[4], ids[7], ids[1], ids[2], ...drafts]);
+    assert.deepEqual(await walk('order_by=published_at&limit=2'), [
+      ids[2],
+      ids[1],
+      ids[7],
+      ids[4],
+      ...[...drafts].reverse(),
+    ]);
+    assert.deepEqual(await walk('order_by=published_at&direction=asc&limit=3'), [
+      ids[4],
+      ids[7],
+      ids[1],
+      ids[2],
+      ...drafts,
+    ]);
     assert.deepEqual(await walk('order_by=published_at&status=published&limit=1'), [ids[1], ids[7], ids[4]]);
   });
 
@@ -180,7 +240,10 @@ describeTenantApp('GET /v1/blog/posts order_by and the sync feed', (suite) => {
     suite.t.clock.advance(1000);
     await edit(ids[5], 'second edited');
     assert.deepEqual(await walk(`updated_since=${encodeURIComponent(since)}&limit=1`), [ids[5], ids[0]]);
-    assert.deepEqual(await walk(`updated_since=${encodeURIComponent(since)}&order_by=updated_at&direction=asc`), [ids[0], ids[5]]);
+    assert.deepEqual(await walk(`updated_since=${encodeURIComponent(since)}&order_by=updated_at&direction=asc`), [
+      ids[0],
+      ids[5],
+    ]);
     const taipei = new Date(suite.t.clock.now().getTime() + 8 * 3600_000).toISOString().replace('Z', '+08:00');
     assert.deepEqual(await walk(`updated_since=${encodeURIComponent(taipei)}`), [ids[5]], 'the offset is honoured');
     const newest = (await page('order_by=updated_at&limit=2')).data.map((p) => p.id);
@@ -205,19 +268,36 @@ describeTenantApp('GET /v1/blog/posts order_by and the sync feed', (suite) => {
       if (n === 3) await edit(ids[8], 'changed at the end');
     });
     const unchanged = ids.filter((id) => !editedDuringWalk.includes(id));
-    for (const id of unchanged) assert.equal(seen.filter((s) => s === id).length, 1, `unchanged post ${id} seen once in ${seen}`);
+    for (const id of unchanged)
+      assert.equal(seen.filter((s) => s === id).length, 1, `unchanged post ${id} seen once in ${seen}`);
     // An edited post moves to the end, in the order of its change.
     assert.deepEqual(seen.slice(-3), [ids[1], ids[6], ids[8]]);
-    assert.deepEqual(seen.filter((id) => unchanged.includes(id)), unchanged, 'unchanged posts in their order');
+    assert.deepEqual(
+      seen.filter((id) => unchanged.includes(id)),
+      unchanged,
+      'unchanged posts in their order',
+    );
   });
 
   it('a cursor from one order restarts under another', async () => {
     const first = await page('order_by=updated_at&limit=2');
     const restarted = await page(`order_by=created_at&limit=2&cursor=${encodeURIComponent(first.meta.next_cursor!)}`);
-    assert.deepEqual(restarted.data.map((p) => p.id), [ids[8], ids[7]]);
-    const since = await page(`order_by=updated_at&limit=2&updated_since=2026-01-01T00:00:00%2B08:00&cursor=${encodeURIComponent(first.meta.next_cursor!)}`);
-    assert.deepEqual(since.data.map((p) => p.id), first.data.map((p) => p.id), 'adding updated_since restarts too');
+    assert.deepEqual(
+      restarted.data.map((p) => p.id),
+      [ids[8], ids[7]],
+    );
+    const since = await page(
+      `order_by=updated_at&limit=2&updated_since=2026-01-01T00:00:00%2B08:00&cursor=${encodeURIComponent(first.meta.next_cursor!)}`,
+    );
+    assert.deepEqual(
+      since.data.map((p) => p.id),
+      first.data.map((p) => p.id),
+      'adding updated_since restarts too',
+    );
     const continued = await page(`order_by=updated_at&limit=2&cursor=${encodeURIComponent(first.meta.next_cursor!)}`);
-    assert.notDeepEqual(continued.data.map((p) => p.id), first.data.map((p) => p.id));
+    assert.notDeepEqual(
+      continued.data.map((p) => p.id),
+      first.data.map((p) => p.id),
+    );
   });
 });

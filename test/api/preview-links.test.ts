@@ -10,7 +10,13 @@ import { describeTenantApp } from '../helpers/tenant-app.js';
 const BASE = 'http://blog.test';
 
 describeTenantApp('preview links', (suite) => {
-  const issue = (id: number, body?: unknown, k = suite.key) => suite.t.request({ method: 'POST', url: `/v1/blog/posts/${id}/preview-links`, key: k, ...(body === undefined ? {} : { body }) });
+  const issue = (id: number, body?: unknown, k = suite.key) =>
+    suite.t.request({
+      method: 'POST',
+      url: `/v1/blog/posts/${id}/preview-links`,
+      key: k,
+      ...(body === undefined ? {} : { body }),
+    });
   const linkOf = async (id: number, body?: unknown) => {
     const res = await issue(id, body);
     assert.equal(res.statusCode, 201, res.body);
@@ -22,7 +28,8 @@ describeTenantApp('preview links', (suite) => {
   };
   const viewCount = async (id: number) => {
     await suite.t.ctx.storefront.views.flush();
-    return (await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key })).json().view_count as number;
+    return (await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: suite.key })).json()
+      .view_count as number;
   };
   const assertNotFound = (res: LightMyRequestResponse) => {
     assert.equal(res.statusCode, 404, res.body);
@@ -32,13 +39,20 @@ describeTenantApp('preview links', (suite) => {
   };
 
   it('answers 201 {url, expires_at}; the page shows the draft as the store front renders it, marked as a preview', async () => {
-    const post = await createPost(suite.t, suite.key, { title: 'Secret <draft>', summary: 'Coming soon', body_html: '<p>Launch <strong>plans</strong></p>' });
+    const post = await createPost(suite.t, suite.key, {
+      title: 'Secret <draft>',
+      summary: 'Coming soon',
+      body_html: '<p>Launch <strong>plans</strong></p>',
+    });
     const res = await issue(post.id);
     assert.equal(res.statusCode, 201, res.body);
     const link = res.json();
     assert.deepEqual(Object.keys(link).sort(), ['expires_at', 'url']);
     assert.equal(link.expires_at, '2026-09-16T10:00:00+08:00', 'one day by default, in the store’s offset');
-    assert.match(link.url, new RegExp(`^${BASE}/s/${suite.store.handle}/blog/preview/${post.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
+    assert.match(
+      link.url,
+      new RegExp(`^${BASE}/s/${suite.store.handle}/blog/preview/${post.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`),
+    );
     assert.equal(res.headers['cache-control'], 'no-store');
 
     const page = await open(link.url);
@@ -57,7 +71,11 @@ describeTenantApp('preview links', (suite) => {
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     const index = await suite.t.app.inject({ method: 'GET', url: `/s/${suite.store.handle}/blog` });
-    assert.equal(page.headers['content-security-policy'], index.headers['content-security-policy'], 'the store front’s strict policy');
+    assert.equal(
+      page.headers['content-security-policy'],
+      index.headers['content-security-policy'],
+      'the store front’s strict policy',
+    );
     assert.ok(!String(page.headers['content-security-policy']).includes('script-src'));
     assert.deepEqual(await htmlProblems(page.body), []);
     const head = await open(link.url, 'HEAD');
@@ -69,7 +87,12 @@ describeTenantApp('preview links', (suite) => {
     const post = await createPost(suite.t, suite.key, { title: 'Version one' });
     const link = await linkOf(post.id);
     assert.ok((await open(link.url)).body.includes('Version one'));
-    const patched = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { title: 'Version two' } });
+    const patched = await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${post.id}`,
+      key: suite.key,
+      body: { title: 'Version two' },
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     let page = await open(link.url);
     assert.ok(page.body.includes('<h1>Version two</h1>') && !page.body.includes('Version one'));
@@ -87,14 +110,22 @@ describeTenantApp('preview links', (suite) => {
     assert.ok(page.body.includes('<time datetime="2026-09-15T10:00:00+08:00">2026-09-15</time>'));
     for (let i = 0; i < 3; i++) assert.equal((await open(link.url)).statusCode, 200);
     assert.equal(await viewCount(post.id), 0, 'previews are not views');
-    assert.equal((await suite.t.request({ method: 'GET', url: `/s/${suite.store.handle}/blog/posts/${post.id}` })).statusCode, 200);
+    assert.equal(
+      (await suite.t.request({ method: 'GET', url: `/s/${suite.store.handle}/blog/posts/${post.id}` })).statusCode,
+      200,
+    );
     assert.equal(await viewCount(post.id), 1, 'the public page still counts');
   });
 
   it('answers 404 once expired (by the injected clock)', async () => {
     const post = await createPost(suite.t, suite.key);
     const link = await linkOf(post.id, { expires_in_seconds: 60 });
-    assert.equal(link.expires_at, new Date(Math.floor(suite.t.clock.now().getTime() / 1000) * 1000 + 60_000 + 8 * 3600_000).toISOString().replace('.000Z', '+08:00'));
+    assert.equal(
+      link.expires_at,
+      new Date(Math.floor(suite.t.clock.now().getTime() / 1000) * 1000 + 60_000 + 8 * 3600_000)
+        .toISOString()
+        .replace('.000Z', '+08:00'),
+    );
     const longer = await linkOf(post.id, { expires_in_seconds: 604_800 });
     suite.t.clock.advance(59_000);
     assert.equal((await open(link.url)).statusCode, 200);
@@ -109,8 +140,19 @@ describeTenantApp('preview links', (suite) => {
     const post = await createPost(suite.t, suite.key);
     const link = await linkOf(post.id);
     assert.equal((await open(link.url)).statusCode, 200);
-    const token = (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key })).json().error.details[0].issue;
-    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { confirmation_token: token } })).statusCode, 204);
+    const token = (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key: suite.key })).json()
+      .error.details[0].issue;
+    assert.equal(
+      (
+        await suite.t.request({
+          method: 'DELETE',
+          url: `/v1/blog/posts/${post.id}`,
+          key: suite.key,
+          body: { confirmation_token: token },
+        })
+      ).statusCode,
+      204,
+    );
     const res = await open(link.url);
     assertNotFound(res);
     assert.equal(res.headers['x-robots-tag'], 'noindex');
@@ -128,7 +170,9 @@ describeTenantApp('preview links', (suite) => {
     const base = link.url.slice(0, link.url.lastIndexOf('/') + 1);
     assertNotFound(await open(`${base}${theirs.id}.${expiry}.${signature}`));
     assertNotFound(await open(`${base}${id}.${Number(expiry) + 86_400}.${signature}`));
-    assertNotFound(await open(`${base}${id}.${expiry}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`));
+    assertNotFound(
+      await open(`${base}${id}.${expiry}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`),
+    );
     assertNotFound(await open(`${base}${id}.${expiry}`));
     assertNotFound(await open(`${base}${id}`));
     assert.equal((await open(link.url)).statusCode, 200);
@@ -136,14 +180,30 @@ describeTenantApp('preview links', (suite) => {
 
   it('validates the body and needs write_blog', async () => {
     const post = await createPost(suite.t, suite.key);
-    assertError(await issue(post.id, { expires_in_seconds: 59 }), 'validation_failed', [{ field: 'expires_in_seconds', issue: 'must be >= 60' }]);
-    assertError(await issue(post.id, { expires_in_seconds: 604_801 }), 'validation_failed', [{ field: 'expires_in_seconds', issue: 'must be <= 604800' }]);
-    assertError(await issue(post.id, { expires_in_seconds: 'soon' }), 'validation_failed', [{ field: 'expires_in_seconds', issue: 'must be integer' }]);
-    assertError(await issue(post.id, { expires_in_seconds: 120.5 }), 'validation_failed', [{ field: 'expires_in_seconds', issue: 'must be integer' }]);
-    assertError(await issue(post.id, { ttl: 60 }), 'validation_failed', [{ field: 'ttl', issue: 'is not a recognised field' }]);
-    assertError(await suite.t.request({ method: 'POST', url: '/v1/blog/posts/0/preview-links', key: suite.key }), 'validation_failed', [{ field: 'id', issue: 'must be >= 1' }]);
+    assertError(await issue(post.id, { expires_in_seconds: 59 }), 'validation_failed', [
+      { field: 'expires_in_seconds', issue: 'must be >= 60' },
+    ]);
+    assertError(await issue(post.id, { expires_in_seconds: 604_801 }), 'validation_failed', [
+      { field: 'expires_in_seconds', issue: 'must be <= 604800' },
+    ]);
+    assertError(await issue(post.id, { expires_in_seconds: 'soon' }), 'validation_failed', [
+      { field: 'expires_in_seconds', issue: 'must be integer' },
+    ]);
+    assertError(await issue(post.id, { expires_in_seconds: 120.5 }), 'validation_failed', [
+      { field: 'expires_in_seconds', issue: 'must be integer' },
+    ]);
+    assertError(await issue(post.id, { ttl: 60 }), 'validation_failed', [
+      { field: 'ttl', issue: 'is not a recognised field' },
+    ]);
+    assertError(
+      await suite.t.request({ method: 'POST', url: '/v1/blog/posts/0/preview-links', key: suite.key }),
+      'validation_failed',
+      [{ field: 'id', issue: 'must be >= 1' }],
+    );
     const reader = await suite.t.issueKey(suite.store, ['read_blog']);
-    assertError(await issue(post.id, undefined, reader), 'insufficient_scope', [{ field: 'scope', issue: 'required: write_blog' }]);
+    assertError(await issue(post.id, undefined, reader), 'insufficient_scope', [
+      { field: 'scope', issue: 'required: write_blog' },
+    ]);
     assert.equal((await issue(post.id, {})).statusCode, 201, 'an empty body takes the default');
   });
 });

@@ -28,7 +28,11 @@ describeTenantApp('statements per request', { tenant: false }, (suite) => {
     const post = await createPost(suite.t, key);
     for (const url of [`/v1/blog/posts/${post.id}`, '/v1/blog/posts?limit=20', '/v1/me']) {
       assert.equal((await count({ method: 'GET', url, key })).status, 200);
-      assert.deepEqual(await count({ method: 'GET', url, key }), { status: 200, statements: pg ? 1 : 0, body: (await suite.t.request({ method: 'GET', url, key })).body }, url);
+      assert.deepEqual(
+        await count({ method: 'GET', url, key }),
+        { status: 200, statements: pg ? 1 : 0, body: (await suite.t.request({ method: 'GET', url, key })).body },
+        url,
+      );
     }
   });
 
@@ -36,7 +40,12 @@ describeTenantApp('statements per request', { tenant: false }, (suite) => {
     const { key } = await suite.t.tenant();
     const post = await createPost(suite.t, key);
     assert.equal((await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).status, 200);
-    const patched = await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Changed' } });
+    const patched = await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${post.id}`,
+      key,
+      body: { title: 'Changed' },
+    });
     assert.equal(patched.statusCode, 200, patched.body);
     const read = await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key });
     assert.equal(read.status, 200);
@@ -68,9 +77,21 @@ describeTenantApp('statements per request', { tenant: false }, (suite) => {
     const { key } = await suite.t.tenant();
     await suite.t.request({ method: 'GET', url: '/v1/me', key });
     // On PostgreSQL the first create of a process also takes a block of post ids (one query per 100 creates).
-    const warm = await suite.t.request({ method: 'POST', url: '/v1/blog/posts', key, body: { title: 'Warm-up', body_html: '<p>first</p>' }, headers: { 'idempotency-key': randomUUID() } });
+    const warm = await suite.t.request({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key,
+      body: { title: 'Warm-up', body_html: '<p>first</p>' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     assert.equal(warm.statusCode, 201, warm.body);
-    const created = await count({ method: 'POST', url: '/v1/blog/posts', key, body: { title: 'Counted', body_html: '<p>counted</p>' }, headers: { 'idempotency-key': randomUUID() } });
+    const created = await count({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      key,
+      body: { title: 'Counted', body_html: '<p>counted</p>' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     assert.equal(created.status, 201, created.body);
     const id = JSON.parse(created.body).id;
     const published = await count({ method: 'POST', url: `/v1/blog/posts/${id}/publish`, key, body: {} });
@@ -92,47 +113,61 @@ describeTenantApp('statements per request', { tenant: false }, (suite) => {
   });
 });
 
-describeTenantApp('statements and Redis commands per request, with Redis', { env: { REDIS_URL: TEST_REDIS_URL }, tenant: false, skip: redisSkip }, (suite) => {
-  const pg = suite.target.name === 'postgres';
-  /** Statements and Redis commands the request sent (its slot's release included), with its status. */
-  const count = async (opts: RequestOptions) => {
-    await settle();
-    const statements = suite.t.ctx.queryCount();
-    const commands = suite.t.ctx.traffic.commandCount();
-    const res = await suite.t.request(opts);
-    await settle();
-    return { status: res.statusCode, statements: suite.t.ctx.queryCount() - statements, redis: suite.t.ctx.traffic.commandCount() - commands, body: res.body };
-  };
+describeTenantApp(
+  'statements and Redis commands per request, with Redis',
+  { env: { REDIS_URL: TEST_REDIS_URL }, tenant: false, skip: redisSkip },
+  (suite) => {
+    const pg = suite.target.name === 'postgres';
+    /** Statements and Redis commands the request sent (its slot's release included), with its status. */
+    const count = async (opts: RequestOptions) => {
+      await settle();
+      const statements = suite.t.ctx.queryCount();
+      const commands = suite.t.ctx.traffic.commandCount();
+      const res = await suite.t.request(opts);
+      await settle();
+      return {
+        status: res.statusCode,
+        statements: suite.t.ctx.queryCount() - statements,
+        redis: suite.t.ctx.traffic.commandCount() - commands,
+        body: res.body,
+      };
+    };
 
-  it('a cached read: no statement on either engine; the admission script and the release', async () => {
-    const { key } = await suite.t.tenant();
-    const post = await createPost(suite.t, key);
-    for (const url of [`/v1/blog/posts/${post.id}`, '/v1/blog/posts?limit=20', '/v1/me']) {
-      assert.equal((await count({ method: 'GET', url, key })).status, 200);
-      const body = (await suite.t.request({ method: 'GET', url, key })).body;
-      assert.deepEqual(await count({ method: 'GET', url, key }), { status: 200, statements: 0, redis: 2, body }, url);
-    }
-  });
+    it('a cached read: no statement on either engine; the admission script and the release', async () => {
+      const { key } = await suite.t.tenant();
+      const post = await createPost(suite.t, key);
+      for (const url of [`/v1/blog/posts/${post.id}`, '/v1/blog/posts?limit=20', '/v1/me']) {
+        assert.equal((await count({ method: 'GET', url, key })).status, 200);
+        const body = (await suite.t.request({ method: 'GET', url, key })).body;
+        assert.deepEqual(await count({ method: 'GET', url, key }), { status: 200, statements: 0, redis: 2, body }, url);
+      }
+    });
 
-  it('a read after a write: the version row (PostgreSQL), the read, and the versions put back in Redis', async () => {
-    const { key } = await suite.t.tenant();
-    const post = await createPost(suite.t, key);
-    assert.equal((await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).status, 200);
-    const patched = await count({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Changed' } });
-    assert.equal(patched.status, 200, patched.body);
-    // The admission, the release, and on PostgreSQL the drop of the store's versions after the commit.
-    assert.equal(patched.redis, pg ? 3 : 2);
-    const read = await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key });
-    assert.equal(read.status, 200);
-    assert.equal(JSON.parse(read.body).title, 'Changed');
-    assert.deepEqual([read.statements, read.redis], pg ? [2, 3] : [1, 2]);
-    const again = await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key });
-    assert.deepEqual([again.status, again.statements, again.redis, again.body], [200, 0, 2, read.body]);
-  });
+    it('a read after a write: the version row (PostgreSQL), the read, and the versions put back in Redis', async () => {
+      const { key } = await suite.t.tenant();
+      const post = await createPost(suite.t, key);
+      assert.equal((await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).status, 200);
+      const patched = await count({
+        method: 'PATCH',
+        url: `/v1/blog/posts/${post.id}`,
+        key,
+        body: { title: 'Changed' },
+      });
+      assert.equal(patched.status, 200, patched.body);
+      // The admission, the release, and on PostgreSQL the drop of the store's versions after the commit.
+      assert.equal(patched.redis, pg ? 3 : 2);
+      const read = await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key });
+      assert.equal(read.status, 200);
+      assert.equal(JSON.parse(read.body).title, 'Changed');
+      assert.deepEqual([read.statements, read.redis], pg ? [2, 3] : [1, 2]);
+      const again = await count({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key });
+      assert.deepEqual([again.status, again.statements, again.redis, again.body], [200, 0, 2, read.body]);
+    });
 
-  it('a key not yet cached: one query for the key, its store and the versions, then one Redis call', async () => {
-    const fresh = await suite.t.issueKey(await suite.t.createStore());
-    const first = await count({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh });
-    assert.deepEqual([first.status, first.statements, first.redis], [404, 2, 2]);
-  });
-});
+    it('a key not yet cached: one query for the key, its store and the versions, then one Redis call', async () => {
+      const fresh = await suite.t.issueKey(await suite.t.createStore());
+      const first = await count({ method: 'GET', url: '/v1/blog/posts/999999', key: fresh });
+      assert.deepEqual([first.status, first.statements, first.redis], [404, 2, 2]);
+    });
+  },
+);

@@ -35,7 +35,10 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
   /** Terminates the backend running a statement that contains `marker`, once it runs. */
   async function killWhenRunning(marker: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
-      const { rows } = await admin.query("SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()", [`%${marker}%`]);
+      const { rows } = await admin.query(
+        "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()",
+        [`%${marker}%`],
+      );
       if (rows.length > 0) {
         await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
         return;
@@ -57,7 +60,10 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
   it('a statement in a transaction fails with its connection', async () => {
     const before = retries;
     const killed = killWhenRunning('tx_marker_2');
-    await assert.rejects(db.transaction().execute((trx) => sql`SELECT pg_sleep(1), 'tx_marker_2' AS m`.execute(trx)), /terminat/i);
+    await assert.rejects(
+      db.transaction().execute((trx) => sql`SELECT pg_sleep(1), 'tx_marker_2' AS m`.execute(trx)),
+      /terminat/i,
+    );
     await killed;
     assert.equal(retries, before);
   });
@@ -66,7 +72,10 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
     await sql`CREATE TABLE IF NOT EXISTS retry_probe (n int)`.execute(db);
     const before = retries;
     const killed = killWhenRunning('write_marker_3');
-    await assert.rejects(sql`INSERT INTO retry_probe SELECT 1 FROM pg_sleep(1) WHERE 'write_marker_3' <> ''`.execute(db), /terminat/i);
+    await assert.rejects(
+      sql`INSERT INTO retry_probe SELECT 1 FROM pg_sleep(1) WHERE 'write_marker_3' <> ''`.execute(db),
+      /terminat/i,
+    );
     await killed;
     assert.equal(retries, before);
     assert.equal((await sql<{ n: number }>`SELECT count(*)::int AS n FROM retry_probe`.execute(db)).rows[0]!.n, 0);

@@ -40,12 +40,20 @@ describeEachEngine('Redis out of memory or evicting', (target) => {
     // Every write Redis is asked for now fails with OOM.
     await redis.admin.config('SET', 'maxmemory', '1');
     try {
-      for (let i = 0; i < 3; i++) assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await t.request({ method: 'GET', url: '/v1/me', key })).statusCode, 200);
       assertError(await t.request({ method: 'GET', url: '/v1/me', key }), 'rate_limited');
       assert.ok((await redisErrors('out_of_memory')) >= 4);
       const ready = await readyz();
       assert.equal(ready.status, 'ready');
-      assert.ok(ready.warnings.some((w) => /^redis: \d+ out_of_memory errors in the last minute; meanwhile limits are counted by each process alone/.test(w)), ready.warnings.join('\n'));
+      assert.ok(
+        ready.warnings.some((w) =>
+          /^redis: \d+ out_of_memory errors in the last minute; meanwhile limits are counted by each process alone/.test(
+            w,
+          ),
+        ),
+        ready.warnings.join('\n'),
+      );
     } finally {
       await redis.admin.config('SET', 'maxmemory', '0');
     }
@@ -60,7 +68,12 @@ describeEachEngine('Redis out of memory or evicting', (target) => {
     await redis.admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
     try {
       const ready = await readyz();
-      assert.ok(ready.warnings.includes('redis: maxmemory-policy is allkeys-lru: rate counters and in-flight sets can be evicted, and the limits then undercount; set maxmemory-policy noeviction'), ready.warnings.join('\n'));
+      assert.ok(
+        ready.warnings.includes(
+          'redis: maxmemory-policy is allkeys-lru: rate counters and in-flight sets can be evicted, and the limits then undercount; set maxmemory-policy noeviction',
+        ),
+        ready.warnings.join('\n'),
+      );
     } finally {
       await redis.admin.config('SET', 'maxmemory-policy', 'noeviction');
       await redis.admin.config('SET', 'maxmemory', '0');

@@ -32,7 +32,10 @@ describeEachEngine('migration 0009-post-search backfills existing posts', (targe
       '0003-webhooks': webhooksMigration(engine),
       '0005-cache-versions': cacheVersionsMigration(engine),
     };
-    const { error } = await new Migrator({ db: handle.db, provider: { getMigrations: async () => upTo0005 } }).migrateToLatest();
+    const { error } = await new Migrator({
+      db: handle.db,
+      provider: { getMigrations: async () => upTo0005 },
+    }).migrateToLatest();
     assert.equal(error, undefined);
     const clock = new ManualClock(START_TIME);
     const store = await new StoreService(handle.db, clock).create({ handle: 'before-search', name: 'Before search' });
@@ -51,9 +54,21 @@ describeEachEngine('migration 0009-post-search backfills existing posts', (targe
       created_at: at + n,
       updated_at: at + n,
     }));
-    for (let i = 0; i < rows.length; i += 200) ids.push(...(await handle.db.insertInto('posts').values(rows.slice(i, i + 200)).returning('id').execute()).map((r) => r.id));
+    for (let i = 0; i < rows.length; i += 200)
+      ids.push(
+        ...(
+          await handle.db
+            .insertInto('posts')
+            .values(rows.slice(i, i + 200))
+            .returning('id')
+            .execute()
+        ).map((r) => r.id),
+      );
     // The server's start migrates the rest.
-    ctx = await createContext({ ...loadConfig({ PUBLIC_BASE_URL: 'http://blog.test' }), database: created.database }, { clock, database: handle });
+    ctx = await createContext(
+      { ...loadConfig({ PUBLIC_BASE_URL: 'http://blog.test' }), database: created.database },
+      { clock, database: handle },
+    );
     key = (await ctx.keys.issue({ storeId: store.id, application: 'migration-test', scopes: ['read_blog'] })).key;
   });
   after(async () => {
@@ -65,7 +80,11 @@ describeEachEngine('migration 0009-post-search backfills existing posts', (targe
     const app = await buildApp(ctx, { logLevel: 'silent' });
     try {
       const search = async (q: string) => {
-        const res = await app.inject({ method: 'GET', url: `/v1/blog/posts?q=${encodeURIComponent(q)}`, headers: { authorization: `Bearer ${key}` } });
+        const res = await app.inject({
+          method: 'GET',
+          url: `/v1/blog/posts?q=${encodeURIComponent(q)}`,
+          headers: { authorization: `Bearer ${key}` },
+        });
         assert.equal(res.statusCode, 200, res.body);
         return res.json().data.map((p: { id: number }) => p.id);
       };

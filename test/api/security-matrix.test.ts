@@ -23,34 +23,151 @@ const ROUTES: RouteCase[] = [
   { name: 'GET /v1/openapi.json', scope: 'any', request: () => ({ method: 'GET', url: '/v1/openapi.json' }) },
   { name: 'GET /v1/audit/events', scope: 'read_audit', request: () => ({ method: 'GET', url: '/v1/audit/events' }) },
   { name: 'GET /v1/blog/posts', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/blog/posts' }) },
-  { name: 'POST /v1/blog/posts', scope: 'write_blog', request: () => ({ method: 'POST', url: '/v1/blog/posts', headers: idem(), body: { title: `t${Math.random()}`, body_html: 'b' } }) },
-  { name: 'GET /v1/blog/posts/{id}', scope: 'read_blog', ownsResource: true, request: (id) => ({ method: 'GET', url: `/v1/blog/posts/${id}` }) },
-  { name: 'PATCH /v1/blog/posts/{id}', scope: 'write_blog', ownsResource: true, request: (id) => ({ method: 'PATCH', url: `/v1/blog/posts/${id}`, body: { summary: 'x' } }) },
-  { name: 'POST /v1/blog/posts/{id}/publish', scope: 'publish_blog', ownsResource: true, request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/publish` }) },
-  { name: 'POST /v1/blog/posts/{id}/unpublish', scope: 'publish_blog', ownsResource: true, request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/unpublish` }) },
-  { name: 'DELETE /v1/blog/posts/{id}', scope: 'write_blog', ownsResource: true, request: (id) => ({ method: 'DELETE', url: `/v1/blog/posts/${id}` }) },
-  { name: 'GET /v1/blog/categories', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/blog/categories' }) },
-  { name: 'POST /v1/blog/categories', scope: 'write_blog', request: () => ({ method: 'POST', url: '/v1/blog/categories', headers: idem(), body: { name: `c${Math.random()}` } }) },
-  { name: 'PATCH /v1/blog/categories/{id}', scope: 'write_blog', request: () => ({ method: 'PATCH', url: '/v1/blog/categories/99999999', body: { name: 'x' } }) },
-  { name: 'DELETE /v1/blog/categories/{id}', scope: 'write_blog', request: () => ({ method: 'DELETE', url: '/v1/blog/categories/99999999' }) },
-  { name: 'POST /v1/blog/posts/{id}/preview-links', scope: 'write_blog', ownsResource: true, request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/preview-links` }) },
-  { name: 'DELETE /v1/media/images/{id}', scope: 'write_media', request: () => ({ method: 'DELETE', url: '/v1/media/images/img_aaaaaaaaaaaaaaaaaaaaaaaa' }) },
+  {
+    name: 'POST /v1/blog/posts',
+    scope: 'write_blog',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/blog/posts',
+      headers: idem(),
+      body: { title: `t${Math.random()}`, body_html: 'b' },
+    }),
+  },
+  {
+    name: 'GET /v1/blog/posts/{id}',
+    scope: 'read_blog',
+    ownsResource: true,
+    request: (id) => ({ method: 'GET', url: `/v1/blog/posts/${id}` }),
+  },
+  {
+    name: 'PATCH /v1/blog/posts/{id}',
+    scope: 'write_blog',
+    ownsResource: true,
+    request: (id) => ({ method: 'PATCH', url: `/v1/blog/posts/${id}`, body: { summary: 'x' } }),
+  },
+  {
+    name: 'POST /v1/blog/posts/{id}/publish',
+    scope: 'publish_blog',
+    ownsResource: true,
+    request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/publish` }),
+  },
+  {
+    name: 'POST /v1/blog/posts/{id}/unpublish',
+    scope: 'publish_blog',
+    ownsResource: true,
+    request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/unpublish` }),
+  },
+  {
+    name: 'DELETE /v1/blog/posts/{id}',
+    scope: 'write_blog',
+    ownsResource: true,
+    request: (id) => ({ method: 'DELETE', url: `/v1/blog/posts/${id}` }),
+  },
+  {
+    name: 'GET /v1/blog/categories',
+    scope: 'read_blog',
+    request: () => ({ method: 'GET', url: '/v1/blog/categories' }),
+  },
+  {
+    name: 'POST /v1/blog/categories',
+    scope: 'write_blog',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      headers: idem(),
+      body: { name: `c${Math.random()}` },
+    }),
+  },
+  {
+    name: 'PATCH /v1/blog/categories/{id}',
+    scope: 'write_blog',
+    request: () => ({ method: 'PATCH', url: '/v1/blog/categories/99999999', body: { name: 'x' } }),
+  },
+  {
+    name: 'DELETE /v1/blog/categories/{id}',
+    scope: 'write_blog',
+    request: () => ({ method: 'DELETE', url: '/v1/blog/categories/99999999' }),
+  },
+  {
+    name: 'POST /v1/blog/posts/{id}/preview-links',
+    scope: 'write_blog',
+    ownsResource: true,
+    request: (id) => ({ method: 'POST', url: `/v1/blog/posts/${id}/preview-links` }),
+  },
+  {
+    name: 'DELETE /v1/media/images/{id}',
+    scope: 'write_media',
+    request: () => ({ method: 'DELETE', url: '/v1/media/images/img_aaaaaaaaaaaaaaaaaaaaaaaa' }),
+  },
   {
     name: 'POST /v1/media/images',
     scope: 'write_media',
-    request: () => ({ method: 'POST', url: '/v1/media/images', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--\r\n' }),
+    request: () => ({
+      method: 'POST',
+      url: '/v1/media/images',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    }),
   },
-  { name: 'POST /v1/webhooks', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks', body: { url: 'https://93.184.215.14/hooks', events: ['*'] } }) },
+  {
+    name: 'POST /v1/webhooks',
+    scope: 'manage_webhooks',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/webhooks',
+      body: { url: 'https://93.184.215.14/hooks', events: ['*'] },
+    }),
+  },
   { name: 'GET /v1/webhooks', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks' }) },
-  { name: 'GET /v1/webhooks/{id}', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown' }) },
-  { name: 'PATCH /v1/webhooks/{id}', scope: 'manage_webhooks', request: () => ({ method: 'PATCH', url: '/v1/webhooks/wh_unknown', body: { enabled: false } }) },
-  { name: 'DELETE /v1/webhooks/{id}', scope: 'manage_webhooks', request: () => ({ method: 'DELETE', url: '/v1/webhooks/wh_unknown' }) },
-  { name: 'POST /v1/webhooks/{id}/rotate-secret', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/rotate-secret' }) },
-  { name: 'POST /v1/webhooks/{id}/test', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/test' }) },
-  { name: 'GET /v1/webhooks/{id}/deliveries', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries' }) },
-  { name: 'GET /v1/webhooks/{id}/deliveries/{delivery_id}', scope: 'manage_webhooks', request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries/whd_unknown' }) },
-  { name: 'POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/deliveries/whd_unknown/retry' }) },
-  { name: 'POST /v1/webhooks/{id}/replay', scope: 'manage_webhooks', request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/replay', body: { since: '2026-09-14T10:00:00+08:00' } }) },
+  {
+    name: 'GET /v1/webhooks/{id}',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown' }),
+  },
+  {
+    name: 'PATCH /v1/webhooks/{id}',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'PATCH', url: '/v1/webhooks/wh_unknown', body: { enabled: false } }),
+  },
+  {
+    name: 'DELETE /v1/webhooks/{id}',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'DELETE', url: '/v1/webhooks/wh_unknown' }),
+  },
+  {
+    name: 'POST /v1/webhooks/{id}/rotate-secret',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/rotate-secret' }),
+  },
+  {
+    name: 'POST /v1/webhooks/{id}/test',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/test' }),
+  },
+  {
+    name: 'GET /v1/webhooks/{id}/deliveries',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries' }),
+  },
+  {
+    name: 'GET /v1/webhooks/{id}/deliveries/{delivery_id}',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'GET', url: '/v1/webhooks/wh_unknown/deliveries/whd_unknown' }),
+  },
+  {
+    name: 'POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry',
+    scope: 'manage_webhooks',
+    request: () => ({ method: 'POST', url: '/v1/webhooks/wh_unknown/deliveries/whd_unknown/retry' }),
+  },
+  {
+    name: 'POST /v1/webhooks/{id}/replay',
+    scope: 'manage_webhooks',
+    request: () => ({
+      method: 'POST',
+      url: '/v1/webhooks/wh_unknown/replay',
+      body: { since: '2026-09-14T10:00:00+08:00' },
+    }),
+  },
   { name: 'GET /v1/events', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/events' }) },
 ];
 
@@ -78,13 +195,22 @@ describeTenantApp('security matrix over every /v1 route', { tenant: false }, (su
   it('every /v1 route of the app is in the matrix', () => {
     for (const r of ROUTES) {
       const [method, path] = r.name.split(' ');
-      assert.ok(suite.t.app.hasRoute({ method: method as 'GET', url: path.replace('{id}', ':id').replace('{delivery_id}', ':delivery_id') }), `${r.name} is registered`);
+      assert.ok(
+        suite.t.app.hasRoute({
+          method: method as 'GET',
+          url: path.replace('{id}', ':id').replace('{delivery_id}', ':delivery_id'),
+        }),
+        `${r.name} is registered`,
+      );
     }
     // Every /v1 route is described in the OpenAPI document (policy routes only live under /v1).
     const paths = (suite.t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
     for (const [path, item] of Object.entries(paths)) {
       for (const method of Object.keys(item)) {
-        assert.ok(ROUTES.some((r) => r.name === `${method.toUpperCase()} ${path}`), `${method.toUpperCase()} ${path} has a row in the matrix`);
+        assert.ok(
+          ROUTES.some((r) => r.name === `${method.toUpperCase()} ${path}`),
+          `${method.toUpperCase()} ${path} has a row in the matrix`,
+        );
       }
     }
   });
@@ -103,7 +229,10 @@ describeTenantApp('security matrix over every /v1 route', { tenant: false }, (su
       ];
       for (const authorization of headers) {
         const req = route.request(postId);
-        const res = await suite.t.request({ ...req, headers: { ...(req.headers ?? {}), ...(authorization ? { authorization } : {}) } });
+        const res = await suite.t.request({
+          ...req,
+          headers: { ...(req.headers ?? {}), ...(authorization ? { authorization } : {}) },
+        });
         assertError(res, 'unauthorized');
       }
     });
@@ -114,7 +243,9 @@ describeTenantApp('security matrix over every /v1 route', { tenant: false }, (su
         const store = await suite.t.createStore();
         for (const other of insufficientScopes(scope)) {
           const k = await suite.t.issueKey(store, [other]);
-          assertError(await suite.t.request({ ...route.request(postId), key: k }), 'insufficient_scope', [{ field: 'scope', issue: `required: ${scope}` }]);
+          assertError(await suite.t.request({ ...route.request(postId), key: k }), 'insufficient_scope', [
+            { field: 'scope', issue: `required: ${scope}` },
+          ]);
         }
       });
     }

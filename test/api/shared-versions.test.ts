@@ -35,7 +35,11 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
     assert.equal((await me(key)).store.name, 'Test Store');
     // Committed through the service, as a process would before dying: no drop in Redis.
     await t.ctx.stores.update(store.handle, { name: 'Changed behind the copy' });
-    assert.equal((await me(key)).store.name, 'Test Store', 'the copy in Redis still names the old versions until a reconcile');
+    assert.equal(
+      (await me(key)).store.name,
+      'Test Store',
+      'the copy in Redis still names the old versions until a reconcile',
+    );
     await shared.reconcile();
     assert.equal((await me(key)).store.name, 'Changed behind the copy');
     // Unchanged stores keep their copies: the next look finds nothing to drop.
@@ -64,11 +68,17 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
     const next = () => new Promise<void>((resolve) => (scheduled = resolve));
     const jobs = new PeriodicJobs([t.ctx.jobs.job('cache-version-reconcile')], { timers });
     jobs.start();
-    assert.deepEqual(waits.map((w) => w.ms), [0]);
+    assert.deepEqual(
+      waits.map((w) => w.ms),
+      [0],
+    );
     const second = next();
     waits[0]!.run();
     await second;
-    assert.deepEqual(waits.map((w) => w.ms), [0, 1000]);
+    assert.deepEqual(
+      waits.map((w) => w.ms),
+      [0, 1000],
+    );
     assert.equal((await me(key)).store.name, 'Changed while no one looked');
     await jobs.stop();
   });
@@ -82,7 +92,11 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
     await shared.drop([store.id]);
     const gen = await client.hget(hashKey, 'gen');
     // A reader that saw the generation before the drop: its copy may predate the commit.
-    shared.fill(store.id, shared.parse([null, null, null, String(Number(gen) - 1)])!, { keys: 1, content: 1, usage: 1 });
+    shared.fill(store.id, shared.parse([null, null, null, String(Number(gen) - 1)])!, {
+      keys: 1,
+      content: 1,
+      usage: 1,
+    });
     await client.ping();
     assert.deepEqual(await client.hgetall(hashKey), { gen });
     // A reader that saw the current generation puts its copy back.
@@ -92,7 +106,11 @@ describe('cache versions kept in Redis [postgres]', { skip: postgres.skip ?? red
   });
 
   it('the database records that its versions are kept in Redis, under a namespace of its own and of its identity', async () => {
-    const row = await t.ctx.db.selectFrom('service_settings').select('value').where('name', '=', 'cache_versions_redis').executeTakeFirst();
+    const row = await t.ctx.db
+      .selectFrom('service_settings')
+      .select('value')
+      .where('name', '=', 'cache_versions_redis')
+      .executeTakeFirst();
     assert.ok(row && row.value.length >= 32);
     const identity = await databaseIdentity(t.ctx.db, 'postgres');
     assert.match(identity, /^\d+:\d+:\d+:\d+$/);

@@ -68,11 +68,15 @@ async function waitFor(what: string, condition: () => Promise<boolean> | boolean
  */
 async function slotGivenBack(t: TestApp, key: string): Promise<void> {
   let last = '';
-  await waitFor('the slot is given back', async () => {
-    const res = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
-    last = res.body;
-    return res.statusCode === 200;
-  }, 3000).catch(() => assert.fail(`the key's slot was not given back: ${last}`));
+  await waitFor(
+    'the slot is given back',
+    async () => {
+      const res = await t.request({ method: 'GET', url: '/v1/blog/posts', key });
+      last = res.body;
+      return res.statusCode === 200;
+    },
+    3000,
+  ).catch(() => assert.fail(`the key's slot was not given back: ${last}`));
 }
 
 /** Sends one complete request on a fresh connection and returns the status line's code. */
@@ -108,7 +112,11 @@ describeTenantApp('slow clients on a listening server', { env: LIMITS, tenant: f
 
   it('cuts a JSON body trickled a byte at a time and gives its in-flight slot back', async () => {
     const store = await suite.t.createStore();
-    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
+    const key = await suite.t.issueKey(store, undefined, {
+      concurrency: 1,
+      readPerMinute: 10_000,
+      writePerMinute: 10_000,
+    });
     const body = Buffer.from(JSON.stringify({ title: 'Trickled', body_html: '<p>slow</p>' }));
     const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(key);
@@ -159,7 +167,10 @@ describeTenantApp('slow clients on a listening server', { env: LIMITS, tenant: f
     const stop = trickle(client.socket, Buffer.from('X-Slow: 1111111111111111111111111111111111111111'), 50);
     const closedAfter = await client.closed;
     stop();
-    assert.ok(closedAfter >= 400 && closedAfter < 2500, `closed after ${closedAfter} ms (the headers would take 2.5 s)`);
+    assert.ok(
+      closedAfter >= 400 && closedAfter < 2500,
+      `closed after ${closedAfter} ms (the headers would take 2.5 s)`,
+    );
     // Cut in the API's terms: incomplete input, named, then the connection closes.
     assert.match(client.received(), /^HTTP\/1\.1 422 /);
     assert.match(client.received(), /"field":"request","issue":"was not received completely in time"/);
@@ -167,8 +178,14 @@ describeTenantApp('slow clients on a listening server', { env: LIMITS, tenant: f
 
   it('cuts an upload that falls below the minimum pace and gives its slot back', async () => {
     const store = await suite.t.createStore({ media: true });
-    const key = await suite.t.issueKey(store, undefined, { concurrency: 1, readPerMinute: 10_000, writePerMinute: 10_000 });
-    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
+    const key = await suite.t.issueKey(store, undefined, {
+      concurrency: 1,
+      readPerMinute: 10_000,
+      writePerMinute: 10_000,
+    });
+    const { payload, contentType } = multipartBody([
+      { name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() },
+    ]);
     const slots = watchSlots(suite.t.ctx);
     const acquired = slots.acquired(key);
     const client = rawClient(port);
@@ -189,7 +206,9 @@ describeTenantApp('slow clients on a listening server', { env: LIMITS, tenant: f
   it('lets an upload take longer than the JSON body time while it keeps the pace', async () => {
     const store = await suite.t.createStore({ media: true });
     const key = await suite.t.issueKey(store);
-    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() }]);
+    const { payload, contentType } = multipartBody([
+      { name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: await uniqueJpeg() },
+    ]);
     const client = rawClient(port);
     const started = Date.now();
     client.socket.write(
@@ -228,7 +247,10 @@ describeTenantApp('slow clients on a listening server', { env: LIMITS, tenant: f
     const answeredAt = Date.now();
     const closedAfter = await client.closed;
     // Node closes an idle connection after keepAliveTimeout (plus its own one-second margin).
-    assert.ok(Date.now() - answeredAt >= 1200, `idle connection closed after ${Date.now() - answeredAt} ms (header time is 400 ms)`);
+    assert.ok(
+      Date.now() - answeredAt >= 1200,
+      `idle connection closed after ${Date.now() - answeredAt} ms (header time is 400 ms)`,
+    );
     assert.ok(closedAfter > 0);
   });
 });

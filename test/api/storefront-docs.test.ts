@@ -72,7 +72,10 @@ describe('/docs reference for integrators', () => {
     assert.deepEqual(doc.components.securitySchemes.bearerAuth.type, 'http');
     assert.deepEqual(doc.components.securitySchemes.bearerAuth.scheme, 'bearer');
     // Try it out sends to the document's server: this service's public address.
-    assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), [t.config.publicBaseUrl]);
+    assert.deepEqual(
+      doc.servers.map((s: { url: string }) => s.url),
+      [t.config.publicBaseUrl],
+    );
     assert.match(String((await get('/docs')).headers['content-security-policy']), /connect-src 'self'/);
   });
 
@@ -84,7 +87,10 @@ describe('/docs reference for integrators', () => {
     const withKey = await t.request({ method: 'GET', url: '/v1/openapi.json', key });
     assert.deepEqual(open.json(), withKey.json());
     assert.ok(Object.keys(open.json().paths).includes('/v1/blog/posts'));
-    assert.ok(Object.keys(open.json().paths).every((p: string) => p.startsWith('/v1')), '/docs and /s/ are not API');
+    assert.ok(
+      Object.keys(open.json().paths).every((p: string) => p.startsWith('/v1')),
+      '/docs and /s/ are not API',
+    );
     assert.equal((await get('/docs/openapi.json', { 'if-none-match': String(open.headers.etag) })).statusCode, 304);
     assert.equal((await get('/v1/openapi.json')).statusCode, 401, 'the /v1 document still needs a key');
   });

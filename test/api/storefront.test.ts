@@ -19,7 +19,8 @@ const NOT_FOUND_TEXT = '找不到頁面';
 
 describeTenantApp('store front pages', (suite) => {
   const postUrl = (id: number, handle = suite.store.handle) => `/s/${handle}/blog/posts/${id}`;
-  const page = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => suite.t.request({ method, url, headers });
+  const page = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+    suite.t.request({ method, url, headers });
   const apiPost = async (id: number, k = suite.key) => {
     const res = await suite.t.request({ method: 'GET', url: `/v1/blog/posts/${id}`, key: k });
     assert.equal(res.statusCode, 200, res.body);
@@ -36,7 +37,13 @@ describeTenantApp('store front pages', (suite) => {
     return post;
   };
   const createCategory = async (name: string, k = suite.key) => {
-    const res = await suite.t.request({ method: 'POST', url: '/v1/blog/categories', key: k, headers: { 'idempotency-key': `cat-${randomLowerAlnum(12)}` }, body: { name } });
+    const res = await suite.t.request({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key: k,
+      headers: { 'idempotency-key': `cat-${randomLowerAlnum(12)}` },
+      body: { name },
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id as number;
   };
@@ -45,7 +52,18 @@ describeTenantApp('store front pages', (suite) => {
     const basename = `${randomLowerAlnum(24)}.jpg`;
     await suite.t.ctx.db
       .insertInto('images')
-      .values({ id: `img_${randomLowerAlnum(24)}`, store_id: s.id, basename, sha256: randomLowerAlnum(64), content_type: 'image/jpeg', width, height, bytes: 1234, created_at: Date.parse(START_TIME), deleted_at: null })
+      .values({
+        id: `img_${randomLowerAlnum(24)}`,
+        store_id: s.id,
+        basename,
+        sha256: randomLowerAlnum(64),
+        content_type: 'image/jpeg',
+        width,
+        height,
+        bytes: 1234,
+        created_at: Date.parse(START_TIME),
+        deleted_at: null,
+      })
       .execute();
     return `http://blog.test/media/${s.handle}/${basename}`;
   };
@@ -54,7 +72,11 @@ describeTenantApp('store front pages', (suite) => {
     assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/);
     assert.ok(res.body.startsWith('<!doctype html>'), 'an HTML page, not the JSON envelope');
     assert.ok(res.body.includes(NOT_FOUND_TEXT));
-    assert.equal(res.headers['cache-control'], 'no-store', 'a 404 is never cached: a scheduled post may appear any moment');
+    assert.equal(
+      res.headers['cache-control'],
+      'no-store',
+      'a 404 is never cached: a scheduled post may appear any moment',
+    );
     assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     if (hidden !== undefined) assert.ok(!res.body.includes(hidden), 'nothing of the post leaks');
@@ -67,7 +89,8 @@ describeTenantApp('store front pages', (suite) => {
     const post = await createPost(suite.t, suite.key, {
       title: 'Autumn menu',
       summary: 'What we cook this season',
-      body_html: '<h2>Soups</h2><p>Hello <strong>world</strong> <a href="https://example.com/x" onclick="steal()">link</a></p><script>alert(1)</script>',
+      body_html:
+        '<h2>Soups</h2><p>Hello <strong>world</strong> <a href="https://example.com/x" onclick="steal()">link</a></p><script>alert(1)</script>',
       cover_image_url: cover,
       category_ids: [news, travel],
       default_category_id: travel,
@@ -84,14 +107,30 @@ describeTenantApp('store front pages', (suite) => {
     assert.ok(html.includes('<h1>Autumn menu</h1>'));
     assert.ok(html.includes('<p class="summary">What we cook this season</p>'));
     assert.ok(html.includes('<meta name="description" content="What we cook this season">'));
-    assert.ok(html.includes('<h2>Soups</h2><p>Hello <strong>world</strong> <a href="https://example.com/x">link</a></p>'), 'the stored, filtered body as is');
+    assert.ok(
+      html.includes('<h2>Soups</h2><p>Hello <strong>world</strong> <a href="https://example.com/x">link</a></p>'),
+      'the stored, filtered body as is',
+    );
     assert.ok(!/<script|onclick|alert\(1\)/.test(html), 'nothing the filter removed comes back');
     assert.ok(html.includes(`<img class="cover" src="${cover}" alt="Autumn menu" width="800" height="600">`));
-    assert.ok(html.includes('<time datetime="2026-09-15T04:30:00+08:00">2026-09-15</time>'), 'date written in the store offset (+08:00)');
+    assert.ok(
+      html.includes('<time datetime="2026-09-15T04:30:00+08:00">2026-09-15</time>'),
+      'date written in the store offset (+08:00)',
+    );
     assert.match(html, /<ul class="categories"><li>Travel &amp; Food<\/li><li>News<\/li><\/ul>/, 'main category first');
-    assert.ok(html.includes(`<link rel="canonical" href="http://blog.test/s/${suite.store.handle}/blog/posts/${post.id}">`));
-    assert.ok(html.includes(`<header class="site"><a href="http://blog.test/s/${suite.store.handle}/blog">Test Store</a></header>`));
-    assert.equal((await apiPost(post.id)).public_url, `http://blog.test${postUrl(post.id)}`, 'public_url is the page served here');
+    assert.ok(
+      html.includes(`<link rel="canonical" href="http://blog.test/s/${suite.store.handle}/blog/posts/${post.id}">`),
+    );
+    assert.ok(
+      html.includes(
+        `<header class="site"><a href="http://blog.test/s/${suite.store.handle}/blog">Test Store</a></header>`,
+      ),
+    );
+    assert.equal(
+      (await apiPost(post.id)).public_url,
+      `http://blog.test${postUrl(post.id)}`,
+      'public_url is the page served here',
+    );
   });
 
   it('every page is valid HTML: post (with categories, cover and summary), index, older page and 404', async () => {
@@ -149,8 +188,15 @@ describeTenantApp('store front pages', (suite) => {
     await publish(suite.t, shopKey, post.id);
     const html = (await page(postUrl(post.id, shop.handle))).body;
     assert.ok(html.includes('<h1>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>'));
-    assert.ok(html.includes('<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; | &lt;i&gt;Shop&lt;/i&gt; &amp; &quot;Co&quot;</title>'));
-    assert.ok(html.includes('alt="&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"'), 'escaped inside the attribute too');
+    assert.ok(
+      html.includes(
+        '<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; | &lt;i&gt;Shop&lt;/i&gt; &amp; &quot;Co&quot;</title>',
+      ),
+    );
+    assert.ok(
+      html.includes('alt="&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"'),
+      'escaped inside the attribute too',
+    );
     assert.ok(html.includes('<p class="summary">&lt;img src=x onerror=alert(2)&gt;</p>'));
     assert.ok(html.includes('content="&lt;img src=x onerror=alert(2)&gt;"'));
     assert.ok(html.includes('<li>&lt;b&gt;cat&lt;/b&gt;</li>'));
@@ -160,7 +206,10 @@ describeTenantApp('store front pages', (suite) => {
     assert.ok(!html.includes('<b>cat'));
     assert.ok(!html.includes('<i>Shop'));
     const index = (await page(`/s/${shop.handle}/blog`)).body;
-    assert.ok(index.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !index.includes('<script'), 'the index escapes as well');
+    assert.ok(
+      index.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !index.includes('<script'),
+      'the index escapes as well',
+    );
   });
 
   it('drafts, unpublished, deleted, other stores’ posts, unknown and uncertified stores are 404 pages', async () => {
@@ -175,7 +224,17 @@ describeTenantApp('store front pages', (suite) => {
     const deleted = await createPost(suite.t, suite.key, { title: 'Deleted one' });
     const first = await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${deleted.id}`, key: suite.key });
     const token = first.json().error.details[0].issue;
-    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${deleted.id}`, key: suite.key, body: { confirmation_token: token } })).statusCode, 204);
+    assert.equal(
+      (
+        await suite.t.request({
+          method: 'DELETE',
+          url: `/v1/blog/posts/${deleted.id}`,
+          key: suite.key,
+          body: { confirmation_token: token },
+        })
+      ).statusCode,
+      204,
+    );
     assertNotFoundPage(await page(postUrl(deleted.id)), 'Deleted one');
 
     const other = await suite.t.tenant();
@@ -187,7 +246,8 @@ describeTenantApp('store front pages', (suite) => {
     assertNotFoundPage(await page(postUrl(mine.id, 'no-such-store')), 'Mine');
     assertNotFoundPage(await page(postUrl(mine.id, 'Not_A_Handle')));
     assertNotFoundPage(await page('/s/no-such-store/blog'));
-    for (const id of ['abc', '0', `0${mine.id}`, '1e3', '99999999999999999999']) assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${id}`));
+    for (const id of ['abc', '0', `0${mine.id}`, '1e3', '99999999999999999999'])
+      assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${id}`));
     assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${mine.id}/extra`));
     assertNotFoundPage(await page(`/s/${suite.store.handle}`));
     assertNotFoundPage(await page(`/s/${suite.store.handle}/blog/posts/${mine.id}`.replace('/blog/', '/blog/x/')));
@@ -224,7 +284,12 @@ describeTenantApp('store front pages', (suite) => {
     const post = await publishedPost();
     const res = await page(postUrl(post.id));
     const csp = String(res.headers['content-security-policy']);
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
     assert.deepEqual(directives.get('default-src'), ["'none'"]);
     assert.deepEqual(directives.get('base-uri'), ["'none'"]);
     assert.deepEqual(directives.get('form-action'), ["'none'"]);
@@ -233,7 +298,11 @@ describeTenantApp('store front pages', (suite) => {
     assert.deepEqual(directives.get('img-src'), ["'self'", 'http://blog.test', 'https:']);
     const style = /<style>([\s\S]*?)<\/style>/.exec(res.body)?.[1] ?? '';
     assert.ok(style.length > 100);
-    assert.deepEqual(directives.get('style-src'), [`'sha256-${createHash('sha256').update(style).digest('base64')}'`], 'the hash is that of the page’s own style block');
+    assert.deepEqual(
+      directives.get('style-src'),
+      [`'sha256-${createHash('sha256').update(style).digest('base64')}'`],
+      'the hash is that of the page’s own style block',
+    );
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.equal(res.headers['referrer-policy'], 'strict-origin-when-cross-origin');
     assert.equal(res.headers['x-frame-options'], 'DENY');
@@ -257,11 +326,20 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal(revalidated.headers.etag, etag);
     assert.equal(revalidated.headers['cache-control'], 'public, no-cache');
     assert.match(String(revalidated.headers['content-security-policy']), /default-src 'none'/);
-    assert.equal((await page(postUrl(post.id), { 'if-none-match': `"other", W/${etag}` })).statusCode, 304, 'weak comparison, lists');
+    assert.equal(
+      (await page(postUrl(post.id), { 'if-none-match': `"other", W/${etag}` })).statusCode,
+      304,
+      'weak comparison, lists',
+    );
     assert.equal((await page(postUrl(post.id), { 'if-none-match': '"other"' })).statusCode, 200);
 
     suite.t.clock.advance(60_000);
-    await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { title: 'Versioned, edited' } });
+    await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/blog/posts/${post.id}`,
+      key: suite.key,
+      body: { title: 'Versioned, edited' },
+    });
     const changed = await page(postUrl(post.id), { 'if-none-match': etag });
     assert.equal(changed.statusCode, 200, 'the old copy is stale');
     assert.notEqual(changed.headers.etag, etag);
@@ -276,15 +354,25 @@ describeTenantApp('store front pages', (suite) => {
       suite.t.clock.set('2026-09-15T02:30:00Z');
       const res = await page(postUrl(post.id));
       assert.equal(res.headers['last-modified'], 'Tue, 15 Sep 2026 02:10:00 GMT');
-      const ims = (value: string, extra: Record<string, string> = {}) => page(postUrl(post.id), { 'if-modified-since': value, ...extra });
+      const ims = (value: string, extra: Record<string, string> = {}) =>
+        page(postUrl(post.id), { 'if-modified-since': value, ...extra });
       assert.equal((await ims('Tue, 15 Sep 2026 02:10:00 GMT')).statusCode, 304);
       assert.equal((await ims('Wed, 16 Sep 2026 00:00:00 GMT')).statusCode, 304);
       assert.equal((await ims('Tue, 15 Sep 2026 02:09:59 GMT')).statusCode, 200);
       assert.equal((await ims('not a date')).statusCode, 200);
-      assert.equal((await ims('Wed, 16 Sep 2026 00:00:00 GMT', { 'if-none-match': '"stale"' })).statusCode, 200, 'If-None-Match decides');
+      assert.equal(
+        (await ims('Wed, 16 Sep 2026 00:00:00 GMT', { 'if-none-match': '"stale"' })).statusCode,
+        200,
+        'If-None-Match decides',
+      );
 
       suite.t.clock.set('2026-09-15T03:00:00Z');
-      await suite.t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key: suite.key, body: { summary: 'now with a summary' } });
+      await suite.t.request({
+        method: 'PATCH',
+        url: `/v1/blog/posts/${post.id}`,
+        key: suite.key,
+        body: { summary: 'now with a summary' },
+      });
       const edited = await ims('Tue, 15 Sep 2026 02:10:00 GMT');
       assert.equal(edited.statusCode, 200);
       assert.equal(edited.headers['last-modified'], 'Tue, 15 Sep 2026 03:00:00 GMT');
@@ -322,7 +410,10 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal(first.headers['content-type'], 'text/html; charset=utf-8');
     assert.deepEqual(idsOn(first.body), expected.slice(0, 20));
     assert.ok(!first.body.includes(`/blog/posts/${draft.id}"`) && !first.body.includes('Index scheduled'));
-    assert.ok(first.body.includes('<time datetime="2026-08-01T22:00:00+08:00">2026-08-01</time>'), 'dates in the store offset');
+    assert.ok(
+      first.body.includes('<time datetime="2026-08-01T22:00:00+08:00">2026-08-01</time>'),
+      'dates in the store offset',
+    );
     const older = /<a href="([^"]+)" rel="next">較舊的文章<\/a>/.exec(first.body);
     assert.ok(older, 'an older-posts link');
     const olderUrl = new URL(older[1].replaceAll('&amp;', '&'));
@@ -334,8 +425,12 @@ describeTenantApp('store front pages', (suite) => {
     assert.ok(!second.body.includes('rel="next"'), 'the last page has no older link');
     assert.ok(second.body.includes(`<a href="http://blog.test/s/${shop.store.handle}/blog" rel="first">`));
 
-    assert.equal((await page(`/s/${shop.store.handle}/blog`, { 'if-none-match': String(first.headers.etag) })).statusCode, 304);
-    for (const bad of ['x', '1.0', '12', '-1.5']) assertNotFoundPage(await page(`/s/${shop.store.handle}/blog?before=${bad}`));
+    assert.equal(
+      (await page(`/s/${shop.store.handle}/blog`, { 'if-none-match': String(first.headers.etag) })).statusCode,
+      304,
+    );
+    for (const bad of ['x', '1.0', '12', '-1.5'])
+      assertNotFoundPage(await page(`/s/${shop.store.handle}/blog?before=${bad}`));
     assertNotFoundPage(await page(`/s/${shop.store.handle}/blog?before=1.2&before=3.4`));
 
     const empty = await suite.t.tenant();
@@ -389,10 +484,21 @@ describeTenantApp('store front pages', (suite) => {
     flushes.start();
     try {
       // The row itself is watched while the write runs (reading through the API would spend the key's allowance).
-      const stored = async () => (await suite.t.ctx.db.selectFrom('posts').select('view_count').where('id', '=', post.id).executeTakeFirstOrThrow()).view_count;
+      const stored = async () =>
+        (
+          await suite.t.ctx.db
+            .selectFrom('posts')
+            .select('view_count')
+            .where('id', '=', post.id)
+            .executeTakeFirstOrThrow()
+        ).view_count;
       await Promise.all(Array.from({ length: 3 }, () => other.app.inject({ method: 'GET', url: postUrl(post.id) })));
       tc.mock.timers.tick(VIEW_FLUSH_INTERVAL_MS - 1);
-      assert.equal(await settled(async () => (await stored()) !== 0, 50), false, 'nothing is written before the second is up');
+      assert.equal(
+        await settled(async () => (await stored()) !== 0, 50),
+        false,
+        'nothing is written before the second is up',
+      );
       tc.mock.timers.tick(1);
       assert.ok(await settled(async () => (await stored()) === 3), 'the timer wrote the 3 views');
       assert.equal((await apiPost(post.id)).view_count, 3);
@@ -417,19 +523,31 @@ describeTenantApp('store front pages', (suite) => {
   it('a custom storefront base changes public_url; the service still serves /s/<handle>', async () => {
     const shop = await suite.t.tenant();
     const post = await publishedPost({ title: 'Elsewhere too' }, shop.key);
-    assert.equal((await apiPost(post.id, shop.key)).public_url, `http://blog.test/s/${shop.store.handle}/blog/posts/${post.id}`);
+    assert.equal(
+      (await apiPost(post.id, shop.key)).public_url,
+      `http://blog.test/s/${shop.store.handle}/blog/posts/${post.id}`,
+    );
     await suite.t.ctx.stores.update(shop.store.handle, { storefront_base_url: 'https://shop.example.com/journal' });
     const freshKey = await suite.t.issueKey(shop.store);
-    assert.equal((await apiPost(post.id, freshKey)).public_url, `https://shop.example.com/journal/blog/posts/${post.id}`);
+    assert.equal(
+      (await apiPost(post.id, freshKey)).public_url,
+      `https://shop.example.com/journal/blog/posts/${post.id}`,
+    );
     const res = await page(postUrl(post.id, shop.store.handle));
     assert.equal(res.statusCode, 200);
-    assert.ok(res.body.includes(`<link rel="canonical" href="https://shop.example.com/journal/blog/posts/${post.id}">`), 'the separate front end is the canonical address');
+    assert.ok(
+      res.body.includes(`<link rel="canonical" href="https://shop.example.com/journal/blog/posts/${post.id}">`),
+      'the separate front end is the canonical address',
+    );
   });
 
   it('store front routes are not in the OpenAPI description', async () => {
     const doc = (await suite.t.request({ method: 'GET', url: '/v1/openapi.json', key: suite.key })).json();
     const paths = Object.keys(doc.paths);
     assert.ok(paths.includes('/v1/blog/posts'));
-    assert.deepEqual(paths.filter((p) => !p.startsWith('/v1')), []);
+    assert.deepEqual(
+      paths.filter((p) => !p.startsWith('/v1')),
+      [],
+    );
   });
 });

@@ -22,7 +22,6 @@ import { secondInstance } from '../helpers/second-instance.js';
 import { keyIdOf, watchSlots } from '../helpers/slot-watch.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
-
 // ---------------------------------------------------------------------------------------------
 // Rate headers
 
@@ -35,18 +34,32 @@ function rateHeaders(res: LightMyRequestResponse | { headers: Record<string, unk
 }
 
 /** The three rate headers, exactly; `reset` is either the exact value or an inclusive range. */
-function assertRate(res: LightMyRequestResponse, limit: number, remaining: number, reset: number | [number, number], what = ''): void {
+function assertRate(
+  res: LightMyRequestResponse,
+  limit: number,
+  remaining: number,
+  reset: number | [number, number],
+  what = '',
+): void {
   const h = rateHeaders(res);
   assert.equal(h.limit, String(limit), `X-RateLimit-Limit ${what}`);
   assert.equal(h.remaining, String(remaining), `X-RateLimit-Remaining ${what}`);
   assert.match(String(h.reset), /^\d+$/, `X-RateLimit-Reset is whole Unix seconds ${what}`);
   const value = Number(h.reset);
   if (typeof reset === 'number') assert.equal(value, reset, `X-RateLimit-Reset ${what}`);
-  else assert.ok(value >= reset[0] && value <= reset[1], `X-RateLimit-Reset ${value} within [${reset[0]}, ${reset[1]}] ${what}`);
+  else
+    assert.ok(
+      value >= reset[0] && value <= reset[1],
+      `X-RateLimit-Reset ${value} within [${reset[0]}, ${reset[1]}] ${what}`,
+    );
 }
 
 function assertNoRateHeaders(res: LightMyRequestResponse, what = ''): void {
-  assert.deepEqual(rateHeaders(res), { limit: undefined, remaining: undefined, reset: undefined }, `no rate headers ${what}`);
+  assert.deepEqual(
+    rateHeaders(res),
+    { limit: undefined, remaining: undefined, reset: undefined },
+    `no rate headers ${what}`,
+  );
 }
 
 /** Unix seconds at which a memory-backend window opened at `startMs` is full again. */
@@ -57,7 +70,12 @@ const resetFor = (startMs: number): number => Math.ceil((startMs + 60_000) / 100
 // (an empty body answers 422): every authenticated request counts, whatever its outcome. It also
 // reads a JSON body after onRequest, so a request whose body never arrives stays in flight.
 
-const WRITE = { method: 'POST', url: '/v1/blog/posts', headers: { 'idempotency-key': 'traffic-test' }, body: '{}' } as const;
+const WRITE = {
+  method: 'POST',
+  url: '/v1/blog/posts',
+  headers: { 'idempotency-key': 'traffic-test' },
+  body: '{}',
+} as const;
 
 function callWrite(app: FastifyInstance, key: string): Promise<LightMyRequestResponse> {
   return app.inject({
@@ -223,7 +241,11 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
 
     const wrongSecret = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
     for (const authorization of [undefined, 'Bearer nope', `Bearer  ${key}`, `Bearer ${wrongSecret}`]) {
-      const denied = await suite.t.request({ method: 'GET', url: '/v1/me', headers: authorization === undefined ? {} : { authorization } });
+      const denied = await suite.t.request({
+        method: 'GET',
+        url: '/v1/me',
+        headers: authorization === undefined ? {} : { authorization },
+      });
       assertError(denied, 'unauthorized');
       assertNoRateHeaders(denied, `on 401 (${authorization ?? 'no header'})`);
     }
@@ -247,7 +269,10 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
     assert.deepEqual(err.details, []);
     assertRate(limited, 3, 0, reset, '429');
     const retryAfter = Number(limited.headers['retry-after']);
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']}`);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+      `Retry-After ${limited.headers['retry-after']}`,
+    );
     assert.equal(retryAfter, 60, 'the whole minute is left');
 
     // Later in the window the suggested wait shrinks with the clock.
@@ -260,7 +285,10 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
 
   it('keeps read and write allowances independent', async () => {
     const start = suite.t.clock.now().getTime();
-    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 2 });
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], {
+      readPerMinute: 2,
+      writePerMinute: 2,
+    });
     for (let i = 0; i < 2; i++) assert.equal((await me(key)).statusCode, 200);
     assertError(await me(key), 'rate_limited');
 
@@ -273,7 +301,10 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
     assertRate(writeLimited, 2, 0, resetFor(start), 'write 429');
 
     // And the other way round: a fresh read allowance is not spent by writes.
-    const other = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], { readPerMinute: 2, writePerMinute: 1 });
+    const other = await suite.t.issueKey(await suite.t.createStore(), ['read_blog', 'write_blog'], {
+      readPerMinute: 2,
+      writePerMinute: 1,
+    });
     assert.notEqual((await callWrite(suite.t.app, other)).statusCode, 429);
     assertError(await callWrite(suite.t.app, other), 'rate_limited');
     const read = await me(other);
@@ -337,7 +368,10 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
 
   it('answers 429 concurrency_limited with Retry-After: 1 while the key’s slots are taken elsewhere', async () => {
     const reset = resetFor(suite.t.clock.now().getTime());
-    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { concurrency: 2, readPerMinute: 10 });
+    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], {
+      concurrency: 2,
+      readPerMinute: 10,
+    });
     const keyId = keyIdOf(key);
     const slots = watchSlots(suite.t.ctx);
     try {
@@ -436,8 +470,21 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
   it('reports the limits set with the CLI (key issue, store update) in GET /v1/me', async () => {
     const store = await suite.t.createStore();
     const issued = await cli(suite.t, [
-      'key', 'issue', '--store', store.handle, '--app', 'cli-app', '--scopes', 'read_blog',
-      '--no-expiry', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2',
+      'key',
+      'issue',
+      '--store',
+      store.handle,
+      '--app',
+      'cli-app',
+      '--scopes',
+      'read_blog',
+      '--no-expiry',
+      '--read-per-minute',
+      '7',
+      '--write-per-minute',
+      '3',
+      '--concurrency',
+      '2',
     ]);
     assert.equal(issued.key_id, keyIdOf(issued.key));
     const res = await me(issued.key);
@@ -448,188 +495,229 @@ describeTenantApp('traffic control over HTTP, memory backend', { tenant: false }
 
     const before = res.json().quotas;
     assert.equal(before.posts_per_day.limit, 200);
-    const updated = await cli(suite.t, ['store', 'update', store.handle, '--posts-per-day', '3', '--images-per-day', '4']);
+    const updated = await cli(suite.t, [
+      'store',
+      'update',
+      store.handle,
+      '--posts-per-day',
+      '3',
+      '--images-per-day',
+      '4',
+    ]);
     assert.deepEqual(updated.quotas, { posts_per_day: 3, images_per_day: 4 });
     const quotas = (await me(issued.key)).json().quotas;
     assert.deepEqual(
-      { posts: [quotas.posts_per_day.limit, quotas.posts_per_day.used, quotas.posts_per_day.remaining], images: [quotas.images_per_day.limit, quotas.images_per_day.used, quotas.images_per_day.remaining] },
+      {
+        posts: [quotas.posts_per_day.limit, quotas.posts_per_day.used, quotas.posts_per_day.remaining],
+        images: [quotas.images_per_day.limit, quotas.images_per_day.used, quotas.images_per_day.remaining],
+      },
       { posts: [3, 0, 3], images: [4, 0, 4] },
     );
     assert.equal(quotas.posts_per_day.resets_at, before.posts_per_day.resets_at);
   });
 });
 
-describeEachEngine('traffic control shared through Redis by two app instances', (target) => {
-  let t: TestApp; // instance A (with its own context)
-  let instanceB: Awaited<ReturnType<typeof secondInstance>>; // another context and app on the same database and Redis
-  let ctxB: AppContext;
-  let appB: FastifyInstance;
-  const keyIds: string[] = [];
-  before(async () => {
-    t = await startTestApp(target, { REDIS_URL });
-    instanceB = await secondInstance(t);
-    ({ ctx: ctxB, app: appB } = instanceB);
-  });
-  after(async () => {
-    await instanceB?.close();
-    await t?.close();
-    await deleteRedisKeys(keyIds);
-  });
+describeEachEngine(
+  'traffic control shared through Redis by two app instances',
+  (target) => {
+    let t: TestApp; // instance A (with its own context)
+    let instanceB: Awaited<ReturnType<typeof secondInstance>>; // another context and app on the same database and Redis
+    let ctxB: AppContext;
+    let appB: FastifyInstance;
+    const keyIds: string[] = [];
+    before(async () => {
+      t = await startTestApp(target, { REDIS_URL });
+      instanceB = await secondInstance(t);
+      ({ ctx: ctxB, app: appB } = instanceB);
+    });
+    after(async () => {
+      await instanceB?.close();
+      await t?.close();
+      await deleteRedisKeys(keyIds);
+    });
 
-  const meOn = (app: FastifyInstance, key: string) => app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
-  const issue = async (opts: { readPerMinute?: number; writePerMinute?: number; concurrency?: number }) => {
-    const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], opts);
-    keyIds.push(keyIdOf(key));
-    return key;
-  };
-  /** Redis owns the window (real time), t.clock only anchors the reset time: within the next minute. */
-  const resetRange = (): [number, number] => {
-    const nowS = t.clock.now().getTime() / 1000;
-    return [Math.floor(nowS), Math.ceil(nowS + 60)];
-  };
+    const meOn = (app: FastifyInstance, key: string) =>
+      app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+    const issue = async (opts: { readPerMinute?: number; writePerMinute?: number; concurrency?: number }) => {
+      const key = await t.issueKey(await t.createStore(), ['read_blog', 'write_blog'], opts);
+      keyIds.push(keyIdOf(key));
+      return key;
+    };
+    /** Redis owns the window (real time), t.clock only anchors the reset time: within the next minute. */
+    const resetRange = (): [number, number] => {
+      const nowS = t.clock.now().getTime() / 1000;
+      return [Math.floor(nowS), Math.ceil(nowS + 60)];
+    };
 
-  it('shares one per-minute allowance: 3 reads on A and 2 on B use up a limit of 5, then both refuse', async () => {
-    const key = await issue({ readPerMinute: 5 });
-    for (const remaining of [4, 3, 2]) {
-      const res = await meOn(t.app, key);
-      assert.equal(res.statusCode, 200, res.body);
-      assertRate(res, 5, remaining, resetRange(), 'on A');
-    }
-    for (const remaining of [1, 0]) {
-      const res = await meOn(appB, key);
-      assert.equal(res.statusCode, 200, res.body);
-      assertRate(res, 5, remaining, resetRange(), 'on B');
-    }
-    for (const [name, app] of [['A', t.app], ['B', appB]] as const) {
-      const limited = await meOn(app, key);
-      const err = assertError(limited, 'rate_limited');
-      assert.equal(err.retryable, true);
-      assertRate(limited, 5, 0, resetRange(), `429 on ${name}`);
-      const retryAfter = Number(limited.headers['retry-after']);
-      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']} on ${name}`);
-    }
-  });
+    it('shares one per-minute allowance: 3 reads on A and 2 on B use up a limit of 5, then both refuse', async () => {
+      const key = await issue({ readPerMinute: 5 });
+      for (const remaining of [4, 3, 2]) {
+        const res = await meOn(t.app, key);
+        assert.equal(res.statusCode, 200, res.body);
+        assertRate(res, 5, remaining, resetRange(), 'on A');
+      }
+      for (const remaining of [1, 0]) {
+        const res = await meOn(appB, key);
+        assert.equal(res.statusCode, 200, res.body);
+        assertRate(res, 5, remaining, resetRange(), 'on B');
+      }
+      for (const [name, app] of [
+        ['A', t.app],
+        ['B', appB],
+      ] as const) {
+        const limited = await meOn(app, key);
+        const err = assertError(limited, 'rate_limited');
+        assert.equal(err.retryable, true);
+        assertRate(limited, 5, 0, resetRange(), `429 on ${name}`);
+        const retryAfter = Number(limited.headers['retry-after']);
+        assert.ok(
+          Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+          `Retry-After ${limited.headers['retry-after']} on ${name}`,
+        );
+      }
+    });
 
-  it('counts the first requests after a busy start-up instead of failing open while Redis connects', async () => {
-    const errors: unknown[] = [];
-    const ctx = await createContext(t.config, { clock: t.clock, onTrafficBackendError: (err) => errors.push(err) });
-    // Start-up work that keeps the event loop busy right after the Redis client was created.
-    const busyUntil = Date.now() + 300;
-    while (Date.now() < busyUntil);
-    const app = await buildApp(ctx, { logLevel: 'silent' });
-    try {
-      const key = await issue({ readPerMinute: 2 });
-      const first = await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
-      assert.equal(first.statusCode, 200, first.body);
-      assertRate(first, 2, 1, resetRange(), 'the first request is counted in Redis');
-      assert.deepEqual(errors.map(String), []);
-    } finally {
-      await app.close();
-      await ctx.close();
-    }
-  });
+    it('counts the first requests after a busy start-up instead of failing open while Redis connects', async () => {
+      const errors: unknown[] = [];
+      const ctx = await createContext(t.config, { clock: t.clock, onTrafficBackendError: (err) => errors.push(err) });
+      // Start-up work that keeps the event loop busy right after the Redis client was created.
+      const busyUntil = Date.now() + 300;
+      while (Date.now() < busyUntil);
+      const app = await buildApp(ctx, { logLevel: 'silent' });
+      try {
+        const key = await issue({ readPerMinute: 2 });
+        const first = await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+        assert.equal(first.statusCode, 200, first.body);
+        assertRate(first, 2, 1, resetRange(), 'the first request is counted in Redis');
+        assert.deepEqual(errors.map(String), []);
+      } finally {
+        await app.close();
+        await ctx.close();
+      }
+    });
 
-  it('keeps the read and write allowances independent across instances', async () => {
-    const key = await issue({ readPerMinute: 1, writePerMinute: 1 });
-    assert.equal((await meOn(t.app, key)).statusCode, 200);
-    assertError(await meOn(appB, key), 'rate_limited');
-    const written = await callWrite(t.app, key);
-    assert.notEqual(written.statusCode, 429, written.body);
-    assertRate(written, 1, 0, resetRange(), 'write on A');
-    const limited = await callWrite(appB, key);
-    assertError(limited, 'rate_limited');
-    assertRate(limited, 1, 0, resetRange(), 'write on B');
-  });
+    it('keeps the read and write allowances independent across instances', async () => {
+      const key = await issue({ readPerMinute: 1, writePerMinute: 1 });
+      assert.equal((await meOn(t.app, key)).statusCode, 200);
+      assertError(await meOn(appB, key), 'rate_limited');
+      const written = await callWrite(t.app, key);
+      assert.notEqual(written.statusCode, 429, written.body);
+      assertRate(written, 1, 0, resetRange(), 'write on A');
+      const limited = await callWrite(appB, key);
+      assertError(limited, 'rate_limited');
+      assertRate(limited, 1, 0, resetRange(), 'write on B');
+    });
 
-  it('shares the in-flight count: slots taken through A make B answer 429 concurrency_limited', async () => {
-    const key = await issue({ concurrency: 2 });
-    const keyId = keyIdOf(key);
-    const slotsB = watchSlots(ctxB);
-    const first = await t.ctx.traffic.acquireSlot(keyId, 2);
-    const second = await t.ctx.traffic.acquireSlot(keyId, 2);
-    assert.ok(first && second);
-    try {
-      const limited = await meOn(appB, key);
-      const err = assertError(limited, 'concurrency_limited');
-      assert.equal(err.retryable, true);
-      assert.equal(limited.headers['retry-after'], '1');
-      assertRate(limited, 600, 599, resetRange());
-      await first();
-      const ok = await meOn(appB, key);
-      assert.equal(ok.statusCode, 200, ok.body);
-      await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0);
-    } finally {
-      await first();
-      await second();
-      slotsB.restore();
-    }
-  });
+    it('shares the in-flight count: slots taken through A make B answer 429 concurrency_limited', async () => {
+      const key = await issue({ concurrency: 2 });
+      const keyId = keyIdOf(key);
+      const slotsB = watchSlots(ctxB);
+      const first = await t.ctx.traffic.acquireSlot(keyId, 2);
+      const second = await t.ctx.traffic.acquireSlot(keyId, 2);
+      assert.ok(first && second);
+      try {
+        const limited = await meOn(appB, key);
+        const err = assertError(limited, 'concurrency_limited');
+        assert.equal(err.retryable, true);
+        assert.equal(limited.headers['retry-after'], '1');
+        assertRate(limited, 600, 599, resetRange());
+        await first();
+        const ok = await meOn(appB, key);
+        assert.equal(ok.statusCode, 200, ok.body);
+        await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0);
+      } finally {
+        await first();
+        await second();
+        slotsB.restore();
+      }
+    });
 
-  it('counts requests really in flight on A against the limit on B, and frees the slot when one aborts', async () => {
-    const port = await listen(t.app);
-    const key = await issue({ concurrency: 2 });
-    const keyId = keyIdOf(key);
-    const slotsA = watchSlots(t.ctx);
-    const slotsB = watchSlots(ctxB);
-    const held: HeldRequest[] = [];
-    try {
-      for (let i = 0; i < 2; i++) held.push(holdRequest(port, key));
-      await slotsA.until('2 requests are in flight on A', () => slotsA.held(keyId) === 2);
-      const limited = await meOn(appB, key);
-      assertError(limited, 'concurrency_limited');
-      assert.equal(limited.headers['retry-after'], '1');
+    it('counts requests really in flight on A against the limit on B, and frees the slot when one aborts', async () => {
+      const port = await listen(t.app);
+      const key = await issue({ concurrency: 2 });
+      const keyId = keyIdOf(key);
+      const slotsA = watchSlots(t.ctx);
+      const slotsB = watchSlots(ctxB);
+      const held: HeldRequest[] = [];
+      try {
+        for (let i = 0; i < 2; i++) held.push(holdRequest(port, key));
+        await slotsA.until('2 requests are in flight on A', () => slotsA.held(keyId) === 2);
+        const limited = await meOn(appB, key);
+        assertError(limited, 'concurrency_limited');
+        assert.equal(limited.headers['retry-after'], '1');
 
-      held[0].abort();
-      await slotsA.until('the aborted request released its slot on A', () => slotsA.held(keyId) === 1);
-      const ok = await meOn(appB, key);
-      assert.equal(ok.statusCode, 200, ok.body);
-    } finally {
-      for (const h of held) h.abort();
-      await slotsA.until('every held request released its slot', () => slotsA.held(keyId) === 0).finally(slotsA.restore);
-    }
-    await slotsB.until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0).finally(slotsB.restore);
-  });
-}, { skip: redisSkip });
+        held[0].abort();
+        await slotsA.until('the aborted request released its slot on A', () => slotsA.held(keyId) === 1);
+        const ok = await meOn(appB, key);
+        assert.equal(ok.statusCode, 200, ok.body);
+      } finally {
+        for (const h of held) h.abort();
+        await slotsA
+          .until('every held request released its slot', () => slotsA.held(keyId) === 0)
+          .finally(slotsA.restore);
+      }
+      await slotsB
+        .until('B gave its slot back when it answered', () => slotsB.held(keyId) === 0)
+        .finally(slotsB.restore);
+    });
+  },
+  { skip: redisSkip },
+);
 
-describeTenantApp('traffic control when Redis is down', { env: { REDIS_URL: 'redis://127.0.0.1:1' }, tenant: false }, (suite) => {
-  it('falls back to this process\'s own counters: the rate and concurrency limits still hold per process', async () => {
-    const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 2, concurrency: 1 });
-    const keyId = keyIdOf(key);
-    const nowS = suite.t.clock.now().getTime() / 1000;
-    for (const remaining of [1, 0]) {
-      const res = await suite.t.request({ method: 'GET', url: '/v1/me', key });
-      assert.equal(res.statusCode, 200, res.body);
-      assertCommonHeaders(res);
-      assertRate(res, 2, remaining, Math.ceil(nowS + 60), `request with ${remaining} left`);
-    }
-    const limited = await suite.t.request({ method: 'GET', url: '/v1/me', key });
-    assertError(limited, 'rate_limited');
-    // The in-flight limit: a slot held in this process (Redis is away) leaves none for a request.
-    const other = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { concurrency: 1 });
-    const held = await suite.t.ctx.traffic.acquireSlot(keyIdOf(other), 1);
-    assert.ok(held);
-    try {
-      assertError(await suite.t.request({ method: 'GET', url: '/v1/me', key: other }), 'concurrency_limited');
-    } finally {
-      await held();
-    }
-    assert.equal((await suite.t.request({ method: 'GET', url: '/v1/me', key: other })).statusCode, 200);
-    assert.ok(keyId);
-  });
+describeTenantApp(
+  'traffic control when Redis is down',
+  { env: { REDIS_URL: 'redis://127.0.0.1:1' }, tenant: false },
+  (suite) => {
+    it("falls back to this process's own counters: the rate and concurrency limits still hold per process", async () => {
+      const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], {
+        readPerMinute: 2,
+        concurrency: 1,
+      });
+      const keyId = keyIdOf(key);
+      const nowS = suite.t.clock.now().getTime() / 1000;
+      for (const remaining of [1, 0]) {
+        const res = await suite.t.request({ method: 'GET', url: '/v1/me', key });
+        assert.equal(res.statusCode, 200, res.body);
+        assertCommonHeaders(res);
+        assertRate(res, 2, remaining, Math.ceil(nowS + 60), `request with ${remaining} left`);
+      }
+      const limited = await suite.t.request({ method: 'GET', url: '/v1/me', key });
+      assertError(limited, 'rate_limited');
+      // The in-flight limit: a slot held in this process (Redis is away) leaves none for a request.
+      const other = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { concurrency: 1 });
+      const held = await suite.t.ctx.traffic.acquireSlot(keyIdOf(other), 1);
+      assert.ok(held);
+      try {
+        assertError(await suite.t.request({ method: 'GET', url: '/v1/me', key: other }), 'concurrency_limited');
+      } finally {
+        await held();
+      }
+      assert.equal((await suite.t.request({ method: 'GET', url: '/v1/me', key: other })).statusCode, 200);
+      assert.ok(keyId);
+    });
 
-  it('reports each failure to the context’s backend-error callback', async () => {
-    const errors: Array<{ operation?: string }> = [];
-    const { app, close } = await secondInstance(suite.t, { onTrafficBackendError: (err) => errors.push(err as { operation?: string }) });
-    try {
-      const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 5 });
-      assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
-      assert.equal((await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
-      const operations = new Set(errors.map((e) => e.operation));
-      // The count and the slot are one script, so one failure each request.
-      assert.ok(operations.has('admit'), `reported: ${[...operations].join(', ')}`);
-      assert.equal(errors.filter((e) => e.operation === 'admit').length, 2);
-    } finally {
-      await close();
-    }
-  });
-});
+    it('reports each failure to the context’s backend-error callback', async () => {
+      const errors: Array<{ operation?: string }> = [];
+      const { app, close } = await secondInstance(suite.t, {
+        onTrafficBackendError: (err) => errors.push(err as { operation?: string }),
+      });
+      try {
+        const key = await suite.t.issueKey(await suite.t.createStore(), ['read_blog'], { readPerMinute: 5 });
+        assert.equal(
+          (await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode,
+          200,
+        );
+        assert.equal(
+          (await app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).statusCode,
+          200,
+        );
+        const operations = new Set(errors.map((e) => e.operation));
+        // The count and the slot are one script, so one failure each request.
+        assert.ok(operations.has('admit'), `reported: ${[...operations].join(', ')}`);
+        assert.equal(errors.filter((e) => e.operation === 'admit').length, 2);
+      } finally {
+        await close();
+      }
+    });
+  },
+);

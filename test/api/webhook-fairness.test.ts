@@ -56,7 +56,15 @@ async function startHangingServer() {
     arrived,
     answer: () => (answering = true),
     /** Resolves once `n` requests have arrived in all. */
-    until: (n: number) => new Promise<void>((resolve) => (arrived.length >= n ? resolve() : waiting.push(function check() { if (arrived.length >= n) resolve(); else waiting.push(check); }))),
+    until: (n: number) =>
+      new Promise<void>((resolve) =>
+        arrived.length >= n
+          ? resolve()
+          : waiting.push(function check() {
+              if (arrived.length >= n) resolve();
+              else waiting.push(check);
+            }),
+      ),
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
@@ -83,19 +91,39 @@ describeEachEngine('webhook fairness', (target) => {
     return res.json() as { id: string };
   };
   const inFlightOf = async (storeId: number) =>
-    (await t.ctx.db.selectFrom('webhook_deliveries').select(['id', 'endpoint_id']).where('store_id', '=', storeId).where('lease_token', 'is not', null).execute());
+    await t.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'endpoint_id'])
+      .where('store_id', '=', storeId)
+      .where('lease_token', 'is not', null)
+      .execute();
 
   it('one store’s 10 hanging endpoints do not delay another store’s delivery beyond the poll that finds it', async () => {
     const hanging = await startHangingServer();
     const { timers, pending, fireAll } = manualTimers();
-    const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, { publicBaseUrl: t.config.publicBaseUrl, allowPrivateTargets: true, sender: httpSender(timers) });
+    const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
+      publicBaseUrl: t.config.publicBaseUrl,
+      allowPrivateTargets: true,
+      sender: httpSender(timers),
+    });
     const a = await t.tenant({ categories: true });
     try {
       for (let i = 0; i < 10; i++) await endpoint(a.key, `${hanging.base}/a${i}`);
-      const created = await t.request({ method: 'POST', url: '/v1/blog/categories', key: a.key, headers: { 'idempotency-key': 'fair-cat' }, body: { name: 'Renamed 0' } });
+      const created = await t.request({
+        method: 'POST',
+        url: '/v1/blog/categories',
+        key: a.key,
+        headers: { 'idempotency-key': 'fair-cat' },
+        body: { name: 'Renamed 0' },
+      });
       assert.equal(created.statusCode, 201, created.body);
       for (let i = 1; i <= 6; i++) {
-        const renamed = await t.request({ method: 'PATCH', url: `/v1/blog/categories/${created.json().id}`, key: a.key, body: { name: `Renamed ${i}` } });
+        const renamed = await t.request({
+          method: 'PATCH',
+          url: `/v1/blog/categories/${created.json().id}`,
+          key: a.key,
+          body: { name: `Renamed ${i}` },
+        });
         assert.equal(renamed.statusCode, 200, renamed.body);
       }
       // B's event comes last: in time order every slot would go to A first.
@@ -131,13 +159,18 @@ describeEachEngine('webhook fairness', (target) => {
   it('opens the circuit of an endpoint that keeps timing out, shows it, and closes it after a trial that gets an answer', async () => {
     const hanging = await startHangingServer();
     const { timers, fireAll } = manualTimers();
-    const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, { publicBaseUrl: t.config.publicBaseUrl, allowPrivateTargets: true, sender: httpSender(timers) });
+    const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
+      publicBaseUrl: t.config.publicBaseUrl,
+      allowPrivateTargets: true,
+      sender: httpSender(timers),
+    });
     try {
       const s = await t.tenant();
       const ep = await endpoint(s.key, `${hanging.base}/slow`);
       for (let i = 0; i < 4; i++) await t.request({ method: 'POST', url: `/v1/webhooks/${ep.id}/test`, key: s.key });
       const get = async () => (await t.request({ method: 'GET', url: `/v1/webhooks/${ep.id}`, key: s.key })).json();
-      const list = async () => (await t.request({ method: 'GET', url: `/v1/webhooks/${ep.id}/deliveries`, key: s.key })).json().data;
+      const list = async () =>
+        (await t.request({ method: 'GET', url: `/v1/webhooks/${ep.id}/deliveries`, key: s.key })).json().data;
       for (let round = 0; round < 2; round++) {
         assert.equal(await worker.pollOnce(), ENDPOINT_CONCURRENCY);
         assert.equal((await inFlightOf(s.store.id)).length, ENDPOINT_CONCURRENCY);
@@ -149,7 +182,10 @@ describeEachEngine('webhook fairness', (target) => {
       const opened = await get();
       assert.equal(Date.parse(opened.circuit_open_until), now + CIRCUIT_OPEN_MS - (now % 1000));
       const waiting = await list();
-      assert.deepEqual(waiting.map((d: any) => [d.status, d.waiting_reason]), Array(4).fill(['pending', 'circuit_open']));
+      assert.deepEqual(
+        waiting.map((d: any) => [d.status, d.waiting_reason]),
+        Array(4).fill(['pending', 'circuit_open']),
+      );
       t.clock.advance(60_000); // every retry is due, but the circuit is open
       assert.equal(await worker.pollOnce(), 0);
       t.clock.advance(CIRCUIT_OPEN_MS);
@@ -157,7 +193,10 @@ describeEachEngine('webhook fairness', (target) => {
       assert.equal(await worker.pollOnce(), ENDPOINT_CONCURRENCY, 'the trial after the circuit closes');
       await worker.idle();
       assert.equal((await get()).circuit_open_until, null);
-      assert.deepEqual((await list()).map((d: any) => d.waiting_reason), [null, null, null, null]);
+      assert.deepEqual(
+        (await list()).map((d: any) => d.waiting_reason),
+        [null, null, null, null],
+      );
     } finally {
       fireAll();
       await worker.idle();
@@ -171,12 +210,29 @@ describeEachEngine('webhook fairness', (target) => {
     rx.clear();
     // The store already has STORE_QUEUE_LIMIT deliveries waiting for their retry.
     const now = t.clock.now().getTime();
-    await t.ctx.db.insertInto('webhook_events').values({ id: 'msg_fill', store_id: s.store.id, type: 'webhook.test', body: '{}', created_at: now }).execute();
+    await t.ctx.db
+      .insertInto('webhook_events')
+      .values({ id: 'msg_fill', store_id: s.store.id, type: 'webhook.test', body: '{}', created_at: now })
+      .execute();
     const rows = Array.from({ length: STORE_QUEUE_LIMIT }, (_, i) => ({
-      id: `whd_fill${String(i).padStart(6, '0')}`, store_id: s.store.id, endpoint_id: ep.id, event_id: 'msg_fill', status: 'pending' as const, attempts: 1,
-      last_attempt_at: now, last_response_status: 500, next_attempt_at: now + 3_600_000, lease_token: null, lease_until: null, created_at: now - 1000,
+      id: `whd_fill${String(i).padStart(6, '0')}`,
+      store_id: s.store.id,
+      endpoint_id: ep.id,
+      event_id: 'msg_fill',
+      status: 'pending' as const,
+      attempts: 1,
+      last_attempt_at: now,
+      last_response_status: 500,
+      next_attempt_at: now + 3_600_000,
+      lease_token: null,
+      lease_until: null,
+      created_at: now - 1000,
     }));
-    for (let i = 0; i < rows.length; i += 250) await t.ctx.db.insertInto('webhook_deliveries').values(rows.slice(i, i + 250)).execute();
+    for (let i = 0; i < rows.length; i += 250)
+      await t.ctx.db
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(i, i + 250))
+        .execute();
     const held = (await t.request({ method: 'POST', url: `/v1/webhooks/${ep.id}/test`, key: s.key })).json();
     assert.deepEqual([held.status, held.next_attempt_at, held.waiting_reason], ['pending', null, 'store_queue_full']);
     await t.ctx.webhookWorker.runOnce();
@@ -184,7 +240,9 @@ describeEachEngine('webhook fairness', (target) => {
     await t.ctx.db.deleteFrom('webhook_deliveries').where('id', '=', 'whd_fill000000').execute();
     await t.ctx.webhookWorker.runOnce();
     assert.equal(rx.received.length, 1, 'released and sent once the queue has room');
-    const [sent] = (await t.request({ method: 'GET', url: `/v1/webhooks/${ep.id}/deliveries?limit=1`, key: s.key })).json().data;
+    const [sent] = (
+      await t.request({ method: 'GET', url: `/v1/webhooks/${ep.id}/deliveries?limit=1`, key: s.key })
+    ).json().data;
     assert.deepEqual([sent.id, sent.status, sent.waiting_reason], [held.id, 'succeeded', null]);
     await t.ctx.db.deleteFrom('webhook_deliveries').where('event_id', '=', 'msg_fill').execute();
   });

@@ -46,7 +46,8 @@ describeEachEngine('webhook recovery', (target) => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
-  const verify = (r: Received, secret: string) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+  const verify = (r: Received, secret: string) =>
+    new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
   const deliver = () => t.ctx.webhookWorker.runOnce();
 
   it('shows each attempt (failed with the answer’s first 1 KB, then succeeded), and the store handle in a header', async () => {
@@ -71,10 +72,21 @@ describeEachEngine('webhook recovery', (target) => {
     assert.deepEqual([detail.status, detail.attempts, detail.retry_of], ['succeeded', 2, null]);
     const [failed, succeeded] = detail.attempt_history;
     assert.equal(detail.attempt_history.length, 2);
-    assert.deepEqual(Object.keys(failed), ['id', 'started_at', 'state', 'duration_ms', 'response_status', 'error', 'response_body']);
+    assert.deepEqual(Object.keys(failed), [
+      'id',
+      'started_at',
+      'state',
+      'duration_ms',
+      'response_status',
+      'error',
+      'response_body',
+    ]);
     assert.deepEqual([failed.state, failed.response_status, failed.error], ['failed', 503, null]);
     assert.equal(failed.response_body, `busy ${'x'.repeat(1019)}`, 'the first 1 KB of the answer');
-    assert.deepEqual([succeeded.state, succeeded.response_status, succeeded.error, succeeded.response_body], ['succeeded', 200, null, 'ok']);
+    assert.deepEqual(
+      [succeeded.state, succeeded.response_status, succeeded.error, succeeded.response_body],
+      ['succeeded', 200, null, 'ok'],
+    );
     for (const a of detail.attempt_history) {
       assert.match(a.id, /^wha_[a-z0-9]{24}$/);
       assert.ok(Number.isInteger(a.duration_ms) && a.duration_ms >= 0);
@@ -105,23 +117,35 @@ describeEachEngine('webhook recovery', (target) => {
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const { key } = await tenant();
     try {
-      const endpoint = await createEndpoint(key, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`, events: ['*'] });
+      const endpoint = await createEndpoint(key, {
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`,
+        events: ['*'],
+      });
       await createPost(t, key);
       const sending = deliver();
       await arrival;
       const [d] = (await get(key, `/v1/webhooks/${endpoint.id}/deliveries`)).data;
       const during = await get(key, `/v1/webhooks/${endpoint.id}/deliveries/${d.id}`);
-      assert.deepEqual(during.attempt_history.map((a: any) => [a.state, a.duration_ms, a.response_status, a.error, a.response_body]), [['in_progress', null, null, null, null]]);
+      assert.deepEqual(
+        during.attempt_history.map((a: any) => [a.state, a.duration_ms, a.response_status, a.error, a.response_body]),
+        [['in_progress', null, null, null, null]],
+      );
       // Past the claim's lease (as after a crash) the attempt reads as interrupted.
       const now = t.clock.now().getTime();
       t.clock.set(now + LEASE_MS + 1);
       const lapsed = await get(key, `/v1/webhooks/${endpoint.id}/deliveries/${d.id}`);
-      assert.deepEqual(lapsed.attempt_history.map((a: any) => [a.state, a.duration_ms, a.error]), [['interrupted', null, 'the sending process stopped before an answer was recorded']]);
+      assert.deepEqual(
+        lapsed.attempt_history.map((a: any) => [a.state, a.duration_ms, a.error]),
+        [['interrupted', null, 'the sending process stopped before an answer was recorded']],
+      );
       t.clock.set(now);
       release();
       await sending;
       const done = await get(key, `/v1/webhooks/${endpoint.id}/deliveries/${d.id}`);
-      assert.deepEqual(done.attempt_history.map((a: any) => [a.state, a.response_status, a.response_body]), [['succeeded', 200, 'late']]);
+      assert.deepEqual(
+        done.attempt_history.map((a: any) => [a.state, a.response_status, a.response_body]),
+        [['succeeded', 200, 'late']],
+      );
     } finally {
       release();
       slow.closeAllConnections();
@@ -139,7 +163,10 @@ describeEachEngine('webhook recovery', (target) => {
     await deliver();
     const [d] = (await get(other, `/v1/webhooks/${dead.id}/deliveries`)).data;
     const detail = await get(other, `/v1/webhooks/${dead.id}/deliveries/${d.id}`);
-    assert.deepEqual(detail.attempt_history.map((a: any) => [a.state, a.response_status, a.response_body]), [['failed', null, null]]);
+    assert.deepEqual(
+      detail.attempt_history.map((a: any) => [a.state, a.response_status, a.response_body]),
+      [['failed', null, null]],
+    );
     assert.match(detail.attempt_history[0].error, /ECONNREFUSED/);
   });
 
@@ -156,18 +183,36 @@ describeEachEngine('webhook recovery', (target) => {
     await deliver();
     const [failed] = (await get(key, `/v1/webhooks/${endpoint.id}/deliveries`)).data;
     assert.deepEqual([failed.status, failed.attempts], ['failed', 2]);
-    assert.equal((await get(key, `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}`)).attempt_history[1].error, 'retry window over');
+    assert.equal(
+      (await get(key, `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}`)).attempt_history[1].error,
+      'retry window over',
+    );
 
     t.clock.set(Math.floor(Date.now() / 1000) * 1000);
-    const retried = await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`, key });
+    const retried = await t.request({
+      method: 'POST',
+      url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`,
+      key,
+    });
     assert.equal(retried.statusCode, 202, retried.body);
     const retry = retried.json();
     assert.notEqual(retry.id, failed.id);
-    assert.deepEqual([retry.event_id, retry.event_type, retry.status, retry.attempts], [failed.event_id, 'post.created', 'pending', 0]);
+    assert.deepEqual(
+      [retry.event_id, retry.event_type, retry.status, retry.attempts],
+      [failed.event_id, 'post.created', 'pending', 0],
+    );
     // Until it has been tried, a pending delivery cannot be retried.
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${retry.id}/retry`, key }), 'delivery_not_retryable', [
-      { field: 'status', issue: 'pending: the delivery is still being tried (see next_attempt_at); retry it once it has succeeded or failed' },
-    ]);
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${retry.id}/retry`, key }),
+      'delivery_not_retryable',
+      [
+        {
+          field: 'status',
+          issue:
+            'pending: the delivery is still being tried (see next_attempt_at); retry it once it has succeeded or failed',
+        },
+      ],
+    );
     await deliver();
     const last = rx.received[rx.received.length - 1];
     assert.deepEqual(verify(last, endpoint.secret), last.json);
@@ -177,26 +222,74 @@ describeEachEngine('webhook recovery', (target) => {
     const detail = await get(key, `/v1/webhooks/${endpoint.id}/deliveries/${retry.id}`);
     assert.deepEqual([detail.status, detail.retry_of, detail.attempt_history.length], ['succeeded', failed.id, 1]);
     // A succeeded delivery can be sent again too.
-    assert.equal((await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${retry.id}/retry`, key })).statusCode, 202);
+    assert.equal(
+      (await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${retry.id}/retry`, key }))
+        .statusCode,
+      202,
+    );
 
     // Refusals.
     const other = await tenant();
     const otherEndpoint = await createEndpoint(other.key, { url: rx.url, events: ['*'] });
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${otherEndpoint.id}/deliveries/${failed.id}/retry`, key: other.key }), 'not_found');
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${otherEndpoint.id}/deliveries/${failed.id}`, key: other.key }), 'not_found');
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/whd_nope/retry`, key }), 'not_found');
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries/whd_nope`, key }), 'not_found');
-    assert.equal((await t.request({ method: 'PATCH', url: `/v1/webhooks/${endpoint.id}`, key, body: { enabled: false } })).statusCode, 200);
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`, key }), 'delivery_not_retryable', [
-      { field: 'enabled', issue: 'false: the endpoint is disabled; set enabled to true first' },
-    ]);
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/replay`, key, body: { since: '2026-01-01T00:00:00+08:00' } }), 'delivery_not_retryable', [
-      { field: 'enabled', issue: /disabled/ },
-    ]);
+    assertError(
+      await t.request({
+        method: 'POST',
+        url: `/v1/webhooks/${otherEndpoint.id}/deliveries/${failed.id}/retry`,
+        key: other.key,
+      }),
+      'not_found',
+    );
+    assertError(
+      await t.request({
+        method: 'GET',
+        url: `/v1/webhooks/${otherEndpoint.id}/deliveries/${failed.id}`,
+        key: other.key,
+      }),
+      'not_found',
+    );
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/whd_nope/retry`, key }),
+      'not_found',
+    );
+    assertError(
+      await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries/whd_nope`, key }),
+      'not_found',
+    );
+    assert.equal(
+      (await t.request({ method: 'PATCH', url: `/v1/webhooks/${endpoint.id}`, key, body: { enabled: false } }))
+        .statusCode,
+      200,
+    );
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`, key }),
+      'delivery_not_retryable',
+      [{ field: 'enabled', issue: 'false: the endpoint is disabled; set enabled to true first' }],
+    );
+    assertError(
+      await t.request({
+        method: 'POST',
+        url: `/v1/webhooks/${endpoint.id}/replay`,
+        key,
+        body: { since: '2026-01-01T00:00:00+08:00' },
+      }),
+      'delivery_not_retryable',
+      [{ field: 'enabled', issue: /disabled/ }],
+    );
     const writer = await t.issueKey(store, ['write_blog']);
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`, key: writer }), 'insufficient_scope', [{ field: 'scope', issue: 'required: manage_webhooks' }]);
+    assertError(
+      await t.request({
+        method: 'POST',
+        url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`,
+        key: writer,
+      }),
+      'insufficient_scope',
+      [{ field: 'scope', issue: 'required: manage_webhooks' }],
+    );
     await t.ctx.stores.update(store.handle, { webhooks_enabled: 0 });
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}`, key }), 'feature_unavailable');
+    assertError(
+      await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries/${failed.id}`, key }),
+      'feature_unavailable',
+    );
   });
 
   it('replays the feed’s events of a time range that the endpoint subscribes to, each verified, in bounded batches', async () => {
@@ -207,12 +300,26 @@ describeEachEngine('webhook recovery', (target) => {
     const a = await createPost(t, key);
     const b = await createPost(t, key);
     await publish(t, key, a.id);
-    const category = await t.request({ method: 'POST', url: '/v1/blog/categories', key: await t.issueKey(store, ['write_blog']), headers: { 'idempotency-key': 'k' }, body: { name: 'X' } });
+    const category = await t.request({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key: await t.issueKey(store, ['write_blog']),
+      headers: { 'idempotency-key': 'k' },
+      body: { name: 'X' },
+    });
     assert.ok([201, 404].includes(category.statusCode));
     t.clock.set(since + 60_000);
-    const endpoint = await createEndpoint(key, { url: rx.url, events: ['post.created', 'post.published', 'category.created'] });
+    const endpoint = await createEndpoint(key, {
+      url: rx.url,
+      events: ['post.created', 'post.published', 'category.created'],
+    });
 
-    const replayed = await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/replay`, key, body: { since: new Date(since).toISOString(), types: ['post.*'] } });
+    const replayed = await t.request({
+      method: 'POST',
+      url: `/v1/webhooks/${endpoint.id}/replay`,
+      key,
+      body: { since: new Date(since).toISOString(), types: ['post.*'] },
+    });
     assert.equal(replayed.statusCode, 202, replayed.body);
     const feed = (await get(key, '/v1/events?types=post.*')).data;
     assert.deepEqual(replayed.json(), { queued: 3, first_sequence: feed[0].sequence, last_sequence: feed[2].sequence });
@@ -226,13 +333,21 @@ describeEachEngine('webhook recovery', (target) => {
     assert.deepEqual(rx.received.map((r) => r.json.data.id).sort(), [a.id, a.id, b.id].sort());
 
     // until bounds it; an empty range queues nothing.
-    const none = await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/replay`, key, body: { since: new Date(since - 10_000).toISOString(), until: new Date(since).toISOString() } });
+    const none = await t.request({
+      method: 'POST',
+      url: `/v1/webhooks/${endpoint.id}/replay`,
+      key,
+      body: { since: new Date(since - 10_000).toISOString(), until: new Date(since).toISOString() },
+    });
     assert.deepEqual(none.json(), { queued: 0, first_sequence: null, last_sequence: null });
 
     // The deliveries list filters.
     const list = (q: string) => get(key, `/v1/webhooks/${endpoint.id}/deliveries${q}`);
     assert.equal((await list('')).data.length, 3);
-    assert.deepEqual((await list('?event_type=post.published')).data.map((d: any) => d.event_type), ['post.published']);
+    assert.deepEqual(
+      (await list('?event_type=post.published')).data.map((d: any) => d.event_type),
+      ['post.published'],
+    );
     assert.equal((await list('?event_type=post.*')).data.length, 3);
     assert.equal((await list('?status=succeeded')).data.length, 3);
     assert.equal((await list('?status=failed')).data.length, 0);
@@ -244,32 +359,80 @@ describeEachEngine('webhook recovery', (target) => {
     assert.equal(rest.data.length, 1);
     // A cursor of other filters starts again from the first page.
     const restarted = await list(`?event_type=post.*&limit=2&cursor=${encodeURIComponent(paged.meta.next_cursor)}`);
-    assert.deepEqual(restarted.data.map((d: any) => d.id), (await list('?limit=2')).data.map((d: any) => d.id));
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?status=lost`, key }), 'validation_failed', [{ field: 'status', issue: /.+/ }]);
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?event_type=post.gone`, key }), 'validation_failed', [{ field: 'event_type', issue: /^"post.gone" is not an event type/ }]);
+    assert.deepEqual(
+      restarted.data.map((d: any) => d.id),
+      (await list('?limit=2')).data.map((d: any) => d.id),
+    );
+    assertError(
+      await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?status=lost`, key }),
+      'validation_failed',
+      [{ field: 'status', issue: /.+/ }],
+    );
+    assertError(
+      await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?event_type=post.gone`, key }),
+      'validation_failed',
+      [{ field: 'event_type', issue: /^"post.gone" is not an event type/ }],
+    );
 
     // Refusals of a replay.
-    const replay = (body: unknown) => t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/replay`, key, body });
+    const replay = (body: unknown) =>
+      t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/replay`, key, body });
     assertError(await replay({}), 'validation_failed', [{ field: 'since', issue: /.+/ }]);
-    assertError(await replay({ since: '2026-09-14T10:00:00+08:00', until: '2026-09-14T10:00:00+08:00' }), 'validation_failed', [{ field: 'until', issue: 'must be later than since' }]);
-    assertError(await replay({ since: '2026-09-14T10:00:00+08:00', types: ['post.*', 'post.gone'] }), 'validation_failed', [{ field: 'types[1]', issue: /^"post.gone" is not an event type/ }]);
-    assertError(await replay({ since: '2026-09-14T10:00:00+08:00', extra: 1 }), 'validation_failed', [{ field: 'extra', issue: /.+/ }]);
-    assertError(await t.request({ method: 'POST', url: '/v1/webhooks/wh_nope/replay', key, body: { since: '2026-09-14T10:00:00+08:00' } }), 'not_found');
+    assertError(
+      await replay({ since: '2026-09-14T10:00:00+08:00', until: '2026-09-14T10:00:00+08:00' }),
+      'validation_failed',
+      [{ field: 'until', issue: 'must be later than since' }],
+    );
+    assertError(
+      await replay({ since: '2026-09-14T10:00:00+08:00', types: ['post.*', 'post.gone'] }),
+      'validation_failed',
+      [{ field: 'types[1]', issue: /^"post.gone" is not an event type/ }],
+    );
+    assertError(await replay({ since: '2026-09-14T10:00:00+08:00', extra: 1 }), 'validation_failed', [
+      { field: 'extra', issue: /.+/ },
+    ]);
+    assertError(
+      await t.request({
+        method: 'POST',
+        url: '/v1/webhooks/wh_nope/replay',
+        key,
+        body: { since: '2026-09-14T10:00:00+08:00' },
+      }),
+      'not_found',
+    );
 
     // At most 10 000 events per replay.
     const many = 10_001;
     const at = t.clock.now().getTime() + 1000;
     // Numbered after the store's last event (SQLite takes the number given; PostgreSQL numbers them at commit).
-    const last = Number((await get(await t.issueKey(store, ['read_blog']), '/v1/events?limit=1&after=0')).meta.next_cursor);
-    const newest = Number((await get(await t.issueKey(store, ['read_blog']), `/v1/events?after=${last}`)).meta.next_cursor);
+    const last = Number(
+      (await get(await t.issueKey(store, ['read_blog']), '/v1/events?limit=1&after=0')).meta.next_cursor,
+    );
+    const newest = Number(
+      (await get(await t.issueKey(store, ['read_blog']), `/v1/events?after=${last}`)).meta.next_cursor,
+    );
     await t.ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < many; i += 1000) {
-        const rows = Array.from({ length: Math.min(1000, many - i) }, (_, j) => ({ id: `msg_bulk${i + j}`, store_id: store.id, type: 'post.created', body: '{}', created_at: at, sequence: newest + i + j + 1 }));
+        const rows = Array.from({ length: Math.min(1000, many - i) }, (_, j) => ({
+          id: `msg_bulk${i + j}`,
+          store_id: store.id,
+          type: 'post.created',
+          body: '{}',
+          created_at: at,
+          sequence: newest + i + j + 1,
+        }));
         await trx.insertInto('webhook_events').values(rows).execute();
       }
     });
-    assertError(await replay({ since: new Date(at).toISOString(), until: new Date(at + 1000).toISOString() }), 'validation_failed', [
-      { field: 'since', issue: '10001 events match; a replay queues at most 10000: split the time range into several replays' },
-    ]);
+    assertError(
+      await replay({ since: new Date(at).toISOString(), until: new Date(at + 1000).toISOString() }),
+      'validation_failed',
+      [
+        {
+          field: 'since',
+          issue: '10001 events match; a replay queues at most 10000: split the time range into several replays',
+        },
+      ],
+    );
   });
 });

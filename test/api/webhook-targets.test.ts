@@ -14,7 +14,8 @@ import { describeTenantApp } from '../helpers/tenant-app.js';
 const PRIVATE_ISSUE = 'must resolve to public internet addresses only (not loopback, private or reserved ones)';
 
 describeTenantApp('webhook targets', { scopes: ['manage_webhooks'] }, (suite) => {
-  const create = (url: string) => suite.t.request({ method: 'POST', url: '/v1/webhooks', key: suite.key, body: { url, events: ['*'] } });
+  const create = (url: string) =>
+    suite.t.request({ method: 'POST', url: '/v1/webhooks', key: suite.key, body: { url, events: ['*'] } });
 
   it('refuses IPv4-compatible and other IPv6 forms of private IPv4 addresses, on create and on PATCH', async () => {
     const forms = [
@@ -33,19 +34,27 @@ describeTenantApp('webhook targets', { scopes: ['manage_webhooks'] }, (suite) =>
       'https://[::]/',
       'https://[::1]/',
     ];
-    for (const url of forms) assertError(await create(url), 'validation_failed', [{ field: 'url', issue: PRIVATE_ISSUE }]);
+    for (const url of forms)
+      assertError(await create(url), 'validation_failed', [{ field: 'url', issue: PRIVATE_ISSUE }]);
     const ok = await create('https://93.184.216.34/hooks');
     assert.equal(ok.statusCode, 201, ok.body);
     for (const url of forms) {
-      assertError(await suite.t.request({ method: 'PATCH', url: `/v1/webhooks/${ok.json().id}`, key: suite.key, body: { url } }), 'validation_failed', [{ field: 'url', issue: PRIVATE_ISSUE }]);
+      assertError(
+        await suite.t.request({ method: 'PATCH', url: `/v1/webhooks/${ok.json().id}`, key: suite.key, body: { url } }),
+        'validation_failed',
+        [{ field: 'url', issue: PRIVATE_ISSUE }],
+      );
     }
     // The same forms of public addresses are allowed.
-    for (const address of ['::8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2606:4700::1111']) assert.equal(isPublicAddress(address), true, address);
+    for (const address of ['::8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2606:4700::1111'])
+      assert.equal(isPublicAddress(address), true, address);
   });
 
   it('allows ports 443 and 8443 only, by default', async () => {
     for (const url of ['https://93.184.216.34:22/', 'https://93.184.216.34:6379/x', 'https://93.184.216.34:80/']) {
-      assertError(await create(url), 'validation_failed', [{ field: 'url', issue: `must use port 443 or 8443 (port ${new URL(url).port} is not allowed)` }]);
+      assertError(await create(url), 'validation_failed', [
+        { field: 'url', issue: `must use port 443 or 8443 (port ${new URL(url).port} is not allowed)` },
+      ]);
     }
     assert.equal((await create('https://93.184.216.34:8443/h')).statusCode, 201);
     assert.equal((await create('https://93.184.216.34:443/h')).json().url, 'https://93.184.216.34/h');
@@ -55,9 +64,17 @@ describeTenantApp('webhook targets', { scopes: ['manage_webhooks'] }, (suite) =>
     const res = await create(' https://93.184.216.34/in?a=1#section ');
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().url, 'https://93.184.216.34/in?a=1');
-    const patched = await suite.t.request({ method: 'PATCH', url: `/v1/webhooks/${res.json().id}`, key: suite.key, body: { url: 'HTTPS://93.184.216.34/Other#x' } });
+    const patched = await suite.t.request({
+      method: 'PATCH',
+      url: `/v1/webhooks/${res.json().id}`,
+      key: suite.key,
+      body: { url: 'HTTPS://93.184.216.34/Other#x' },
+    });
     assert.equal(patched.json().url, 'https://93.184.216.34/Other');
-    assert.equal((await suite.t.request({ method: 'GET', url: `/v1/webhooks/${res.json().id}`, key: suite.key })).json().url, 'https://93.184.216.34/Other');
+    assert.equal(
+      (await suite.t.request({ method: 'GET', url: `/v1/webhooks/${res.json().id}`, key: suite.key })).json().url,
+      'https://93.184.216.34/Other',
+    );
   });
 });
 
@@ -75,9 +92,11 @@ describeEachEngine('webhook targets (configured)', (target) => {
 
   it('limits the ports to WEBHOOK_ALLOWED_PORTS, also where private targets are allowed', async () => {
     const { key } = await t.tenant({ scopes: ['manage_webhooks'] });
-    assertError(await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: rx.url, events: ['*'] } }), 'validation_failed', [
-      { field: 'url', issue: `must use port 9443 (port ${new URL(rx.url).port} is not allowed)` },
-    ]);
+    assertError(
+      await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: rx.url, events: ['*'] } }),
+      'validation_failed',
+      [{ field: 'url', issue: `must use port 9443 (port ${new URL(rx.url).port} is not allowed)` }],
+    );
   });
 });
 
@@ -97,16 +116,26 @@ describeEachEngine('webhooks switched off', (target) => {
   it('stops retrying once the store’s webhooks are switched off', async () => {
     const store = await t.createStore();
     const key = await t.issueKey(store, ['manage_webhooks']);
-    const endpoint = (await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: rx.url, events: ['*'] } })).json();
+    const endpoint = (
+      await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: rx.url, events: ['*'] } })
+    ).json();
     rx.answer(500);
     await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/test`, key });
     await t.ctx.webhookWorker.runOnce();
     assert.equal(rx.received.length, 1);
-    const list = async () => (await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries`, key })).json().data;
-    assert.deepEqual((await list()).map((d: any) => [d.status, d.attempts]), [['pending', 1]]);
+    const list = async () =>
+      (await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries`, key })).json().data;
+    assert.deepEqual(
+      (await list()).map((d: any) => [d.status, d.attempts]),
+      [['pending', 1]],
+    );
     await t.ctx.stores.update(store.handle, { webhooks_enabled: 0 });
     // The list itself is behind the feature now; the row is read from the database.
-    const rows = await t.ctx.db.selectFrom('webhook_deliveries').select(['status', 'next_attempt_at']).where('endpoint_id', '=', endpoint.id).execute();
+    const rows = await t.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'next_attempt_at'])
+      .where('endpoint_id', '=', endpoint.id)
+      .execute();
     assert.deepEqual(rows, [{ status: 'failed', next_attempt_at: null }]);
     t.clock.advance(3_600_000);
     await t.ctx.webhookWorker.runOnce();

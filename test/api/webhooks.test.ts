@@ -68,23 +68,41 @@ describeEachEngine('webhooks', (target) => {
 
   it('creates, reads, lists, changes and deletes endpoints, each change audited; the secret only in the create answer', async () => {
     const { key } = await tenant();
-    const created = await createEndpoint(key, { url: `${rx.url}?crud`, events: ['post.created'], description: 'CRM sync' });
-    assert.deepEqual(Object.keys(created), ['id', 'url', 'events', 'description', 'enabled', 'disabled_reason', 'circuit_open_until', 'created_at', 'updated_at', 'secret']);
-    assert.match(created.id, /^wh_[a-z0-9]{24}$/);
-    assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
-    assert.ok(Buffer.from(created.secret.slice('whsec_'.length), 'base64').length >= 24);
-    assert.deepEqual({ ...created, id: undefined, secret: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined,
+    const created = await createEndpoint(key, {
       url: `${rx.url}?crud`,
       events: ['post.created'],
       description: 'CRM sync',
-      enabled: true,
-      disabled_reason: null,
-      circuit_open_until: null,
-      created_at: undefined,
-      updated_at: undefined,
-      secret: undefined,
     });
+    assert.deepEqual(Object.keys(created), [
+      'id',
+      'url',
+      'events',
+      'description',
+      'enabled',
+      'disabled_reason',
+      'circuit_open_until',
+      'created_at',
+      'updated_at',
+      'secret',
+    ]);
+    assert.match(created.id, /^wh_[a-z0-9]{24}$/);
+    assert.match(created.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+    assert.ok(Buffer.from(created.secret.slice('whsec_'.length), 'base64').length >= 24);
+    assert.deepEqual(
+      { ...created, id: undefined, secret: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        url: `${rx.url}?crud`,
+        events: ['post.created'],
+        description: 'CRM sync',
+        enabled: true,
+        disabled_reason: null,
+        circuit_open_until: null,
+        created_at: undefined,
+        updated_at: undefined,
+        secret: undefined,
+      },
+    );
     const { secret, ...withoutSecret } = created;
     const read = await t.request({ method: 'GET', url: `/v1/webhooks/${created.id}`, key });
     assert.equal(read.statusCode, 200);
@@ -92,9 +110,17 @@ describeEachEngine('webhooks', (target) => {
     const list = await t.request({ method: 'GET', url: '/v1/webhooks', key });
     assert.deepEqual(list.json(), { data: [withoutSecret] });
 
-    const patched = await t.request({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, key, body: { events: ['*'], description: null, enabled: false } });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/v1/webhooks/${created.id}`,
+      key,
+      body: { events: ['*'], description: null, enabled: false },
+    });
     assert.equal(patched.statusCode, 200, patched.body);
-    assert.deepEqual([patched.json().events, patched.json().description, patched.json().enabled, patched.json().disabled_reason], [['*'], null, false, null]);
+    assert.deepEqual(
+      [patched.json().events, patched.json().description, patched.json().enabled, patched.json().disabled_reason],
+      [['*'], null, false, null],
+    );
     assert.equal(patched.json().secret, undefined);
 
     const removed = await t.request({ method: 'DELETE', url: `/v1/webhooks/${created.id}`, key });
@@ -126,12 +152,17 @@ describeEachEngine('webhooks', (target) => {
       ['POST', '/test', undefined],
       ['GET', '/deliveries', undefined],
     ] as const) {
-      assertError(await t.request({ method, url: `/v1/webhooks/${foreign.id}${suffix}`, key: mine.key, body }), 'not_found');
+      assertError(
+        await t.request({ method, url: `/v1/webhooks/${foreign.id}${suffix}`, key: mine.key, body }),
+        'not_found',
+      );
     }
     for (let i = 0; i < 10; i++) await createEndpoint(mine.key, { url: `${rx.url}?n=${i}`, events: ['*'] });
-    assertError(await t.request({ method: 'POST', url: '/v1/webhooks', key: mine.key, body: { url: rx.url, events: ['*'] } }), 'validation_failed', [
-      { field: 'url', issue: 'a store has at most 10 webhook endpoints; delete one first' },
-    ]);
+    assertError(
+      await t.request({ method: 'POST', url: '/v1/webhooks', key: mine.key, body: { url: rx.url, events: ['*'] } }),
+      'validation_failed',
+      [{ field: 'url', issue: 'a store has at most 10 webhook endpoints; delete one first' }],
+    );
     assert.equal((await t.request({ method: 'GET', url: '/v1/webhooks', key: mine.key })).json().data.length, 10);
     assert.equal((await t.request({ method: 'GET', url: '/v1/webhooks', key: theirs.key })).json().data.length, 1);
   });
@@ -142,38 +173,66 @@ describeEachEngine('webhooks', (target) => {
     assertError(await post({ url: rx.url, events: ['post.created', 'post.exploded'] }), 'validation_failed', [
       { field: 'events[1]', issue: /^is not an event type; use one of post\.created, .*webhook\.test, or "\*"$/ },
     ]);
-    assertError(await post({ url: rx.url, events: ['*', 'post.created'] }), 'validation_failed', [{ field: 'events', issue: '"*" stands for every event type and must be the only item' }]);
-    assertError(await post({ url: rx.url, events: [] }), 'validation_failed', [{ field: 'events', issue: /fewer than 1/ }]);
-    assertError(await post({ url: 'not a url', events: ['*'] }), 'validation_failed', [{ field: 'url', issue: 'must be an absolute URL, e.g. https://example.com/hooks/blog' }]);
+    assertError(await post({ url: rx.url, events: ['*', 'post.created'] }), 'validation_failed', [
+      { field: 'events', issue: '"*" stands for every event type and must be the only item' },
+    ]);
+    assertError(await post({ url: rx.url, events: [] }), 'validation_failed', [
+      { field: 'events', issue: /fewer than 1/ },
+    ]);
+    assertError(await post({ url: 'not a url', events: ['*'] }), 'validation_failed', [
+      { field: 'url', issue: 'must be an absolute URL, e.g. https://example.com/hooks/blog' },
+    ]);
     assertError(await post({ events: ['*'], secret: 'mine' }), 'validation_failed', [
       { field: 'url', issue: 'is required' },
       { field: 'secret', issue: 'is not a recognised field' },
     ]);
     const created = await createEndpoint(key, { url: rx.url, events: ['*'] });
-    assertError(await t.request({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, key, body: {} }), 'validation_failed', [{ field: 'body', issue: 'must contain at least one field' }]);
-    assertError(await t.request({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, key, body: { enabled: 'yes' } }), 'validation_failed', [{ field: 'enabled', issue: 'must be boolean' }]);
+    assertError(
+      await t.request({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, key, body: {} }),
+      'validation_failed',
+      [{ field: 'body', issue: 'must contain at least one field' }],
+    );
+    assertError(
+      await t.request({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, key, body: { enabled: 'yes' } }),
+      'validation_failed',
+      [{ field: 'enabled', issue: 'must be boolean' }],
+    );
     const list = (await t.request({ method: 'GET', url: '/v1/webhooks', key })).json().data;
-    assert.deepEqual(list.map((e: any) => [e.id, e.events, e.enabled]), [[created.id, ['*'], true]]);
+    assert.deepEqual(
+      list.map((e: any) => [e.id, e.events, e.enabled]),
+      [[created.id, ['*'], true]],
+    );
   });
 
   it('needs the manage_webhooks scope and the store’s webhooks feature; /v1/me shows both', async () => {
     const store = await t.createStore();
     const writer = await t.issueKey(store, ['write_blog']);
-    assertError(await t.request({ method: 'GET', url: '/v1/webhooks', key: writer }), 'insufficient_scope', [{ field: 'scope', issue: 'required: manage_webhooks' }]);
+    assertError(await t.request({ method: 'GET', url: '/v1/webhooks', key: writer }), 'insufficient_scope', [
+      { field: 'scope', issue: 'required: manage_webhooks' },
+    ]);
     const manager = await t.issueKey(store, ['manage_webhooks']);
     const me = (await t.request({ method: 'GET', url: '/v1/me', key: manager })).json();
     assert.deepEqual([me.scopes, me.features.webhooks], [['manage_webhooks'], true]);
-    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key: manager }), 'insufficient_scope', [{ field: 'scope', issue: 'required: read_blog' }]);
+    assertError(await t.request({ method: 'GET', url: '/v1/blog/posts', key: manager }), 'insufficient_scope', [
+      { field: 'scope', issue: 'required: read_blog' },
+    ]);
 
     const endpoint = await createEndpoint(manager, { url: rx.url, events: ['*'] });
     await t.ctx.stores.update(store.handle, { webhooks_enabled: 0 });
     assertError(await t.request({ method: 'GET', url: '/v1/webhooks', key: manager }), 'feature_unavailable');
-    assertError(await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/test`, key: manager }), 'feature_unavailable');
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${endpoint.id}/test`, key: manager }),
+      'feature_unavailable',
+    );
     assert.equal((await t.request({ method: 'GET', url: '/v1/me', key: manager })).json().features.webhooks, false);
     // While the feature is off, changes record no events.
     const post = await createPost(t, writer);
     assert.ok(post.id);
-    const rows = await t.ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).execute();
+    const rows = await t.ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('endpoint_id', '=', endpoint.id)
+      .execute();
     assert.equal(rows.length, 0);
   });
 
@@ -183,23 +242,60 @@ describeEachEngine('webhooks', (target) => {
     const all = await createEndpoint(key, { url: `${rx.url}?all`, events: ['*'] });
     const some = await createEndpoint(key, { url: `${rx.url}?some`, events: ['post.published', 'category.created'] });
 
-    const category = (await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': 'c1' }, body: { name: 'News' } })).json();
+    const category = (
+      await t.request({
+        method: 'POST',
+        url: '/v1/blog/categories',
+        key,
+        headers: { 'idempotency-key': 'c1' },
+        body: { name: 'News' },
+      })
+    ).json();
     const post = await createPost(t, key, { category_ids: [category.id] });
-    assert.equal((await t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Renamed' } })).statusCode, 200);
+    assert.equal(
+      (await t.request({ method: 'PATCH', url: `/v1/blog/posts/${post.id}`, key, body: { title: 'Renamed' } }))
+        .statusCode,
+      200,
+    );
     const afterUpdate = (await t.request({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).json();
     assert.equal((await publish(t, key, post.id, at(t.clock.now().getTime() + HOUR))).statusCode, 200);
-    assert.equal((await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key })).statusCode, 200);
+    assert.equal(
+      (await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key })).statusCode,
+      200,
+    );
     const published = (await publish(t, key, post.id)).json();
-    assert.equal((await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key })).statusCode, 200);
-    const token = assertError(await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }), 'confirmation_required', [
-      { field: 'confirmation_token', issue: /.+/ },
-      { field: 'expires_in_seconds', issue: '300' },
-      { field: 'post.title', issue: 'Renamed' },
-      { field: 'post.status', issue: 'draft' },
-    ]).details[0].issue;
-    assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key, body: { confirmation_token: token } })).statusCode, 204);
-    const renamed = (await t.request({ method: 'PATCH', url: `/v1/blog/categories/${category.id}`, key, body: { name: 'Old news' } })).json();
-    assert.equal((await t.request({ method: 'DELETE', url: `/v1/blog/categories/${category.id}`, key })).statusCode, 204);
+    assert.equal(
+      (await t.request({ method: 'POST', url: `/v1/blog/posts/${post.id}/unpublish`, key })).statusCode,
+      200,
+    );
+    const token = assertError(
+      await t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }),
+      'confirmation_required',
+      [
+        { field: 'confirmation_token', issue: /.+/ },
+        { field: 'expires_in_seconds', issue: '300' },
+        { field: 'post.title', issue: 'Renamed' },
+        { field: 'post.status', issue: 'draft' },
+      ],
+    ).details[0].issue;
+    assert.equal(
+      (
+        await t.request({
+          method: 'DELETE',
+          url: `/v1/blog/posts/${post.id}`,
+          key,
+          body: { confirmation_token: token },
+        })
+      ).statusCode,
+      204,
+    );
+    const renamed = (
+      await t.request({ method: 'PATCH', url: `/v1/blog/categories/${category.id}`, key, body: { name: 'Old news' } })
+    ).json();
+    assert.equal(
+      (await t.request({ method: 'DELETE', url: `/v1/blog/categories/${category.id}`, key })).statusCode,
+      204,
+    );
     const image = await upload(t, key, await solidImage(8, 8).png().toBuffer());
     assert.equal(image.statusCode, 201, image.body);
     assert.equal((await deleteImage(t, key, image.json().id)).statusCode, 204);
@@ -235,7 +331,10 @@ describeEachEngine('webhooks', (target) => {
     assert.throws(() => verify(toAll[0], some.secret), /signature/i, 'another endpoint’s secret does not verify');
     // One event, one webhook-id, whichever endpoint receives it.
     const one = (list: Received[], type: string) => list.find((r) => r.json.type === type)!;
-    assert.equal(one(toAll, 'post.published').headers['webhook-id'], one(toSome, 'post.published').headers['webhook-id']);
+    assert.equal(
+      one(toAll, 'post.published').headers['webhook-id'],
+      one(toSome, 'post.published').headers['webhook-id'],
+    );
 
     assert.deepEqual(one(toAll, 'category.created').json.data, category);
     assert.deepEqual(one(toAll, 'category.updated').json.data, renamed);
@@ -252,10 +351,15 @@ describeEachEngine('webhooks', (target) => {
     assert.equal(one(toAll, 'webhook.test').json.data.id, all.id);
 
     const listed = await deliveries(key, some.id);
-    assert.deepEqual(listed.data.map((d: any) => [d.event_type, d.status, d.attempts, d.last_response_status, d.next_attempt_at]).sort(), [
-      ['category.created', 'succeeded', 1, 200, null],
-      ['post.published', 'succeeded', 1, 200, null],
-    ]);
+    assert.deepEqual(
+      listed.data
+        .map((d: any) => [d.event_type, d.status, d.attempts, d.last_response_status, d.next_attempt_at])
+        .sort(),
+      [
+        ['category.created', 'succeeded', 1, 200, null],
+        ['post.published', 'succeeded', 1, 200, null],
+      ],
+    );
     await deliver();
     assert.equal(rx.received.length, toAll.length + toSome.length, 'nothing is sent twice');
   });
@@ -279,7 +383,8 @@ describeEachEngine('webhooks', (target) => {
       // Both scan at once on PostgreSQL. Two SQLite connections in one process cannot both wait
       // for the write lock (each would block the thread the other needs), so there they take turns.
       const bothInstances = async () => {
-        if (target.name === 'postgres') await Promise.all([t.ctx.webhookWorker.runOnce(), other.ctx.webhookWorker.runOnce()]);
+        if (target.name === 'postgres')
+          await Promise.all([t.ctx.webhookWorker.runOnce(), other.ctx.webhookWorker.runOnce()]);
         else for (const instance of [other, t]) await instance.ctx.webhookWorker.runOnce();
       };
       t.clock.set(due - 1000);
@@ -292,7 +397,10 @@ describeEachEngine('webhooks', (target) => {
       const [event] = rx.received;
       assert.deepEqual(verify(event, endpoint.secret), event.json);
       assert.equal(event.json.type, 'post.published');
-      assert.deepEqual([event.json.data.id, event.json.data.status, event.json.data.published_at], [post.id, 'published', event.json.timestamp]);
+      assert.deepEqual(
+        [event.json.data.id, event.json.data.status, event.json.data.published_at],
+        [post.id, 'published', event.json.timestamp],
+      );
       assert.equal(Date.parse(event.json.timestamp), due);
       const read = (await t.request({ method: 'GET', url: `/v1/blog/posts/${post.id}`, key })).json();
       assert.deepEqual(event.json.data, read);
@@ -311,12 +419,29 @@ describeEachEngine('webhooks', (target) => {
       const endpoint = await createEndpoint(key, { url: failing.url, events: ['*'] });
       failing.answer(500);
       const queued = await sendTest(key, endpoint.id);
-      assert.deepEqual(Object.keys(queued), ['id', 'event_id', 'event_type', 'status', 'attempts', 'last_attempt_at', 'last_response_status', 'next_attempt_at', 'waiting_reason', 'created_at']);
-      assert.deepEqual([queued.event_type, queued.status, queued.attempts, queued.last_attempt_at, queued.last_response_status], ['webhook.test', 'pending', 0, null, null]);
+      assert.deepEqual(Object.keys(queued), [
+        'id',
+        'event_id',
+        'event_type',
+        'status',
+        'attempts',
+        'last_attempt_at',
+        'last_response_status',
+        'next_attempt_at',
+        'waiting_reason',
+        'created_at',
+      ]);
+      assert.deepEqual(
+        [queued.event_type, queued.status, queued.attempts, queued.last_attempt_at, queued.last_response_status],
+        ['webhook.test', 'pending', 0, null, null],
+      );
       await deliver();
       assert.equal(failing.received.length, 1);
       const [first] = (await deliveries(key, endpoint.id)).data;
-      assert.deepEqual([first.id, first.status, first.attempts, first.last_response_status], [queued.id, 'pending', 1, 500]);
+      assert.deepEqual(
+        [first.id, first.status, first.attempts, first.last_response_status],
+        [queued.id, 'pending', 1, 500],
+      );
       const wait = Date.parse(first.next_attempt_at) - t.clock.now().getTime();
       assert.ok(wait >= 5000 && wait <= 6000, `first retry about 5 s later (jitter up to a fifth), got ${wait} ms`);
 
@@ -331,7 +456,10 @@ describeEachEngine('webhooks', (target) => {
       assert.equal(a.body, b.body);
       assert.deepEqual(verify(b, endpoint.secret), b.json);
       const [done] = (await deliveries(key, endpoint.id)).data;
-      assert.deepEqual([done.status, done.attempts, done.last_response_status, done.next_attempt_at], ['succeeded', 2, 200, null]);
+      assert.deepEqual(
+        [done.status, done.attempts, done.last_response_status, done.next_attempt_at],
+        ['succeeded', 2, 200, null],
+      );
     } finally {
       await failing.close();
     }
@@ -347,7 +475,10 @@ describeEachEngine('webhooks', (target) => {
       const secret = rotated.json().secret as string;
       assert.match(secret, /^whsec_/);
       assert.notEqual(secret, endpoint.secret);
-      assert.equal((await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}`, key })).json().secret, undefined);
+      assert.equal(
+        (await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}`, key })).json().secret,
+        undefined,
+      );
 
       await sendTest(key, endpoint.id);
       await deliver();
@@ -365,8 +496,13 @@ describeEachEngine('webhooks', (target) => {
       // The receiver's own clock is a day behind here, so the signature is compared directly.
       assert.equal(later.headers['webhook-signature'], new Webhook(secret).sign(id, timestamp, later.body));
       assert.notEqual(later.headers['webhook-signature'], new Webhook(endpoint.secret).sign(id, timestamp, later.body));
-      const audit = (await t.request({ method: 'GET', url: `/v1/audit/events?action=webhook.secret_rotated`, key })).json().data;
-      assert.deepEqual(audit.map((e: any) => [e.resource_id, e.changes]), [[endpoint.id, ['secret']]]);
+      const audit = (
+        await t.request({ method: 'GET', url: `/v1/audit/events?action=webhook.secret_rotated`, key })
+      ).json().data;
+      assert.deepEqual(
+        audit.map((e: any) => [e.resource_id, e.changes]),
+        [[endpoint.id, ['secret']]],
+      );
       assert.ok(!t.logs.join('').includes(secret.slice(6)), 'the secret is never logged');
     } finally {
       t.clock.set(Math.floor(Date.now() / 1000) * 1000);
@@ -415,24 +551,39 @@ describeEachEngine('webhooks', (target) => {
         t.clock.advance(HOUR);
       }
       const [failed] = (await deliveries(key, endpoint.id)).data;
-      assert.deepEqual([failed.id, failed.status, failed.next_attempt_at, failed.last_response_status], [queued.id, 'failed', null, 503]);
+      assert.deepEqual(
+        [failed.id, failed.status, failed.next_attempt_at, failed.last_response_status],
+        [queued.id, 'failed', null, 503],
+      );
       // 0, then about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then every 10 h (hour steps here), within 3 days.
       assert.equal(failed.attempts, attemptTimes.length);
       assert.ok(attemptTimes.length >= 9 && attemptTimes.length <= 12, `attempts: ${attemptTimes.length}`);
       assert.ok(attemptTimes[attemptTimes.length - 1] <= 72 * HOUR);
-      assert.equal((await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}`, key })).json().enabled, true, 'not yet 5 days');
+      assert.equal(
+        (await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}`, key })).json().enabled,
+        true,
+        'not yet 5 days',
+      );
 
       t.clock.set(start + 5 * 24 * HOUR);
       await sendTest(key, endpoint.id);
       await deliver();
       const disabled = (await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}`, key })).json();
-      assert.deepEqual([disabled.enabled, disabled.disabled_reason], [false, 'every delivery attempt failed for 5 days; fix the receiver, then set enabled to true']);
+      assert.deepEqual(
+        [disabled.enabled, disabled.disabled_reason],
+        [false, 'every delivery attempt failed for 5 days; fix the receiver, then set enabled to true'],
+      );
       const [last] = (await deliveries(key, endpoint.id)).data;
       assert.deepEqual([last.status, last.next_attempt_at], ['failed', null], 'no retries to a disabled endpoint');
       await createPost(t, key);
       assert.equal((await deliveries(key, endpoint.id)).data.length, 2, 'a disabled endpoint is sent no new events');
 
-      const enabled = await t.request({ method: 'PATCH', url: `/v1/webhooks/${endpoint.id}`, key, body: { enabled: true } });
+      const enabled = await t.request({
+        method: 'PATCH',
+        url: `/v1/webhooks/${endpoint.id}`,
+        key,
+        body: { enabled: true },
+      });
       assert.deepEqual([enabled.json().enabled, enabled.json().disabled_reason], [true, null]);
     } finally {
       t.clock.set(Math.floor(Date.now() / 1000) * 1000);
@@ -449,14 +600,22 @@ describeEachEngine('webhooks', (target) => {
       t.clock.advance(1000);
     }
     const first = await deliveries(key, endpoint.id, '?limit=2');
-    assert.deepEqual(first.data.map((d: any) => d.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.data.map((d: any) => d.id),
+      [ids[2], ids[1]],
+    );
     assert.equal(first.meta.limit, 2);
     const second = await deliveries(key, endpoint.id, `?limit=2&cursor=${encodeURIComponent(first.meta.next_cursor)}`);
-    assert.deepEqual(second.data.map((d: any) => d.id), [ids[0]]);
+    assert.deepEqual(
+      second.data.map((d: any) => d.id),
+      [ids[0]],
+    );
     assert.equal(second.meta.next_cursor, null);
-    assertError(await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?cursor=forged`, key }), 'validation_failed', [
-      { field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' },
-    ]);
+    assertError(
+      await t.request({ method: 'GET', url: `/v1/webhooks/${endpoint.id}/deliveries?cursor=forged`, key }),
+      'validation_failed',
+      [{ field: 'cursor', issue: 'was not issued to this caller; omit it to start from the first page' }],
+    );
     await deliver();
   });
 
@@ -494,7 +653,11 @@ describeEachEngine('webhooks', (target) => {
         if (i >= 0) pending.splice(i, 1);
       },
     };
-    const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, { publicBaseUrl: t.config.publicBaseUrl, allowPrivateTargets: true, sender: httpSender(timers) });
+    const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
+      publicBaseUrl: t.config.publicBaseUrl,
+      allowPrivateTargets: true,
+      sender: httpSender(timers),
+    });
     try {
       const redirect = await createEndpoint(key, { url: `${base}/redirect`, events: ['*'] });
       const large = await createEndpoint(key, { url: `${base}/large`, events: ['*'] });
@@ -511,7 +674,10 @@ describeEachEngine('webhooks', (target) => {
       await sendTest(key, silent.id);
       const running = worker.runOnce();
       await hanging;
-      assert.deepEqual(pending.map((p) => p.ms), [SEND_TIMEOUT_MS]);
+      assert.deepEqual(
+        pending.map((p) => p.ms),
+        [SEND_TIMEOUT_MS],
+      );
       pending[0].callback();
       await running;
       const [timedOut] = (await deliveries(key, silent.id)).data;
@@ -534,33 +700,55 @@ describeEachEngine('webhooks', (target) => {
     assert.deepEqual([await sent(a.id), await sent(b.id)], [['succeeded'], ['succeeded']]);
     // A second event whose delivery never runs: still pending a month later.
     t.clock.set(start + HOUR);
-    assert.equal((await t.request({ method: 'PATCH', url: `/v1/webhooks/${b.id}`, key, body: { enabled: false } })).statusCode, 200);
+    assert.equal(
+      (await t.request({ method: 'PATCH', url: `/v1/webhooks/${b.id}`, key, body: { enabled: false } })).statusCode,
+      200,
+    );
     const second = await createPost(t, key, { title: 'Still waiting', body_html: '<p>pending</p>' }, 'retention-2');
     // This store's rows (other tests' rows share the database and the pass).
     const rows = async () => ({
-      deliveries: (await t.ctx.db.selectFrom('webhook_deliveries').select('status').where('store_id', '=', store.id).execute()).map((d) => d.status).sort(),
-      events: (await t.ctx.db.selectFrom('webhook_events').select('body').where('store_id', '=', store.id).execute()).map((e) => JSON.parse(e.body).data.id).sort(),
+      deliveries: (
+        await t.ctx.db.selectFrom('webhook_deliveries').select('status').where('store_id', '=', store.id).execute()
+      )
+        .map((d) => d.status)
+        .sort(),
+      events: (await t.ctx.db.selectFrom('webhook_events').select('body').where('store_id', '=', store.id).execute())
+        .map((e) => JSON.parse(e.body).data.id)
+        .sort(),
     });
     const pass = async () => assert.ok((await t.ctx.housekeeping.runPass()).ran);
-    assert.deepEqual(await rows(), { deliveries: ['pending', 'succeeded', 'succeeded'], events: [first.id, second.id].sort() });
+    assert.deepEqual(await rows(), {
+      deliveries: ['pending', 'succeeded', 'succeeded'],
+      events: [first.id, second.id].sort(),
+    });
 
     // One millisecond short of 30 days after the attempts, everything stays.
     t.clock.set(start + 30 * 24 * HOUR - 1);
     await pass();
-    assert.deepEqual(await rows(), { deliveries: ['pending', 'succeeded', 'succeeded'], events: [first.id, second.id].sort() });
+    assert.deepEqual(await rows(), {
+      deliveries: ['pending', 'succeeded', 'succeeded'],
+      events: [first.id, second.id].sort(),
+    });
     t.clock.set(start + 30 * 24 * HOUR);
     await pass();
     assert.deepEqual(await rows(), { deliveries: ['pending'], events: [second.id] });
     assert.deepEqual([await sent(a.id), await sent(b.id)], [['pending'], []]);
     t.clock.set(start + 90 * 24 * HOUR);
     await pass();
-    assert.deepEqual(await rows(), { deliveries: ['pending'], events: [second.id] }, 'a pending delivery and its event are never removed');
+    assert.deepEqual(
+      await rows(),
+      { deliveries: ['pending'], events: [second.id] },
+      'a pending delivery and its event are never removed',
+    );
   });
 
   it('checks the target again at send time: a worker that does not allow private targets sends nothing there', async () => {
     const { key } = await tenant();
     const own = await startReceiver();
-    const strict = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, { publicBaseUrl: t.config.publicBaseUrl, allowPrivateTargets: false });
+    const strict = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
+      publicBaseUrl: t.config.publicBaseUrl,
+      allowPrivateTargets: false,
+    });
     try {
       const endpoint = await createEndpoint(key, { url: own.url, events: ['*'] });
       await sendTest(key, endpoint.id);
@@ -580,17 +768,36 @@ describeTenantApp('webhooks in the OpenAPI document', { tenant: false }, (suite)
     const doc = (await suite.t.request({ method: 'GET', url: '/v1/openapi.json', key })).json();
     const result = await new Validator().validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
-    for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries']) assert.ok(doc.paths[path], path);
+    for (const path of [
+      '/v1/webhooks',
+      '/v1/webhooks/{id}',
+      '/v1/webhooks/{id}/rotate-secret',
+      '/v1/webhooks/{id}/test',
+      '/v1/webhooks/{id}/deliveries',
+    ])
+      assert.ok(doc.paths[path], path);
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [...WEBHOOK_EVENT_TYPES].sort());
     const published = doc.webhooks['post.published'].post;
-    assert.deepEqual(published.parameters.map((p: any) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Store-Handle', 'X-Event-Sequence']);
+    assert.deepEqual(
+      published.parameters.map((p: any) => p.name),
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Store-Handle', 'X-Event-Sequence'],
+    );
     const body = published.requestBody.content['application/json'].schema;
     assert.deepEqual(Object.keys(body.properties), ['type', 'timestamp', 'data']);
     // Named schemas are references to components.schemas.
     const resolve = (schema: any) => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
     assert.ok(resolve(body.properties.data).properties.body_html, 'a post, as GET returns it');
-    assert.deepEqual(Object.keys(doc.webhooks['post.deleted'].post.requestBody.content['application/json'].schema.properties.data.properties), ['id']);
-    assert.equal(resolve(doc.paths['/v1/webhooks'].post.responses['201'].content['application/json'].schema).properties.secret.type, 'string');
+    assert.deepEqual(
+      Object.keys(
+        doc.webhooks['post.deleted'].post.requestBody.content['application/json'].schema.properties.data.properties,
+      ),
+      ['id'],
+    );
+    assert.equal(
+      resolve(doc.paths['/v1/webhooks'].post.responses['201'].content['application/json'].schema).properties.secret
+        .type,
+      'string',
+    );
   });
 });
 
@@ -605,17 +812,47 @@ describeEachEngine('webhook targets without WEBHOOK_ALLOW_PRIVATE_TARGETS', (tar
 
   it('refuses http, credentials, and hosts that are loopback, private, link-local or otherwise not public', async () => {
     const refuse = async (url: string, issue: string) =>
-      assertError(await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url, events: ['*'] } }), 'validation_failed', [{ field: 'url', issue }]);
+      assertError(
+        await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url, events: ['*'] } }),
+        'validation_failed',
+        [{ field: 'url', issue }],
+      );
     const notPublic = 'must resolve to public internet addresses only (not loopback, private or reserved ones)';
     await refuse('http://127.0.0.1:8080/hooks', 'must use https');
     await refuse('http://example.com/hooks', 'must use https');
     await refuse('https://user:pass@example.com/hooks', 'must not contain a user name or password');
-    for (const host of ['127.0.0.1', 'localhost', '10.0.0.8', '192.168.1.20', '172.16.0.1', '169.254.169.254', '100.64.0.1', '[::1]', '[fd00::1]', '[::ffff:127.0.0.1]', '0.0.0.0']) {
+    for (const host of [
+      '127.0.0.1',
+      'localhost',
+      '10.0.0.8',
+      '192.168.1.20',
+      '172.16.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '[::1]',
+      '[fd00::1]',
+      '[::ffff:127.0.0.1]',
+      '0.0.0.0',
+    ]) {
       await refuse(`https://${host}/hooks`, notPublic);
     }
     assert.deepEqual((await t.request({ method: 'GET', url: '/v1/webhooks', key })).json(), { data: [] });
-    const created = await t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: 'https://93.184.215.14/hooks', events: ['*'] } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/webhooks',
+      key,
+      body: { url: 'https://93.184.215.14/hooks', events: ['*'] },
+    });
     assert.equal(created.statusCode, 201, 'a public address is accepted');
-    assertError(await t.request({ method: 'PATCH', url: `/v1/webhooks/${created.json().id}`, key, body: { url: 'https://127.0.0.1/hooks' } }), 'validation_failed', [{ field: 'url', issue: notPublic }]);
+    assertError(
+      await t.request({
+        method: 'PATCH',
+        url: `/v1/webhooks/${created.json().id}`,
+        key,
+        body: { url: 'https://127.0.0.1/hooks' },
+      }),
+      'validation_failed',
+      [{ field: 'url', issue: notPublic }],
+    );
   });
 });

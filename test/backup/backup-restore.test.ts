@@ -38,7 +38,11 @@ async function runBlock(name: string, env: Record<string, string>): Promise<void
   assert.equal(run.code, 0, `the ${name} block failed\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
 }
 
-function runAsync(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runAsync(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -60,12 +64,23 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
   const admin = new URL(POSTGRES_ADMIN_URL);
   const suffix = randomLowerAlnum(8);
   const names = { BLOG_DB: `blog_bk_${suffix}`, BLOG_OWNER: `blog_owner_${suffix}`, BLOG_APP: `blog_app_${suffix}` };
-  const passwords = { BLOG_OWNER_PASSWORD: `owner-${randomLowerAlnum(12)}`, BLOG_APP_PASSWORD: `app-${randomLowerAlnum(12)}` };
-  const dbUrl = (role: string, password: string) => `postgres://${role}:${password}@${admin.hostname}:${admin.port || 5432}/${names.BLOG_DB}`;
+  const passwords = {
+    BLOG_OWNER_PASSWORD: `owner-${randomLowerAlnum(12)}`,
+    BLOG_APP_PASSWORD: `app-${randomLowerAlnum(12)}`,
+  };
+  const dbUrl = (role: string, password: string) =>
+    `postgres://${role}:${password}@${admin.hostname}:${admin.port || 5432}/${names.BLOG_DB}`;
   const ownerUrl = dbUrl(names.BLOG_OWNER, passwords.BLOG_OWNER_PASSWORD);
   const appUrl = dbUrl(names.BLOG_APP, passwords.BLOG_APP_PASSWORD);
   /** psql, dropdb and the roles script connect as the administrator. */
-  const adminEnv = { PGHOST: admin.hostname, PGPORT: admin.port || '5432', PGUSER: decodeURIComponent(admin.username || 'postgres'), PGPASSWORD: decodeURIComponent(admin.password), POSTGRES_USER: decodeURIComponent(admin.username || 'postgres'), POSTGRES_DB: admin.pathname.slice(1) || 'postgres' };
+  const adminEnv = {
+    PGHOST: admin.hostname,
+    PGPORT: admin.port || '5432',
+    PGUSER: decodeURIComponent(admin.username || 'postgres'),
+    PGPASSWORD: decodeURIComponent(admin.password),
+    POSTGRES_USER: decodeURIComponent(admin.username || 'postgres'),
+    POSTGRES_DB: admin.pathname.slice(1) || 'postgres',
+  };
 
   let work: string;
   let s3: TestS3;
@@ -87,7 +102,9 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     work = mkdtempSync(join(tmpdir(), 'blogapi-backup-'));
     s3 = await startS3();
     const port = await unusedPort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     redisUrl = `redis://127.0.0.1:${port}`;
     for (let i = 0; !(await redisReachable(redisUrl)); i++) {
       assert.ok(i < 200, 'the test Redis starts');
@@ -96,7 +113,10 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     // `blog-api` as the docs use it: the CLI from this checkout.
     const bin = join(work, 'bin');
     spawnSync('mkdir', ['-p', bin]);
-    writeFileSync(join(bin, 'blog-api'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(ROOT, 'src/cli/bin.ts')}" "$@"\n`);
+    writeFileSync(
+      join(bin, 'blog-api'),
+      `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(ROOT, 'src/cli/bin.ts')}" "$@"\n`,
+    );
     chmodSync(join(bin, 'blog-api'), 0o755);
 
     serviceEnv = {
@@ -108,7 +128,16 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
       PUBLIC_BASE_URL: 'http://blog.test',
       MIGRATE_ON_START: 'false',
     };
-    blockEnv = { ...(process.env as Record<string, string>), ...adminEnv, ...names, ...passwords, ...serviceEnv, PATH: `${bin}:${process.env.PATH}`, OWNER_URL: ownerUrl, BACKUP_DIR: join(work, 'backup') };
+    blockEnv = {
+      ...(process.env as Record<string, string>),
+      ...adminEnv,
+      ...names,
+      ...passwords,
+      ...serviceEnv,
+      PATH: `${bin}:${process.env.PATH}`,
+      OWNER_URL: ownerUrl,
+      BACKUP_DIR: join(work, 'backup'),
+    };
     spawnSync('mkdir', ['-p', blockEnv.BACKUP_DIR!]);
 
     // As compose.yaml does it: the roles script, then migrations as the owner; the service and
@@ -117,10 +146,23 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     assert.equal(roles.status, 0, roles.stderr);
     const asService = spawnSync('blog-api', ['migrate'], { cwd: ROOT, env: blockEnv, encoding: 'utf8' });
     assert.match(asService.stderr, /permission denied for schema public/, 'the service role cannot migrate');
-    const ownerCli = spawnSync('blog-api', ['migrate'], { cwd: ROOT, env: { ...blockEnv, DATABASE_URL: ownerUrl }, encoding: 'utf8' });
+    const ownerCli = spawnSync('blog-api', ['migrate'], {
+      cwd: ROOT,
+      env: { ...blockEnv, DATABASE_URL: ownerUrl },
+      encoding: 'utf8',
+    });
     assert.equal(ownerCli.status, 0, ownerCli.stderr);
     cli('store', 'create', '--handle', `bk-${suffix}`, '--name', 'Backup');
-    key = cli('key', 'issue', '--store', `bk-${suffix}`, '--app', 'backup-test', '--scopes', 'read_blog,write_blog,publish_blog,write_media').key;
+    key = cli(
+      'key',
+      'issue',
+      '--store',
+      `bk-${suffix}`,
+      '--app',
+      'backup-test',
+      '--scopes',
+      'read_blog,write_blog,publish_blog,write_media',
+    ).key;
     server = await startServerProcess(serviceEnv);
   });
 
@@ -129,7 +171,11 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     redis?.kill('SIGKILL');
     await s3?.close();
     spawnSync('dropdb', ['--if-exists', '--force', names.BLOG_DB], { env: blockEnv });
-    spawnSync('psql', ['-qc', `DROP ROLE IF EXISTS ${names.BLOG_OWNER}`, '-c', `DROP ROLE IF EXISTS ${names.BLOG_APP}`], { env: { ...blockEnv, PGDATABASE: adminEnv.POSTGRES_DB } });
+    spawnSync(
+      'psql',
+      ['-qc', `DROP ROLE IF EXISTS ${names.BLOG_OWNER}`, '-c', `DROP ROLE IF EXISTS ${names.BLOG_APP}`],
+      { env: { ...blockEnv, PGDATABASE: adminEnv.POSTGRES_DB } },
+    );
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -137,7 +183,15 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     const run = spawnSync('psql', [appUrl, '-qtAc', 'CREATE TABLE intruder (id int)'], { encoding: 'utf8' });
     assert.notEqual(run.status, 0);
     assert.match(run.stderr, /permission denied for schema public/);
-    const owned = spawnSync('psql', [ownerUrl, '-qtAc', `SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tableowner <> '${names.BLOG_OWNER}'`], { encoding: 'utf8' });
+    const owned = spawnSync(
+      'psql',
+      [
+        ownerUrl,
+        '-qtAc',
+        `SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tableowner <> '${names.BLOG_OWNER}'`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(owned.stdout.trim(), '0');
   });
 
@@ -156,11 +210,22 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     }
     const postIds: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const body_html = i === 0 ? `<p>With a picture</p><img src="${images[0]!.path}" alt="one">` : `<p>Post ${i} before the backup</p>`;
-      const created = await send(base, 'POST', '/v1/blog/posts', { key, body: { title: `Before ${i}`, body_html }, headers: { 'idempotency-key': `bk-${i}` } });
+      const body_html =
+        i === 0
+          ? `<p>With a picture</p><img src="${images[0]!.path}" alt="one">`
+          : `<p>Post ${i} before the backup</p>`;
+      const created = await send(base, 'POST', '/v1/blog/posts', {
+        key,
+        body: { title: `Before ${i}`, body_html },
+        headers: { 'idempotency-key': `bk-${i}` },
+      });
       assert.equal(created.statusCode, 201, created.body);
       postIds.push(created.json().id);
-      if (i % 2 === 0) assert.equal((await send(base, 'POST', `/v1/blog/posts/${created.json().id}/publish`, { key })).statusCode, 200);
+      if (i % 2 === 0)
+        assert.equal(
+          (await send(base, 'POST', `/v1/blog/posts/${created.json().id}/publish`, { key })).statusCode,
+          200,
+        );
     }
     const asBackedUp = new Map<number, unknown>();
     for (const id of postIds) {
@@ -173,11 +238,23 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     await runBlock('backup', blockEnv);
 
     // After the backup: changes that the restore must undo, each read so that caches hold it.
-    for (const id of postIds.slice(0, 3)) assert.equal((await send(base, 'PATCH', `/v1/blog/posts/${id}`, { key, body: { title: `Changed after the backup ${id}` } })).statusCode, 200);
-    const later = await send(base, 'POST', '/v1/blog/posts', { key, body: { title: 'After the backup', body_html: '<p>new</p>' }, headers: { 'idempotency-key': 'bk-later' } });
+    for (const id of postIds.slice(0, 3))
+      assert.equal(
+        (await send(base, 'PATCH', `/v1/blog/posts/${id}`, { key, body: { title: `Changed after the backup ${id}` } }))
+          .statusCode,
+        200,
+      );
+    const later = await send(base, 'POST', '/v1/blog/posts', {
+      key,
+      body: { title: 'After the backup', body_html: '<p>new</p>' },
+      headers: { 'idempotency-key': 'bk-later' },
+    });
     assert.equal(later.statusCode, 201);
     assert.equal((await send(base, 'DELETE', `/v1/media/images/${images[3]!.id}`, { key })).statusCode, 204);
-    const laterImage = await send(base, 'POST', '/v1/media/images', { key, form: imageForm(await uniqueJpeg({ r: 1, g: 2, b: 3 })) });
+    const laterImage = await send(base, 'POST', '/v1/media/images', {
+      key,
+      form: imageForm(await uniqueJpeg({ r: 1, g: 2, b: 3 })),
+    });
     assert.equal(laterImage.statusCode, 201);
     const staleEtags = new Map<number, string>();
     for (const id of postIds.slice(0, 3)) {
@@ -201,7 +278,10 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
       assert.deepEqual(read.json(), asBackedUp.get(id), `post ${id} as it was backed up`);
     }
     for (const [id, etag] of staleEtags) {
-      const conditional = await send(restored, 'GET', `/v1/blog/posts/${id}`, { key, headers: { 'if-none-match': etag } });
+      const conditional = await send(restored, 'GET', `/v1/blog/posts/${id}`, {
+        key,
+        headers: { 'if-none-match': etag },
+      });
       assert.equal(conditional.statusCode, 200, `post ${id}: the validator from after the backup does not match`);
     }
     assert.deepEqual((await send(restored, 'GET', '/v1/blog/posts?limit=50', { key })).json(), listBackedUp);
@@ -213,9 +293,17 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
       const stored = await s3.object(`${s3.prefix}${image.path.split('/').slice(-2).join('/')}`);
       assert.ok(stored && served.rawPayload.equals(stored), `${image.path}: the bucket holds the served bytes`);
     }
-    assert.equal((await send(restored, 'GET', laterImage.json().path)).statusCode, 404, 'an image from after the backup is not served');
+    assert.equal(
+      (await send(restored, 'GET', laterImage.json().path)).statusCode,
+      404,
+      'an image from after the backup is not served',
+    );
     // Redis was emptied, and the restored database works with the service's role: a write succeeds.
-    const write = await send(restored, 'POST', '/v1/blog/posts', { key, body: { title: 'After the restore', body_html: '<p>ok</p>' }, headers: { 'idempotency-key': 'bk-after-restore' } });
+    const write = await send(restored, 'POST', '/v1/blog/posts', {
+      key,
+      body: { title: 'After the restore', body_html: '<p>ok</p>' },
+      headers: { 'idempotency-key': 'bk-after-restore' },
+    });
     assert.equal(write.statusCode, 201, write.body);
   });
 });

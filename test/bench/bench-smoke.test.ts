@@ -7,7 +7,9 @@ import { describe, it } from 'node:test';
 
 function runSmoke(...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', ...extra], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -17,7 +19,11 @@ function runSmoke(...extra: string[]): Promise<{ code: number | null; stdout: st
   });
 }
 
-const cellsOf = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+const cellsOf = (line: string) =>
+  line
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 const NUMBER = /^-?\d[\d,]*(\.\d+)?$/;
 
 describe('npm run bench:smoke', () => {
@@ -28,10 +34,15 @@ describe('npm run bench:smoke', () => {
     const lines = stdout.split('\n').filter((l) => l.startsWith('|'));
     assert.ok(lines.length >= 3, `a table in:\n${stdout}`);
     const header = cellsOf(lines[0]);
-    for (const column of ['endpoint', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'peak RSS MB']) assert.ok(header.includes(column), `column ${column} in ${header.join(' | ')}`);
+    for (const column of ['endpoint', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'peak RSS MB'])
+      assert.ok(header.includes(column), `column ${column} in ${header.join(' | ')}`);
     const rows = new Map(lines.slice(2).map((l) => [cellsOf(l)[0], cellsOf(l)]));
 
-    for (const label of ['bare node:http, same post JSON', 'GET /v1/blog/posts/{id}', 'POST /v1/blog/posts (5 KB body)']) {
+    for (const label of [
+      'bare node:http, same post JSON',
+      'GET /v1/blog/posts/{id}',
+      'POST /v1/blog/posts (5 KB body)',
+    ]) {
       const row = rows.get(label);
       assert.ok(row, `row "${label}" in:\n${stdout}`);
       for (const column of ['req/s', 'p50 ms', 'p99 ms', '× bare', 'peak RSS MB']) {
@@ -41,10 +52,15 @@ describe('npm run bench:smoke', () => {
     }
     // The search rows: English and Traditional Chinese queries over their own store.
     const search = [...rows.keys()].filter((label) => label.startsWith('GET /v1/blog/posts?q='));
-    for (const q of ['chocolate', '巧克力蛋糕', '蛋糕']) assert.ok(search.some((label) => label.startsWith(`GET /v1/blog/posts?q=${q} (`)), `search row for ${q} in:\n${stdout}`);
+    for (const q of ['chocolate', '巧克力蛋糕', '蛋糕'])
+      assert.ok(
+        search.some((label) => label.startsWith(`GET /v1/blog/posts?q=${q} (`)),
+        `search row for ${q} in:\n${stdout}`,
+      );
     for (const label of search) {
       const row = rows.get(label)!;
-      for (const column of ['p50 ms', 'p99 ms']) assert.match(row[header.indexOf(column)], NUMBER, `${label}: ${column} is a number`);
+      for (const column of ['p50 ms', 'p99 ms'])
+        assert.match(row[header.indexOf(column)], NUMBER, `${label}: ${column} is a number`);
       assert.equal(row[header.indexOf('non-2xx')], '0', `${label}: every search answered 200`);
     }
     assert.match(stdout, /search p50 < 50 ms at \d+ connections over 300 posts: worst [\d.]+ ms/);
@@ -53,13 +69,23 @@ describe('npm run bench:smoke', () => {
   it('with --filters, compares the HTML filters and judges each one', { timeout: 180_000 }, async () => {
     const { code, stdout, stderr } = await runSmoke('--filters');
     assert.equal(code, 0, `exit ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-    const rows = new Map(stdout.split('\n').filter((l) => l.startsWith('|')).map((l) => [cellsOf(l)[0], cellsOf(l)]));
+    const rows = new Map(
+      stdout
+        .split('\n')
+        .filter((l) => l.startsWith('|'))
+        .map((l) => [cellsOf(l)[0], cellsOf(l)]),
+    );
     const filter = rows.get('streaming allow-list on htmlparser2 (the filter)');
     assert.ok(filter, `the filter's row in:\n${stdout}`);
     assert.match(filter[1], NUMBER, `articles MB/s is a number (got "${filter[1]}")`);
     // Exactness is not a speed: the filter must be judged exact even in a smoke run.
     assert.deepEqual(filter.slice(4, 8), ['372/372', '388/388', '388/388', 'yes']);
-    for (const label of ['sanitize-html (the previous filter)', 'xss package, same allow-list', 'lol-html (WASM), same allow-list', 'streaming allow-list, 2 worker threads']) {
+    for (const label of [
+      'sanitize-html (the previous filter)',
+      'xss package, same allow-list',
+      'lol-html (WASM), same allow-list',
+      'streaming allow-list, 2 worker threads',
+    ]) {
       assert.match(rows.get(label)?.[1] ?? '', NUMBER, `row "${label}" with a number in:\n${stdout}`);
     }
   });

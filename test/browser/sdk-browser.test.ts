@@ -19,7 +19,16 @@ import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SDK_ENTRY = fileURLToPath(new URL('../../sdk/dist/esm/index.js', import.meta.url));
 
 function skipReason(): string | undefined {
@@ -80,17 +89,27 @@ describe('store-blog-sdk in a real browser', { skip }, () => {
     t = await startTestApp(sqlite);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const appPort = (t.app.server.address() as AddressInfo).port;
-    const built = await build({ entryPoints: [SDK_ENTRY], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const built = await build({
+      entryPoints: [SDK_ENTRY],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     bundle = built.outputFiles[0]!.text;
     let page = '';
     site = createServer((req, res) => {
       const url = req.url ?? '/';
       if (url.startsWith('/v1/')) {
         // Same origin for the page: forward to the app as is.
-        const forward = request({ host: '127.0.0.1', port: appPort, method: req.method, path: url, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
+        const forward = request(
+          { host: '127.0.0.1', port: appPort, method: req.method, path: url, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
         req.pipe(forward);
         return;
       }
@@ -104,11 +123,26 @@ describe('store-blog-sdk in a real browser', { skip }, () => {
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     const { store, key } = await t.tenant({ media: true });
     handle = store.handle;
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 90, b: 160 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 90, b: 160 } } })
+      .png()
+      .toBuffer();
     const secretBytes = Buffer.alloc(32, 9);
-    const body = JSON.stringify({ id: 'evt_browser', type: 'webhook.test', occurred_at: '2026-11-26T08:00:00+08:00', data: {} });
-    const headers = { 'webhook-id': 'msg_browser', 'webhook-timestamp': '1795000000', 'webhook-signature': `v1,${createHmac('sha256', secretBytes).update(`msg_browser.1795000000.${body}`).digest('base64')}` };
-    const input = { key, png: png.toString('base64'), webhook: { body, headers, secret: `whsec_${secretBytes.toString('base64')}`, now: 1_795_000_000_000 } };
+    const body = JSON.stringify({
+      id: 'evt_browser',
+      type: 'webhook.test',
+      occurred_at: '2026-11-26T08:00:00+08:00',
+      data: {},
+    });
+    const headers = {
+      'webhook-id': 'msg_browser',
+      'webhook-timestamp': '1795000000',
+      'webhook-signature': `v1,${createHmac('sha256', secretBytes).update(`msg_browser.1795000000.${body}`).digest('base64')}`,
+    };
+    const input = {
+      key,
+      png: png.toString('base64'),
+      webhook: { body, headers, secret: `whsec_${secretBytes.toString('base64')}`, now: 1_795_000_000_000 },
+    };
     page = `<!doctype html><meta charset="utf-8"><title>SDK</title><script type="application/json" id="input">${JSON.stringify(input)}</script><script type="module" src="/scenario.js"></script>`;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   });

@@ -17,8 +17,14 @@ import { createPost, publish } from '../helpers/posts.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 function skipReason(): string | undefined {
@@ -30,14 +36,24 @@ function skipReason(): string | undefined {
 }
 
 async function uploadImage(t: TestApp, key: string): Promise<{ url: string }> {
-  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: 30, g: 110, b: 190 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: 30, g: 110, b: 190 } } })
+    .png()
+    .toBuffer();
   const boundary = `----storefront-${randomBytes(8).toString('hex')}`;
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     png,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const res = await t.request({ method: 'POST', url: '/v1/media/images', key, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/v1/media/images',
+    key,
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
   assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
   return res.json();
 }
@@ -46,7 +62,8 @@ async function uploadImage(t: TestApp, key: string): Promise<{ url: string }> {
 function watch(page: Page, origin: string) {
   const problems: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text()))
+      problems.push(`console: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('request', (req) => {
@@ -83,7 +100,8 @@ describe('store front and /docs in a real browser', { skip }, () => {
     const post = await createPost(t, key, {
       title: 'Autumn <menu> & more',
       summary: 'Seasonal dishes from our kitchen',
-      body_html: '<p>First paragraph with <strong>bold</strong> text.</p><ul><li>Pumpkin soup</li><li>Chestnut cake</li></ul>',
+      body_html:
+        '<p>First paragraph with <strong>bold</strong> text.</p><ul><li>Pumpkin soup</li><li>Chestnut cake</li></ul>',
       cover_image_url: cover.url,
     });
     assert.equal((await publish(t, key, post.id)).statusCode, 200);
@@ -94,8 +112,16 @@ describe('store front and /docs in a real browser', { skip }, () => {
     assert.equal(response?.status(), 200);
     assert.equal(await page.locator('h1').textContent(), 'Autumn <menu> & more');
     assert.equal(await page.title(), 'Autumn <menu> & more | Test Store');
-    await page.locator('img.cover').evaluate((img: HTMLImageElement) => (img.complete ? undefined : new Promise((r) => img.addEventListener('load', r, { once: true }))));
-    assert.equal(await page.locator('img.cover').evaluate((img: HTMLImageElement) => img.naturalWidth), 320, 'the cover loaded under the CSP');
+    await page
+      .locator('img.cover')
+      .evaluate((img: HTMLImageElement) =>
+        img.complete ? undefined : new Promise((r) => img.addEventListener('load', r, { once: true })),
+      );
+    assert.equal(
+      await page.locator('img.cover').evaluate((img: HTMLImageElement) => img.naturalWidth),
+      320,
+      'the cover loaded under the CSP',
+    );
     const fontSize = await page.locator('h1').evaluate((h1) => getComputedStyle(h1).fontSize);
     assert.equal(fontSize, '32px', 'the inline stylesheet applied: its hash matches the CSP');
     assert.equal(await page.locator('script').count(), 0);
@@ -119,7 +145,11 @@ describe('store front and /docs in a real browser', { skip }, () => {
     assert.equal((await postsPath.textContent())?.replace(/\u200b/g, ''), '/v1/blog/posts');
     assert.ok(await page.getByText('Store Blog Content API').first().isVisible());
     assert.ok((await page.locator('.opblock-summary-path').count()) >= 10, 'every endpoint is listed');
-    assert.equal(await page.locator('.opblock-summary-path[data-path^="/s/"], .opblock-summary-path[data-path^="/docs"]').count(), 0, 'pages are not API');
+    assert.equal(
+      await page.locator('.opblock-summary-path[data-path^="/s/"], .opblock-summary-path[data-path^="/docs"]').count(),
+      0,
+      'pages are not API',
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
     assert.deepEqual(problems, []);
     await page.close();
@@ -142,7 +172,10 @@ describe('store front and /docs in a real browser', { skip }, () => {
     await operation.locator('.btn.execute').click();
     assert.equal((await answer).status(), 200, 'the key was sent and accepted');
     await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor({ timeout: 10_000 });
-    assert.match((await operation.locator('.live-responses-table tbody .response-col_status').first().textContent()) ?? '', /200/);
+    assert.match(
+      (await operation.locator('.live-responses-table tbody .response-col_status').first().textContent()) ?? '',
+      /200/,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'docs-try-it-out.png'), fullPage: false });
     assert.deepEqual(problems, []);
     await page.close();

@@ -12,7 +12,6 @@ import { createPost } from '../helpers/posts.js';
 import { runCli } from '../helpers/cli.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
-
 const cli = (databaseUrl: string, ...args: string[]) => runCli({ DATABASE_URL: databaseUrl }, ...args);
 
 describeTenantApp('operator CLI', { tenant: false }, (suite) => {
@@ -22,16 +21,50 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
   });
 
   it('creates and updates stores, printing one JSON object', async () => {
-    const created = await cli(db, 'store', 'create', '--handle', 'acme', '--name', 'Acme Shop', '--no-media', '--no-emoji');
+    const created = await cli(
+      db,
+      'store',
+      'create',
+      '--handle',
+      'acme',
+      '--name',
+      'Acme Shop',
+      '--no-media',
+      '--no-emoji',
+    );
     assert.equal(created.code, 0, created.stderr);
     assert.equal(created.stdout.trim().split('\n').length, 1);
     assert.equal(created.json.handle, 'acme');
     assert.deepEqual(created.json.features, { blog_categories: true, media_upload: false, webhooks: true });
     assert.equal(created.json.certified, true);
     assert.equal(created.json.limits.title_allows_emoji, false);
-    const updated = await cli(db, 'store', 'update', 'acme', '--media', 'on', '--writes-paused', 'on', '--posts-per-day', '7', '--image-max-width', '800', '--certified', 'off');
+    const updated = await cli(
+      db,
+      'store',
+      'update',
+      'acme',
+      '--media',
+      'on',
+      '--writes-paused',
+      'on',
+      '--posts-per-day',
+      '7',
+      '--image-max-width',
+      '800',
+      '--certified',
+      'off',
+    );
     assert.equal(updated.code, 0, updated.stderr);
-    assert.deepEqual([updated.json.features.media_upload, updated.json.writes_paused, updated.json.quotas.posts_per_day, updated.json.limits.image_max_width, updated.json.certified], [true, true, 7, 800, false]);
+    assert.deepEqual(
+      [
+        updated.json.features.media_upload,
+        updated.json.writes_paused,
+        updated.json.quotas.posts_per_day,
+        updated.json.limits.image_max_width,
+        updated.json.certified,
+      ],
+      [true, true, 7, 800, false],
+    );
   });
 
   it('reports usage errors (exit 2) and impossible commands (exit 1) on stderr', async () => {
@@ -52,7 +85,23 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
 
   it('issues a key shown once (only its hash is stored), lists keys without secrets, revokes at once', async () => {
     await cli(db, 'store', 'create', '--handle', 'keys-shop', '--name', 'Keys');
-    const issued = await cli(db, 'key', 'issue', '--store', 'keys-shop', '--app', 'sync-bot', '--scopes', 'write_blog,read_audit', '--read-per-minute', '7', '--write-per-minute', '3', '--concurrency', '2');
+    const issued = await cli(
+      db,
+      'key',
+      'issue',
+      '--store',
+      'keys-shop',
+      '--app',
+      'sync-bot',
+      '--scopes',
+      'write_blog,read_audit',
+      '--read-per-minute',
+      '7',
+      '--write-per-minute',
+      '3',
+      '--concurrency',
+      '2',
+    );
     assert.equal(issued.code, 0, issued.stderr);
     assert.match(issued.json.key, /^svc_live_[a-z0-9]{8}_[A-Za-z0-9]{32}$/);
     assert.equal(issued.json.key_id, issued.json.key.slice(9, 17));
@@ -61,7 +110,11 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
     const lifetime = Date.parse(issued.json.expires_at) - Date.now();
     assert.ok(Math.abs(lifetime - 365 * 86_400_000) < 120_000, `expires in 365 days (got ${lifetime} ms)`);
     const secret = issued.json.key.slice(-32);
-    const row = await suite.t.ctx.db.selectFrom('api_keys').selectAll().where('key_id', '=', issued.json.key_id).executeTakeFirstOrThrow();
+    const row = await suite.t.ctx.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_id', '=', issued.json.key_id)
+      .executeTakeFirstOrThrow();
     assert.ok(!JSON.stringify(row).includes(secret), 'the secret is not stored');
     assert.equal(row.secret_hash.length, 64);
 
@@ -80,7 +133,18 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
   });
 
   it('moves a key’s expiry (past = expired now, never = no expiry)', async () => {
-    const issued = await cli(db, 'key', 'issue', '--store', 'keys-shop', '--app', 'rotating', '--scopes', 'read_blog', '--no-expiry');
+    const issued = await cli(
+      db,
+      'key',
+      'issue',
+      '--store',
+      'keys-shop',
+      '--app',
+      'rotating',
+      '--scopes',
+      'read_blog',
+      '--no-expiry',
+    );
     assert.equal(issued.json.expires_at, null);
     const past = await cli(db, 'key', 'update', issued.json.key_id, '--expires-at', '2020-01-01T00:00:00+08:00');
     assert.equal(past.code, 0, past.stderr);
@@ -97,10 +161,17 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
     const post = await createPost(suite.t, key);
     const linked = await cli(db, 'post', 'link-product', store.handle, String(post.id), 'sku-42');
     assert.deepEqual(linked.json, { store: store.handle, post_id: post.id, product_ids: ['sku-42'] });
-    assertError(await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }), 'post_has_product_links', [{ field: 'post_id', issue: String(post.id) }]);
+    assertError(
+      await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key }),
+      'post_has_product_links',
+      [{ field: 'post_id', issue: String(post.id) }],
+    );
     const unlinked = await cli(db, 'post', 'unlink-product', store.handle, String(post.id), 'sku-42');
     assert.deepEqual(unlinked.json.product_ids, []);
-    assert.equal((await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key })).json().error.code, 'confirmation_required');
+    assert.equal(
+      (await suite.t.request({ method: 'DELETE', url: `/v1/blog/posts/${post.id}`, key })).json().error.code,
+      'confirmation_required',
+    );
     const other = await cli(db, 'post', 'link-product', store.handle, '99999999', 'sku-1');
     assert.equal(other.code, 1);
     assert.match(other.stderr, /not_found/);
@@ -133,7 +204,12 @@ describe('help and usage, per command', () => {
   const nowhere = 'postgres://postgres@127.0.0.1:1/none';
 
   it('answers --help (or -h, or help <command>) with that command’s usage only, exit 0', async () => {
-    for (const args of [['key', 'issue', '--help'], ['key', 'issue', '-h'], ['help', 'key', 'issue'], ['key', 'issue', '--store', 'x', '--help']]) {
+    for (const args of [
+      ['key', 'issue', '--help'],
+      ['key', 'issue', '-h'],
+      ['help', 'key', 'issue'],
+      ['key', 'issue', '--store', 'x', '--help'],
+    ]) {
       const res = await cli(nowhere, ...args);
       assert.equal(res.code, 0, `${args.join(' ')}: ${res.stderr}`);
       assert.equal(res.stderr, '');
@@ -174,7 +250,10 @@ describe('help and usage, per command', () => {
       );
       const unknownSub = await cli(db, 'category', 'paint');
       assert.equal(unknownSub.code, 2);
-      assert.match(unknownSub.stderr, /^blog-api: category commands: rename, move, delete\nusage: blog-api category <command>\n/);
+      assert.match(
+        unknownSub.stderr,
+        /^blog-api: category commands: rename, move, delete\nusage: blog-api category <command>\n/,
+      );
       assert.ok(!unknownSub.stderr.includes('store create'), unknownSub.stderr);
       const unknownOption = await cli(db, 'key', 'revoke', 'abcdefgh', '--force');
       assert.equal(unknownOption.code, 2);
@@ -199,6 +278,9 @@ describe('an unreachable database', () => {
     }
     const unknownHost = await cli('postgres://blog@no-such-host.invalid:6543/blog', 'key', 'list', '--store', 'acme');
     assert.equal(unknownHost.code, 1);
-    assert.match(unknownHost.stderr, /^blog-api: cannot reach the PostgreSQL server at no-such-host\.invalid:6543 \((ENOTFOUND|EAI_AGAIN): .*\); check DATABASE_URL\n$/);
+    assert.match(
+      unknownHost.stderr,
+      /^blog-api: cannot reach the PostgreSQL server at no-such-host\.invalid:6543 \((ENOTFOUND|EAI_AGAIN): .*\); check DATABASE_URL\n$/,
+    );
   });
 });

@@ -58,7 +58,16 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
     const ctx = await createContext(loadConfig(env));
     const store = await ctx.stores.create({ handle: 'crash-store', name: 'Crash', media: true, categories: true });
     await ctx.stores.update(store.handle, { posts_per_day: 1_000_000, images_per_day: 1_000_000 });
-    key = (await ctx.keys.issue({ storeId: store.id, application: 'crash-test', scopes: ['read_blog', 'write_blog', 'write_media'], readPerMinute: 1_000_000, writePerMinute: 1_000_000, concurrency: 64 })).key;
+    key = (
+      await ctx.keys.issue({
+        storeId: store.id,
+        application: 'crash-test',
+        scopes: ['read_blog', 'write_blog', 'write_media'],
+        readPerMinute: 1_000_000,
+        writePerMinute: 1_000_000,
+        concurrency: 64,
+      })
+    ).key;
     handle = store.handle;
     await ctx.close();
 
@@ -89,7 +98,11 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
           if (i % 3 === 2) {
             const form = new FormData();
             form.append('file', new Blob([new Uint8Array(await uniqueJpeg())], { type: 'image/jpeg' }), 'crash.jpg');
-            const res = await fetch(`${s.baseUrl}/v1/media/images`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+            const res = await fetch(`${s.baseUrl}/v1/media/images`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${key}` },
+              body: form,
+            });
             const answer = await res.json();
             if (res.ok) {
               images.push({ status: res.status, answer });
@@ -97,10 +110,18 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
             }
           } else {
             const idempotencyKey = `crash-${round}-${w}-${i}`;
-            const body = { title: `Crash ${round}.${w}.${i}`, body_html: `<p>Round ${round}, worker ${w}, write ${i}. 中文</p>`, summary: `s${i}` };
+            const body = {
+              title: `Crash ${round}.${w}.${i}`,
+              body_html: `<p>Round ${round}, worker ${w}, write ${i}. 中文</p>`,
+              summary: `s${i}`,
+            };
             const res = await fetch(`${s.baseUrl}/v1/blog/posts`, {
               method: 'POST',
-              headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+              headers: {
+                authorization: `Bearer ${key}`,
+                'content-type': 'application/json',
+                'idempotency-key': idempotencyKey,
+              },
               body: JSON.stringify(body),
             });
             const answer = await res.json();
@@ -122,18 +143,22 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
   }
 
   const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${server!.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) } });
+    fetch(`${server!.baseUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) },
+    });
 
   // PRAGMA integrity_check is SQLite's; PostgreSQL's own crash recovery is what the other checks rely on there.
-  if (target.name === 'sqlite') it('the database is intact', () => {
-    const db = new BetterSqlite3(env.DATABASE_URL.slice('sqlite:'.length), { readonly: true });
-    try {
-      assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
-      assert.deepEqual(db.pragma('foreign_key_check'), []);
-    } finally {
-      db.close();
-    }
-  });
+  if (target.name === 'sqlite')
+    it('the database is intact', () => {
+      const db = new BetterSqlite3(env.DATABASE_URL.slice('sqlite:'.length), { readonly: true });
+      try {
+        assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+        assert.deepEqual(db.pragma('foreign_key_check'), []);
+      } finally {
+        db.close();
+      }
+    });
 
   it('every acknowledged post is present and equal to its answer', async () => {
     assert.ok(posts.length >= ROUNDS * 10, `${posts.length} posts acknowledged`);
@@ -149,7 +174,11 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
   it('replaying an acknowledged idempotency key answers as the first time, and adds nothing', async () => {
     const before = await countPosts();
     for (const p of posts) {
-      const res = await call('/v1/blog/posts', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': p.idempotencyKey }, body: JSON.stringify(p.body) });
+      const res = await call('/v1/blog/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': p.idempotencyKey },
+        body: JSON.stringify(p.body),
+      });
       assert.equal(res.status, p.status, `replay of ${p.idempotencyKey}`);
       assert.deepEqual(await res.json(), p.answer, `replay of ${p.idempotencyKey}`);
     }
@@ -203,7 +232,11 @@ describeEachEngine('kill -9 under load, then restart', (target) => {
     const config = loadConfig(env);
     const db = openDatabase(config.database, { poolSize: 1 });
     try {
-      return await db.db.selectFrom('images').select(['id', 'basename', 'bytes']).where('deleted_at', 'is', null).execute();
+      return await db.db
+        .selectFrom('images')
+        .select(['id', 'basename', 'bytes'])
+        .where('deleted_at', 'is', null)
+        .execute();
     } finally {
       await db.close();
     }
@@ -219,4 +252,3 @@ function filesUnder(root: string): string[] {
   }
   return out;
 }
-

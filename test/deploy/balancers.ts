@@ -36,7 +36,23 @@ function selfSignedCertificate(dir: string): { cert: string; key: string; both: 
   const key = join(dir, 'privkey.pem');
   const made = spawnSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
     { encoding: 'utf8' },
   );
   if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr}`);
@@ -51,7 +67,8 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
   const certificate = selfSignedCertificate(dir);
   const httpsPort = await unusedPort();
   const httpPort = await unusedPort();
-  const api = (text: string) => text.replace(/\bapi-(\d):8080\b/g, (_, n: string) => `127.0.0.1:${apiPorts[Number(n) - 1]}`);
+  const api = (text: string) =>
+    text.replace(/\bapi-(\d):8080\b/g, (_, n: string) => `127.0.0.1:${apiPorts[Number(n) - 1]}`);
   let child: ChildProcess;
   if (name === 'nginx') {
     let config = api(readFileSync(join(DEPLOY, 'nginx.conf'), 'utf8'))
@@ -60,12 +77,15 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
       .replace('/etc/ssl/blog-api/fullchain.pem', certificate.cert)
       .replace('/etc/ssl/blog-api/privkey.pem', certificate.key);
     // Run in the foreground with its files in the test's folder.
-    config = `daemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n${process.getuid?.() === 0 ? 'user root;\n' : ''}${config}`.replace(
-      /http \{/,
-      `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
-    );
+    config =
+      `daemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n${process.getuid?.() === 0 ? 'user root;\n' : ''}${config}`.replace(
+        /http \{/,
+        `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
+      );
     writeFileSync(join(dir, 'nginx.conf'), config);
-    child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } else if (name === 'caddy') {
     writeFileSync(join(dir, 'Caddyfile'), caddyfile(apiPorts, httpPort, httpsPort, certificate));
     // Caddy keeps its data (certificates, locks) and configuration under HOME / XDG: the test's folder.
@@ -108,7 +128,12 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
  * test certificate, the redirecting HTTP listener gets a loopback port too, and the upstreams found
  * by DNS (`dynamic a`) become the three processes. Every other directive stays as in the file.
  */
-function caddyfile(apiPorts: number[], httpPort: number, httpsPort: number, certificate: { cert: string; key: string }): string {
+function caddyfile(
+  apiPorts: number[],
+  httpPort: number,
+  httpsPort: number,
+  certificate: { cert: string; key: string },
+): string {
   let config = readFileSync(join(DEPLOY, 'Caddyfile'), 'utf8');
   const replace = (pattern: RegExp, by: string) => {
     const next = config.replace(pattern, by);
@@ -116,7 +141,10 @@ function caddyfile(apiPorts: number[], httpPort: number, httpsPort: number, cert
     config = next;
   };
   replace(/\{\n\tadmin off\n\}/, `{\n\tadmin off\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n}`);
-  replace(/^\{\$BLOG_API_DOMAIN:localhost\} \{$/m, `https://127.0.0.1:${httpsPort} {\n\tbind 127.0.0.1\n\ttls ${certificate.cert} ${certificate.key}`);
+  replace(
+    /^\{\$BLOG_API_DOMAIN:localhost\} \{$/m,
+    `https://127.0.0.1:${httpsPort} {\n\tbind 127.0.0.1\n\ttls ${certificate.cert} ${certificate.key}`,
+  );
   replace(/^(\t+)dynamic a \{[^}]*\}$/m, `$1to ${apiPorts.map((port) => `127.0.0.1:${port}`).join(' ')}`);
   // `request_buffers` came in Caddy 2.6.4; Debian 12's 2.6.2 refuses the file with it. Without it
   // a POST body is not sent again after a failed attempt. The drain makes that unnecessary (a

@@ -36,12 +36,16 @@ export function startLoad(baseUrl: string, ca: string, key: string, jpeg: Buffer
 
   const send = (agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${baseUrl}${path}`, { method, agent, ca, headers: { authorization: `Bearer ${key}`, ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-      });
+      const req = request(
+        `${baseUrl}${path}`,
+        { method, agent, ca, headers: { authorization: `Bearer ${key}`, ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -54,19 +58,37 @@ export function startLoad(baseUrl: string, ca: string, key: string, jpeg: Buffer
       if (op === 'read') {
         res = await send(agent, 'GET', '/v1/blog/posts', {});
       } else if (op === 'create') {
-        const body = Buffer.from(JSON.stringify({ title: `Load ${n} ${randomBytes(6).toString('hex')}`, body_html: '<p>under load</p>' }));
-        res = await send(agent, 'POST', '/v1/blog/posts', { 'content-type': 'application/json', 'idempotency-key': randomBytes(12).toString('hex') }, body);
+        const body = Buffer.from(
+          JSON.stringify({ title: `Load ${n} ${randomBytes(6).toString('hex')}`, body_html: '<p>under load</p>' }),
+        );
+        res = await send(
+          agent,
+          'POST',
+          '/v1/blog/posts',
+          { 'content-type': 'application/json', 'idempotency-key': randomBytes(12).toString('hex') },
+          body,
+        );
       } else {
         // A comment segment after the JPEG's SOI makes each upload distinct content.
         const comment = Buffer.from(randomBytes(8).toString('hex'));
-        const data = Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xfe, 0, comment.length + 2]), comment, jpeg.subarray(2)]);
+        const data = Buffer.concat([
+          jpeg.subarray(0, 2),
+          Buffer.from([0xff, 0xfe, 0, comment.length + 2]),
+          comment,
+          jpeg.subarray(2),
+        ]);
         const form = multipartBody([{ name: 'file', filename: 'load.jpg', contentType: 'image/jpeg', data }]);
         // No Idempotency-Key: once sent, no balancer may send it again, so it is lost if the
         // connection it went on is closed under it.
         res = await send(agent, 'POST', '/v1/media/images', { 'content-type': form.contentType }, form.payload);
       }
       const expected = op === 'read' ? [200] : [201];
-      outcomes.push({ op, at, status: res.status, error: expected.includes(res.status) ? null : res.body.slice(0, 300) });
+      outcomes.push({
+        op,
+        at,
+        status: res.status,
+        error: expected.includes(res.status) ? null : res.body.slice(0, 300),
+      });
       if (op !== 'read' && res.status === 201) {
         const body = JSON.parse(res.body);
         if (op === 'create') created.posts.push(body.id);

@@ -26,7 +26,10 @@ async function migratedByLaterRelease(target: EngineTarget, expandOnly: boolean)
       expandOnly,
       migration: {
         up: async (db: Kysely<any>) => {
-          await db.schema.createTable('later_release_notes').addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+          await db.schema
+            .createTable('later_release_notes')
+            .addColumn('id', 'integer', (c) => c.primaryKey())
+            .execute();
         },
       },
     };
@@ -43,7 +46,11 @@ describeEachEngine('rolling back one release', (target) => {
     const mediaDir = mkdtempSync(join(tmpdir(), 'blogapi-rollback-'));
     try {
       for (const migrateOnStart of ['true', 'false']) {
-        const server = await startServerProcess({ DATABASE_URL: database.url, MIGRATE_ON_START: migrateOnStart, MEDIA_DIR: mediaDir });
+        const server = await startServerProcess({
+          DATABASE_URL: database.url,
+          MIGRATE_ON_START: migrateOnStart,
+          MEDIA_DIR: mediaDir,
+        });
         try {
           const ready = await fetch(`${server.baseUrl}/readyz`);
           assert.equal(ready.status, 200, await ready.text());
@@ -63,7 +70,9 @@ describeEachEngine('rolling back one release', (target) => {
   it('refuses a schema with a later migration not marked expand-only, naming it', async () => {
     const { database, drop } = await migratedByLaterRelease(target, false);
     try {
-      const refusal = new RegExp(`not marked compatible with the release before them: ${LATER}; run a release that has them`);
+      const refusal = new RegExp(
+        `not marked compatible with the release before them: ${LATER}; run a release that has them`,
+      );
       for (const migrateOnStart of ['true', 'false']) {
         const spawned = spawnMain({ DATABASE_URL: database.url, MIGRATE_ON_START: migrateOnStart });
         assert.equal(await spawned.exited, 1);

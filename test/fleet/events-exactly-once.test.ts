@@ -35,7 +35,11 @@ describeEachEngine('events feed followed across server processes under concurren
       // The SQLite server shares the database file; this process's own context stays idle.
       for (let i = 0; i < count; i++) servers.push(await startServerProcess({ DATABASE_URL: t.config.database.url }));
       const store = await t.createStore({ categories: true });
-      const key = await t.issueKey(store, ['write_blog', 'publish_blog'], { writePerMinute: 100_000, readPerMinute: 100_000, concurrency: 200 });
+      const key = await t.issueKey(store, ['write_blog', 'publish_blog'], {
+        writePerMinute: 100_000,
+        readPerMinute: 100_000,
+        concurrency: 200,
+      });
       let turn = 0;
       const base = () => servers[turn++ % servers.length].baseUrl;
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -45,15 +49,27 @@ describeEachEngine('events feed followed across server processes under concurren
 
       // What each acknowledged write must show in the feed, per resource, in order.
       const expected = new Map<string, string[]>();
-      const acknowledged = (resource: string, type: string) => expected.set(resource, [...(expected.get(resource) ?? []), type]);
-      const ok = (res: { status: number; body: unknown }, status: number) => assert.equal(res.status, status, JSON.stringify(res.body));
+      const acknowledged = (resource: string, type: string) =>
+        expected.set(resource, [...(expected.get(resource) ?? []), type]);
+      const ok = (res: { status: number; body: unknown }, status: number) =>
+        assert.equal(res.status, status, JSON.stringify(res.body));
 
       const writer = async (w: number) => {
-        const category = await call('POST', '/v1/blog/categories', { name: `Writer ${w}` }, { 'idempotency-key': `cat-${w}` });
+        const category = await call(
+          'POST',
+          '/v1/blog/categories',
+          { name: `Writer ${w}` },
+          { 'idempotency-key': `cat-${w}` },
+        );
         ok(category, 201);
         acknowledged(`category:${category.body.id}`, 'category.created');
         for (let i = 0; i < POSTS_PER_WRITER; i++) {
-          const post = await call('POST', '/v1/blog/posts', { title: `W${w} P${i}`, body_html: `<p>${w}-${i}</p>` }, { 'idempotency-key': `post-${w}-${i}` });
+          const post = await call(
+            'POST',
+            '/v1/blog/posts',
+            { title: `W${w} P${i}`, body_html: `<p>${w}-${i}</p>` },
+            { 'idempotency-key': `post-${w}-${i}` },
+          );
           ok(post, 201);
           const resource = `post:${post.body.id}`;
           acknowledged(resource, 'post.created');
@@ -66,7 +82,12 @@ describeEachEngine('events feed followed across server processes under concurren
             acknowledged(resource, 'post.unpublished');
             const first = await call('DELETE', `/v1/blog/posts/${post.body.id}`);
             ok(first, 409);
-            ok(await call('DELETE', `/v1/blog/posts/${post.body.id}`, { confirmation_token: first.body.error.details[0].issue }), 204);
+            ok(
+              await call('DELETE', `/v1/blog/posts/${post.body.id}`, {
+                confirmation_token: first.body.error.details[0].issue,
+              }),
+              204,
+            );
             acknowledged(resource, 'post.deleted');
           }
         }
@@ -108,7 +129,11 @@ describeEachEngine('events feed followed across server processes under concurren
       const ids = received.map((e) => e.id);
       assert.equal(new Set(ids).size, ids.length, 'no event twice');
       const sequences = received.map((e) => e.sequence);
-      assert.deepEqual(sequences, [...sequences].sort((a, b) => a - b), 'in sequence order');
+      assert.deepEqual(
+        sequences,
+        [...sequences].sort((a, b) => a - b),
+        'in sequence order',
+      );
       const total = [...expected.values()].reduce((n, types) => n + types.length, 0);
       assert.equal(received.length, total, 'every event of every acknowledged write, and nothing else');
       const seen = new Map<string, string[]>();
@@ -126,7 +151,10 @@ describeEachEngine('events feed followed across server processes under concurren
         after = res.body.meta.next_cursor;
         if (!res.body.meta.has_more) break;
       }
-      assert.deepEqual(whole.map((e) => e.id), ids);
+      assert.deepEqual(
+        whole.map((e) => e.id),
+        ids,
+      );
     } finally {
       for (const s of servers) await s.stop();
     }

@@ -21,7 +21,10 @@ import { buildWorld, MAIN_KEY_CONCURRENCY, snapshot, type Snapshot, type World }
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const TIME_PER_ENGINE_MS = Number(process.env.FUZZ_TIME_MS ?? 60_000);
-assert.ok(Number.isInteger(SEED) && Number.isInteger(RUNS) && RUNS > 0 && TIME_PER_ENGINE_MS > 0, 'FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_MS are integers');
+assert.ok(
+  Number.isInteger(SEED) && Number.isInteger(RUNS) && RUNS > 0 && TIME_PER_ENGINE_MS > 0,
+  'FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_MS are integers',
+);
 const REPLAY = `replay with FUZZ_SEED=${SEED} npm run test:all -- fuzz`;
 console.log(`# fuzz seed ${SEED} (${REPLAY})`);
 
@@ -61,14 +64,27 @@ describeEachEngine('fuzz: every /v1 route answers as documented', (target) => {
       it(`${family}: ${route.method} ${route.url}`, async () => {
         const propertiesLeft = routes.length * FAMILIES.length - (seed - SEED);
         const timeLimit = Math.max(500, Math.floor((deadline - Date.now()) / propertiesLeft));
-        await runProperty(route, family, seed, timeLimit, () => w, () => t);
+        await runProperty(
+          route,
+          family,
+          seed,
+          timeLimit,
+          () => w,
+          () => t,
+        );
       });
     }
   }
 
   it('no request of the run still holds one of the key’s in-flight slots', async () => {
-    const answers = await Promise.all(Array.from({ length: MAIN_KEY_CONCURRENCY }, () => t.request({ method: 'GET', url: '/v1/me', key: w.keys.main })));
-    assert.deepEqual(answers.map((r) => r.statusCode), answers.map(() => 200), answers.find((r) => r.statusCode !== 200)?.body);
+    const answers = await Promise.all(
+      Array.from({ length: MAIN_KEY_CONCURRENCY }, () => t.request({ method: 'GET', url: '/v1/me', key: w.keys.main })),
+    );
+    assert.deepEqual(
+      answers.map((r) => r.statusCode),
+      answers.map(() => 200),
+      answers.find((r) => r.statusCode !== 200)?.body,
+    );
   });
 
   it('records written before the run read back identically, and the database is intact', async () => {
@@ -85,7 +101,14 @@ describeEachEngine('fuzz: every /v1 route answers as documented', (target) => {
   });
 });
 
-async function runProperty(route: FuzzRoute, family: Family, seed: number, timeLimitMs: number, world: () => World, app: () => TestApp): Promise<void> {
+async function runProperty(
+  route: FuzzRoute,
+  family: Family,
+  seed: number,
+  timeLimitMs: number,
+  world: () => World,
+  app: () => TestApp,
+): Promise<void> {
   const property = fc.asyncProperty(caseArb(route, family), async (c: FuzzCase) => {
     const w = world();
     const req = buildRequest(route, c, w);
@@ -97,7 +120,8 @@ async function runProperty(route: FuzzRoute, family: Family, seed: number, timeL
       assertContractAnswer(res, req.method);
       // Bounded work (docs/api-behaviour.md): an error answer is small whatever the input, and
       // no answer takes long (generous: the machine may be shared).
-      if (isAnswer(res) && res.status >= 400) assert.ok(res.body.length <= ANSWER_CEILING_BYTES, `an error answer of ${res.body.length} bytes`);
+      if (isAnswer(res) && res.status >= 400)
+        assert.ok(res.body.length <= ANSWER_CEILING_BYTES, `an error answer of ${res.body.length} bytes`);
       assert.ok(took <= TIME_CEILING_MS, `answered in ${took.toFixed(0)} ms`);
       if (isAnswer(res)) await followUp(app(), w, route, c, res);
     } catch (err) {
@@ -139,7 +163,10 @@ async function followUp(t: TestApp, w: World, route: FuzzRoute, c: FuzzCase, res
     delete stored.warnings;
     assert.deepEqual(stored, written, 'a post reads back as the write answered it');
     if (mine && body.id !== w.sentinelPostId && !w.posts.includes(body.id)) w.posts.push(body.id);
-  } else if ((route.url === '/v1/blog/categories' && res.status === 201) || (route.url === '/v1/blog/categories/:id' && res.status === 200)) {
+  } else if (
+    (route.url === '/v1/blog/categories' && res.status === 201) ||
+    (route.url === '/v1/blog/categories/:id' && res.status === 200)
+  ) {
     const listed = (await read('/v1/blog/categories')).data.find((x: { id: number }) => x.id === body.id);
     assert.deepEqual(listed, body, 'a category reads back as the write answered it');
     if (mine && !w.categories.includes(body.id)) w.categories.push(body.id);

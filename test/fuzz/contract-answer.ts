@@ -44,7 +44,11 @@ export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string):
   const err = body.error;
   // details_truncated appears only with a full list of 100 details.
   const truncated = Array.isArray(err.details) && err.details.length === 100 && err.details_truncated === true;
-  assert.deepEqual(Object.keys(err).sort(), ['code', 'details', ...(truncated ? ['details_truncated'] : []), 'message', 'request_id', 'retryable'], `envelope fields:\n${show()}`);
+  assert.deepEqual(
+    Object.keys(err).sort(),
+    ['code', 'details', ...(truncated ? ['details_truncated'] : []), 'message', 'request_id', 'retryable'],
+    `envelope fields:\n${show()}`,
+  );
   assert.ok(err.details.length <= 100, `at most 100 details:\n${show()}`);
   const spec = ERROR_CATALOGUE[err.code as ErrorCode];
   assert.ok(spec, `unknown error code ${err.code}:\n${show()}`);

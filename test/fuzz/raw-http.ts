@@ -29,7 +29,10 @@ export interface RawRequest {
 }
 
 export function encodeRequest(req: RawRequest): Buffer {
-  const lines = [`${req.method} ${req.target} ${req.version ?? 'HTTP/1.1'}`, ...req.headers.map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${req.method} ${req.target} ${req.version ?? 'HTTP/1.1'}`,
+    ...req.headers.map(([name, value]) => `${name}: ${value}`),
+  ];
   // latin1 writes each code unit below 256 as that byte, so control bytes reach the wire as given.
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), req.body ?? Buffer.alloc(0)]);
 }
@@ -44,7 +47,9 @@ export function sendRaw(port: number, bytes: Buffer, timeoutMs = 15_000): Promis
     const socket = connect({ port, host: '127.0.0.1' });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no end of the exchange within ${timeoutMs} ms (received ${Buffer.concat(chunks).length} bytes)`));
+      reject(
+        new Error(`no end of the exchange within ${timeoutMs} ms (received ${Buffer.concat(chunks).length} bytes)`),
+      );
     }, timeoutMs);
     socket.on('data', (chunk) => chunks.push(chunk));
     // The server may close while we are still writing (it answered early); what it sent counts.

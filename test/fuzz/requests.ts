@@ -6,9 +6,31 @@ import fc from 'fast-check';
 import type { FuzzRoute, JsonSchema } from './routes.js';
 import type { World } from './world.js';
 import type { RawRequest } from './raw-http.js';
-import { costlyBody, fromSchema, hostileKey, hostileString, hostileText, hostileValue, mutate, mutation, rawBadBody, type FieldRefs, type Mutation } from './hostile.js';
+import {
+  costlyBody,
+  fromSchema,
+  hostileKey,
+  hostileString,
+  hostileText,
+  hostileValue,
+  mutate,
+  mutation,
+  rawBadBody,
+  type FieldRefs,
+  type Mutation,
+} from './hostile.js';
 
-type Pool = 'post' | 'category' | 'image' | 'imageUrl' | 'cursor' | 'token' | 'otherPost' | 'otherImage' | 'otherImageUrl' | 'otherCategory';
+type Pool =
+  | 'post'
+  | 'category'
+  | 'image'
+  | 'imageUrl'
+  | 'cursor'
+  | 'token'
+  | 'otherPost'
+  | 'otherImage'
+  | 'otherImageUrl'
+  | 'otherCategory';
 
 export class Ref {
   constructor(
@@ -24,13 +46,15 @@ type Auth = 'main' | 'none' | 'readOnly' | 'stranger' | 'noFeatures' | { raw: st
 type Segment = { ref: Ref; template?: string } | { value: unknown } | { raw: string };
 
 type Body =
-  | { json: unknown; mutations: Mutation[] }
-  | { raw: string }
-  | { oversized: number }
-  | { multipart: MultipartSpec };
+  { json: unknown; mutations: Mutation[] } | { raw: string } | { oversized: number } | { multipart: MultipartSpec };
 
 interface MultipartSpec {
-  parts: Array<{ name: string; filename?: string; contentType?: string; data: { image: number } | { bytes: number[] } | { truncatedImage: number } }>;
+  parts: Array<{
+    name: string;
+    filename?: string;
+    contentType?: string;
+    data: { image: number } | { bytes: number[] } | { truncatedImage: number };
+  }>;
   boundary: string;
   /** How the Content-Type names the boundary. */
   header: 'normal' | 'missing' | 'other' | 'quoted';
@@ -66,13 +90,26 @@ export interface FuzzCase {
 
 const authArb: fc.Arbitrary<Auth> = fc.oneof(
   { weight: 12, arbitrary: fc.constant('main' as const) },
-  { weight: 1, arbitrary: fc.constantFrom('none' as const, 'readOnly' as const, 'stranger' as const, 'noFeatures' as const) },
   {
     weight: 1,
-    arbitrary: fc.oneof(
-      fc.constantFrom('Bearer', 'Bearer ', 'bearer svc_live_abcdefgh_', 'Basic dXNlcjpwYXNz', 'Bearer svc_live_00000000_00000000000000000000000000000000', 'Token x', 'Bearer\tkey'),
-      hostileText.map((s) => `Bearer ${s}`),
-    ).map((raw) => ({ raw })),
+    arbitrary: fc.constantFrom('none' as const, 'readOnly' as const, 'stranger' as const, 'noFeatures' as const),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(
+        fc.constantFrom(
+          'Bearer',
+          'Bearer ',
+          'bearer svc_live_abcdefgh_',
+          'Basic dXNlcjpwYXNz',
+          'Bearer svc_live_00000000_00000000000000000000000000000000',
+          'Token x',
+          'Bearer\tkey',
+        ),
+        hostileText.map((s) => `Bearer ${s}`),
+      )
+      .map((raw) => ({ raw })),
   },
 );
 
@@ -87,34 +124,88 @@ function poolsFor(route: FuzzRoute): { own: Pool; other: Pool } | null {
 function validSegment(route: FuzzRoute): fc.Arbitrary<Segment> {
   const pools = poolsFor(route);
   if (!pools) return fc.oneof(hostileString, fc.nat()).map((value) => ({ value }));
-  return fc.oneof({ weight: 8, arbitrary: ref(pools.own).map((r) => ({ ref: r })) }, { weight: 1, arbitrary: ref(pools.other).map((r) => ({ ref: r })) });
+  return fc.oneof(
+    { weight: 8, arbitrary: ref(pools.own).map((r) => ({ ref: r })) },
+    { weight: 1, arbitrary: ref(pools.other).map((r) => ({ ref: r })) },
+  );
 }
 
 /** Path parameters a router and validator must survive: encodings, sizes, numbers in disguise. */
 const hostileSegment: fc.Arbitrary<Segment> = fc.oneof(
-  fc.oneof(hostileString, fc.integer(), fc.double({ noNaN: true }), fc.constantFrom(0, -1, 2 ** 53, 2 ** 53 + 1, 1e21)).map((value) => ({ value })),
-  fc.constantFrom('%', '%%', '%zz', '%E0%A4%A', '%C0%AF', '%ED%A0%80', '%00', '%2F', '%2e%2e', '..', '.', '0x1F', '1e3', 'img_', 'img_%00').map((raw) => ({ raw })),
+  fc
+    .oneof(hostileString, fc.integer(), fc.double({ noNaN: true }), fc.constantFrom(0, -1, 2 ** 53, 2 ** 53 + 1, 1e21))
+    .map((value) => ({ value })),
+  fc
+    .constantFrom(
+      '%',
+      '%%',
+      '%zz',
+      '%E0%A4%A',
+      '%C0%AF',
+      '%ED%A0%80',
+      '%00',
+      '%2F',
+      '%2e%2e',
+      '..',
+      '.',
+      '0x1F',
+      '1e3',
+      'img_',
+      'img_%00',
+    )
+    .map((raw) => ({ raw })),
   // A live id written the ways lenient parsers read as that number.
-  fc.tuple(ref('post'), fc.constantFrom('+{}', '0{}', '{}.0', '{}%20', '%20{}', '{}%00', '{};x=1', '{},2', '{}e0', '{}.')).map(([r, template]) => ({ ref: r, template })),
-  fc.tuple(fc.constantFrom('x', '1', 'é', '%41'), fc.integer({ min: 150, max: 400 })).map(([s, n]) => ({ raw: s.repeat(n) })),
+  fc
+    .tuple(
+      ref('post'),
+      fc.constantFrom('+{}', '0{}', '{}.0', '{}%20', '%20{}', '{}%00', '{};x=1', '{},2', '{}e0', '{}.'),
+    )
+    .map(([r, template]) => ({ ref: r, template })),
+  fc
+    .tuple(fc.constantFrom('x', '1', 'é', '%41'), fc.integer({ min: 150, max: 400 }))
+    .map(([s, n]) => ({ raw: s.repeat(n) })),
 );
 
-const pathTweakArb = fc.constantFrom('upper', 'trailingSlash', 'doubleSlash', 'dotSegment', 'dotDot', 'extraSegment', 'encodedSlash', 'matrix', 'absoluteForm', 'asterisk', 'noLeadingSlash', 'emptyQuery', 'fragment');
+const pathTweakArb = fc.constantFrom(
+  'upper',
+  'trailingSlash',
+  'doubleSlash',
+  'dotSegment',
+  'dotDot',
+  'extraSegment',
+  'encodedSlash',
+  'matrix',
+  'absoluteForm',
+  'asterisk',
+  'noLeadingSlash',
+  'emptyQuery',
+  'fragment',
+);
 
 function queryArb(route: FuzzRoute, refs: FieldRefs): fc.Arbitrary<Array<[string, unknown]>> {
   const params = (route.operation?.parameters ?? []).filter((p) => p.in === 'query');
-  const valid = fc.tuple(...params.map((p) => fc.option(fromSchema(p.schema, refs, p.name), { nil: undefined, freq: 2 }))).map((values) =>
-    values.flatMap((v, i): Array<[string, unknown]> => (v === undefined ? [] : [[params[i].name, v]])),
-  );
+  const valid = fc
+    .tuple(...params.map((p) => fc.option(fromSchema(p.schema, refs, p.name), { nil: undefined, freq: 2 })))
+    .map((values) =>
+      values.flatMap((v, i): Array<[string, unknown]> => (v === undefined ? [] : [[params[i].name, v]])),
+    );
   const extras = fc.array(
     fc.oneof(
       fc.tuple(hostileKey, hostileValue),
       fc.tuple(fc.constantFrom(...(params.length ? params.map((p) => p.name) : ['limit'])), hostileValue),
-      fc.tuple(fc.constantFrom('__proto__[x]', 'constructor[prototype][x]', 'a[b][c]', 'limit[]', 'cursor[]', 'status[$ne]'), hostileString),
+      fc.tuple(
+        fc.constantFrom('__proto__[x]', 'constructor[prototype][x]', 'a[b][c]', 'limit[]', 'cursor[]', 'status[$ne]'),
+        hostileString,
+      ),
     ),
     { maxLength: 3 },
   );
-  return fc.tuple(valid, fc.oneof({ weight: 3, arbitrary: fc.constant([] as Array<[string, unknown]>) }, { weight: 2, arbitrary: extras })).map(([a, b]) => [...a, ...b]);
+  return fc
+    .tuple(
+      valid,
+      fc.oneof({ weight: 3, arbitrary: fc.constant([] as Array<[string, unknown]>) }, { weight: 2, arbitrary: extras }),
+    )
+    .map(([a, b]) => [...a, ...b]);
 }
 
 const contentTypeArb = fc.oneof(
@@ -122,9 +213,24 @@ const contentTypeArb = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      null, 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json; charset=utf-16', 'application/json;charset=latin1',
-      'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/vnd.api+json',
-      'application/octet-stream', '*/*', '', 'application/json, text/plain', 'application/json; boundary="', 'image/png',
+      null,
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/json; charset=utf-16',
+      'application/json;charset=latin1',
+      'text/plain',
+      'text/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      'application/vnd.api+json',
+      'application/octet-stream',
+      '*/*',
+      '',
+      'application/json, text/plain',
+      'application/json; boundary="',
+      'image/png',
     ),
   },
 );
@@ -135,8 +241,11 @@ function bodyArb(route: FuzzRoute, refs: FieldRefs, withMutations: boolean): fc.
   const schema: JsonSchema | undefined = content['application/json']?.schema;
   const valid = schema ? fromSchema(schema, refs) : fc.constant(undefined);
   const mutations = withMutations ? fc.array(mutation, { maxLength: 3 }) : fc.constant([] as Mutation[]);
-  const json = fc.tuple(valid, mutations).map(([v, m]): Body | null => (v === undefined && m.length === 0 ? null : { json: v, mutations: m }));
-  if (!withMutations) return schema && route.operation?.requestBody?.required !== false ? json : fc.oneof(json, fc.constant(null));
+  const json = fc
+    .tuple(valid, mutations)
+    .map(([v, m]): Body | null => (v === undefined && m.length === 0 ? null : { json: v, mutations: m }));
+  if (!withMutations)
+    return schema && route.operation?.requestBody?.required !== false ? json : fc.oneof(json, fc.constant(null));
   return fc.oneof(
     { weight: schema ? 8 : 2, arbitrary: json },
     { weight: 2, arbitrary: fc.constant(null) },
@@ -148,26 +257,48 @@ function bodyArb(route: FuzzRoute, refs: FieldRefs, withMutations: boolean): fc.
 
 function multipartArb(withMutations: boolean): fc.Arbitrary<Body | null> {
   const filePart = fc.record({
-    name: withMutations ? fc.oneof({ weight: 5, arbitrary: fc.constant('file') }, { weight: 1, arbitrary: hostileText }) : fc.constant('file'),
-    filename: withMutations ? fc.oneof({ weight: 4, arbitrary: fc.constant('photo.jpg') }, { weight: 1, arbitrary: hostileText }) : fc.constant('photo.jpg'),
-    contentType: withMutations ? fc.constantFrom('image/jpeg', 'application/octet-stream', 'text/html', 'image/svg+xml', '') : fc.constant('image/jpeg'),
+    name: withMutations
+      ? fc.oneof({ weight: 5, arbitrary: fc.constant('file') }, { weight: 1, arbitrary: hostileText })
+      : fc.constant('file'),
+    filename: withMutations
+      ? fc.oneof({ weight: 4, arbitrary: fc.constant('photo.jpg') }, { weight: 1, arbitrary: hostileText })
+      : fc.constant('photo.jpg'),
+    contentType: withMutations
+      ? fc.constantFrom('image/jpeg', 'application/octet-stream', 'text/html', 'image/svg+xml', '')
+      : fc.constant('image/jpeg'),
     data: withMutations
       ? fc.oneof(
           { weight: 4, arbitrary: fc.nat().map((image) => ({ image })) },
-          { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }).map((bytes) => ({ bytes })) },
+          {
+            weight: 1,
+            arbitrary: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }).map((bytes) => ({ bytes })),
+          },
           { weight: 1, arbitrary: fc.nat().map((truncatedImage) => ({ truncatedImage })) },
         )
       : fc.nat().map((image) => ({ image })),
   });
-  const fieldPart = fc.record({ name: hostileText, data: fc.array(fc.integer({ min: 32, max: 126 }), { maxLength: 20 }).map((bytes) => ({ bytes })) });
+  const fieldPart = fc.record({
+    name: hostileText,
+    data: fc.array(fc.integer({ min: 32, max: 126 }), { maxLength: 20 }).map((bytes) => ({ bytes })),
+  });
   const parts = withMutations
-    ? fc.oneof({ weight: 5, arbitrary: filePart.map((p) => [p]) }, { weight: 2, arbitrary: fc.array(fc.oneof(filePart, fieldPart), { maxLength: 7 }) })
+    ? fc.oneof(
+        { weight: 5, arbitrary: filePart.map((p) => [p]) },
+        { weight: 2, arbitrary: fc.array(fc.oneof(filePart, fieldPart), { maxLength: 7 }) },
+      )
     : filePart.map((p) => [p]);
-  return fc.record({
-    parts,
-    boundary: fc.oneof({ weight: 5, arbitrary: fc.constant('fuzzBoundary7MA4YWxkTrZu0gW') }, { weight: 1, arbitrary: fc.constantFrom('a', '--', 'x'.repeat(80), ' b ', 'é') }),
-    header: withMutations ? fc.constantFrom('normal', 'normal', 'normal', 'missing', 'other', 'quoted') : fc.constant('normal' as const),
-  }).map((multipart) => ({ multipart: multipart as MultipartSpec }));
+  return fc
+    .record({
+      parts,
+      boundary: fc.oneof(
+        { weight: 5, arbitrary: fc.constant('fuzzBoundary7MA4YWxkTrZu0gW') },
+        { weight: 1, arbitrary: fc.constantFrom('a', '--', 'x'.repeat(80), ' b ', 'é') },
+      ),
+      header: withMutations
+        ? fc.constantFrom('normal', 'normal', 'normal', 'missing', 'other', 'quoted')
+        : fc.constant('normal' as const),
+    })
+    .map((multipart) => ({ multipart: multipart as MultipartSpec }));
 }
 
 const idempotencyArb = fc.oneof(
@@ -179,33 +310,119 @@ const idempotencyArb = fc.oneof(
 // ---------------------------------------------------------------------------------------------
 // Header and framing mutations
 
-const CONTROL_BYTES = [...Array(32).keys()].filter((b) => b !== 9).map((b) => String.fromCharCode(b)).concat('\u007f');
+const CONTROL_BYTES = [...Array(32).keys()]
+  .filter((b) => b !== 9)
+  .map((b) => String.fromCharCode(b))
+  .concat('\u007f');
 
 const headerValueArb = fc.oneof(
   fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
-  fc.tuple(fc.string({ unit: 'grapheme-ascii', maxLength: 10 }), fc.constantFrom(...CONTROL_BYTES)).map(([s, c]) => `${s}${c}x`),
+  fc
+    .tuple(fc.string({ unit: 'grapheme-ascii', maxLength: 10 }), fc.constantFrom(...CONTROL_BYTES))
+    .map(([s, c]) => `${s}${c}x`),
   fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 8 }).map((b) => String.fromCharCode(...b)),
   fc.integer({ min: 8 * 1024, max: 40 * 1024 }).map((n) => 'h'.repeat(n)),
-  fc.constantFrom('svc_live_abcdefgh_0123456789abcdefghijklmnopqrstuv', 'gzip', 'chunked', '100-continue', 'websocket', 'bytes=0-1', '*', ''),
+  fc.constantFrom(
+    'svc_live_abcdefgh_0123456789abcdefghijklmnopqrstuv',
+    'gzip',
+    'chunked',
+    '100-continue',
+    'websocket',
+    'bytes=0-1',
+    '*',
+    '',
+  ),
 );
 
 const headerNameArb = fc.oneof(
   fc.constantFrom(
-    'X-Fuzz', 'X-Request-Id', 'Idempotency-Key', 'Authorization', 'Accept', 'Accept-Encoding', 'Accept-Charset', 'Content-Type', 'Content-Encoding', 'Cookie',
-    'User-Agent', 'Origin', 'X-Forwarded-For', 'X-Forwarded-Proto', 'If-None-Match', 'If-Modified-Since', 'Range', 'Expect', 'Upgrade', 'TE', 'Trailer', 'X-HTTP-Method-Override',
+    'X-Fuzz',
+    'X-Request-Id',
+    'Idempotency-Key',
+    'Authorization',
+    'Accept',
+    'Accept-Encoding',
+    'Accept-Charset',
+    'Content-Type',
+    'Content-Encoding',
+    'Cookie',
+    'User-Agent',
+    'Origin',
+    'X-Forwarded-For',
+    'X-Forwarded-Proto',
+    'If-None-Match',
+    'If-Modified-Since',
+    'Range',
+    'Expect',
+    'Upgrade',
+    'TE',
+    'Trailer',
+    'X-HTTP-Method-Override',
   ),
   fc.constantFrom('X Bad', 'X:Bad', 'X\u0001', 'é', '(x)', 'X-' + 'n'.repeat(300)),
 );
 
 export const headerMutationArb: fc.Arbitrary<HeaderMutation> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('header' as const), name: headerNameArb, value: headerValueArb }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('manyHeaders' as const), count: fc.integer({ min: 50, max: 2500 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('method' as const), value: fc.constantFrom('FOO', 'get', 'PROPFIND', 'TRACE', 'OPTIONS', 'PUT', 'GET', 'POST', 'PATCH', 'DELETE', 'HEAD', 'M-SEARCH') }) },
-  { weight: 1, arbitrary: fc.constantFrom({ kind: 'noHost' as const }, { kind: 'twoHosts' as const }, { kind: 'folded' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('contentLength' as const), value: fc.constantFrom('abc', '-1', '1.5', ' 1', '0x10', '0', '1, 2', '') }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('chunked' as const), variant: fc.constantFrom('valid' as const, 'badSize' as const, 'withLength' as const, 'badCoding' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('version' as const), value: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/0.9', 'http/1.1') }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rawTarget' as const), suffix: fc.constantFrom(' x', '\u0001', 'é', '\u00ff', '\t', '"', '<>', '{}', '|', '^', '`') }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('header' as const), name: headerNameArb, value: headerValueArb }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('manyHeaders' as const), count: fc.integer({ min: 50, max: 2500 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('method' as const),
+      value: fc.constantFrom(
+        'FOO',
+        'get',
+        'PROPFIND',
+        'TRACE',
+        'OPTIONS',
+        'PUT',
+        'GET',
+        'POST',
+        'PATCH',
+        'DELETE',
+        'HEAD',
+        'M-SEARCH',
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom({ kind: 'noHost' as const }, { kind: 'twoHosts' as const }, { kind: 'folded' as const }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('contentLength' as const),
+      value: fc.constantFrom('abc', '-1', '1.5', ' 1', '0x10', '0', '1, 2', ''),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('chunked' as const),
+      variant: fc.constantFrom('valid' as const, 'badSize' as const, 'withLength' as const, 'badCoding' as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('version' as const),
+      value: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/0.9', 'http/1.1'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('rawTarget' as const),
+      suffix: fc.constantFrom(' x', '\u0001', 'é', '\u00ff', '\t', '"', '<>', '{}', '|', '^', '`'),
+    }),
+  },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -214,17 +431,31 @@ export const headerMutationArb: fc.Arbitrary<HeaderMutation> = fc.oneof(
 export type Family = 'body and query' | 'path' | 'headers and framing';
 
 function fieldRefs(): FieldRefs {
-  const categoryRef = fc.oneof({ weight: 6, arbitrary: ref('category') }, { weight: 1, arbitrary: ref('otherCategory') });
+  const categoryRef = fc.oneof(
+    { weight: 6, arbitrary: ref('category') },
+    { weight: 1, arbitrary: ref('otherCategory') },
+  );
   return {
     category_ids: fc.array(categoryRef, { maxLength: 3 }),
     default_category_id: categoryRef,
     parent_id: categoryRef,
-    cover_image_url: fc.oneof({ weight: 6, arbitrary: ref('imageUrl') }, { weight: 1, arbitrary: ref('otherImageUrl') }),
+    cover_image_url: fc.oneof(
+      { weight: 6, arbitrary: ref('imageUrl') },
+      { weight: 1, arbitrary: ref('otherImageUrl') },
+    ),
     confirmation_token: ref('token'),
     cursor: ref('cursor'),
     body_html: fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 60 }).map((s) => `<p>${s}</p>`),
-      fc.constantFrom('<script>alert(1)</script><p>x</p>', '<p onclick="x()">a</p>', '<a href="javascript:alert(1)">a</a>', '<img src="/x.png">', '<p>unclosed', '<!-- c --><p>x</p>', '<svg><use href="#x"/></svg>'),
+      fc.constantFrom(
+        '<script>alert(1)</script><p>x</p>',
+        '<p onclick="x()">a</p>',
+        '<a href="javascript:alert(1)">a</a>',
+        '<img src="/x.png">',
+        '<p>unclosed',
+        '<!-- c --><p>x</p>',
+        '<svg><use href="#x"/></svg>',
+      ),
     ),
   };
 }
@@ -232,17 +463,40 @@ function fieldRefs(): FieldRefs {
 export function caseArb(route: FuzzRoute, family: Family): fc.Arbitrary<FuzzCase> {
   const refs = fieldRefs();
   const hostile = family === 'body and query';
-  const segments = fc.tuple(...route.params.map(() => (family === 'path' ? fc.oneof({ weight: 4, arbitrary: hostileSegment }, { weight: 1, arbitrary: validSegment(route) }) : validSegment(route))));
+  const segments = fc.tuple(
+    ...route.params.map(() =>
+      family === 'path'
+        ? fc.oneof({ weight: 4, arbitrary: hostileSegment }, { weight: 1, arbitrary: validSegment(route) })
+        : validSegment(route),
+    ),
+  );
   return fc.record({
     auth: family === 'body and query' ? authArb : fc.constant('main' as const),
     segments,
     pathTweak: family === 'path' ? fc.option(pathTweakArb, { nil: null, freq: 2 }) : fc.constant(null),
     query: hostile ? queryArb(route, refs) : fc.constant([]),
-    rawQuery: hostile ? fc.option(fc.constantFrom('%', '%%', 'limit=%zz', 'a=%ED%A0%80', '&&&', '=', 'a==b', 'limit=1&limit=2&limit=3', '?', 'x'.repeat(6000)), { nil: null, freq: 8 }) : fc.constant(null),
+    rawQuery: hostile
+      ? fc.option(
+          fc.constantFrom(
+            '%',
+            '%%',
+            'limit=%zz',
+            'a=%ED%A0%80',
+            '&&&',
+            '=',
+            'a==b',
+            'limit=1&limit=2&limit=3',
+            '?',
+            'x'.repeat(6000),
+          ),
+          { nil: null, freq: 8 },
+        )
+      : fc.constant(null),
     body: bodyArb(route, refs, hostile),
     contentType: hostile ? contentTypeArb : fc.constant(undefined),
     idempotencyKey: hostile ? idempotencyArb : fc.constant(undefined),
-    headers: family === 'headers and framing' ? fc.array(headerMutationArb, { minLength: 1, maxLength: 3 }) : fc.constant([]),
+    headers:
+      family === 'headers and framing' ? fc.array(headerMutationArb, { minLength: 1, maxLength: 3 }) : fc.constant([]),
   });
 }
 
@@ -286,7 +540,8 @@ export function resolve(value: unknown, w: World): unknown {
   if (Array.isArray(value)) return value.map((v) => resolve(v, w));
   if (value !== null && typeof value === 'object') {
     const out = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: resolve(v, w), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: resolve(v, w), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -298,16 +553,23 @@ export function encodeComponent(s: string): string {
   for (const piece of s.match(/[\ud800-\udbff][\udc00-\udfff]|[\s\S]/g) ?? []) {
     const cu = piece.charCodeAt(0);
     if (piece.length === 1 && cu >= 0xd800 && cu <= 0xdfff) {
-      out += [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (cu >> 12), 0x80 | ((cu >> 6) & 0x3f), 0x80 | (cu & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else out += encodeURIComponent(piece);
   }
   return out;
 }
 
-const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined');
+const asText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'));
 
 function segmentText(seg: Segment, w: World): string {
-  const text = 'raw' in seg ? seg.raw : 'ref' in seg && seg.template ? seg.template.replace('{}', String(resolveRef(seg.ref, w))) : encodeComponent(asText('ref' in seg ? resolveRef(seg.ref, w) : seg.value));
+  const text =
+    'raw' in seg
+      ? seg.raw
+      : 'ref' in seg && seg.template
+        ? seg.template.replace('{}', String(resolveRef(seg.ref, w)))
+        : encodeComponent(asText('ref' in seg ? resolveRef(seg.ref, w) : seg.value));
   // The sentinel post is only ever reached through the records it uses, never addressed itself,
   // however a segment might be read as a number.
   let decoded = text;
@@ -316,7 +578,9 @@ function segmentText(seg: Segment, w: World): string {
   } catch {
     // left as sent
   }
-  return decoded.trim() !== '' && Number(decoded.trim()) === w.sentinelPostId ? String(w.sentinelPostId + 10_000_000) : text;
+  return decoded.trim() !== '' && Number(decoded.trim()) === w.sentinelPostId
+    ? String(w.sentinelPostId + 10_000_000)
+    : text;
 }
 
 function tweakPath(path: string, tweak: string | null): string {
@@ -369,7 +633,13 @@ function multipartBytes(spec: MultipartSpec, w: World): { body: Buffer; contentT
   }
   chunks.push(Buffer.from(`--${spec.boundary}--\r\n`));
   const contentType =
-    spec.header === 'missing' ? 'multipart/form-data' : spec.header === 'other' ? 'multipart/form-data; boundary=not-the-one' : spec.header === 'quoted' ? `multipart/form-data; boundary="${spec.boundary}"` : `multipart/form-data; boundary=${spec.boundary}`;
+    spec.header === 'missing'
+      ? 'multipart/form-data'
+      : spec.header === 'other'
+        ? 'multipart/form-data; boundary=not-the-one'
+        : spec.header === 'quoted'
+          ? `multipart/form-data; boundary="${spec.boundary}"`
+          : `multipart/form-data; boundary=${spec.boundary}`;
   return { body: Buffer.concat(chunks), contentType };
 }
 
@@ -384,7 +654,8 @@ export function buildRequest(route: FuzzRoute, c: FuzzCase, w: World): BuiltRequ
   let i = 0;
   let path = route.url.replace(/:([A-Za-z0-9_]+)/g, () => segmentText(c.segments[i++], w));
   path = tweakPath(path, c.pathTweak);
-  const query = c.rawQuery ?? c.query.map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(asText(resolve(v, w)))}`).join('&');
+  const query =
+    c.rawQuery ?? c.query.map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(asText(resolve(v, w)))}`).join('&');
   let target = query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path;
 
   let body: Buffer | undefined;
@@ -409,12 +680,17 @@ export function buildRequest(route: FuzzRoute, c: FuzzCase, w: World): BuiltRequ
 
   let method = route.method;
   let version: string | undefined;
-  const headers: Array<[string, string]> = [['Host', `127.0.0.1:${w.port}`], ['Connection', 'close']];
+  const headers: Array<[string, string]> = [
+    ['Host', `127.0.0.1:${w.port}`],
+    ['Connection', 'close'],
+  ];
   const auth = c.auth;
   if (typeof auth === 'object') headers.push(['Authorization', auth.raw]);
   else if (auth !== 'none') headers.push(['Authorization', `Bearer ${w.keys[auth]}`]);
   if (contentType !== undefined) headers.push(['Content-Type', contentType]);
-  const wantsIdempotency = route.operation?.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+  const wantsIdempotency = route.operation?.parameters?.some(
+    (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+  );
   if (c.idempotencyKey === undefined) {
     if (wantsIdempotency) headers.push(['Idempotency-Key', `fuzz-${process.pid}-${++sequence}`]);
   } else if (c.idempotencyKey !== null) headers.push(['Idempotency-Key', c.idempotencyKey]);
@@ -425,7 +701,11 @@ export function buildRequest(route: FuzzRoute, c: FuzzCase, w: World): BuiltRequ
     if (m.kind === 'header') headers.push([m.name, m.value]);
     else if (m.kind === 'manyHeaders') for (let n = 0; n < m.count; n++) headers.push([`X-Many-${n}`, 'v']);
     else if (m.kind === 'method') method = m.value;
-    else if (m.kind === 'noHost') headers.splice(headers.findIndex(([n]) => n === 'Host'), 1);
+    else if (m.kind === 'noHost')
+      headers.splice(
+        headers.findIndex(([n]) => n === 'Host'),
+        1,
+      );
     else if (m.kind === 'twoHosts') headers.push(['Host', 'evil.example']);
     else if (m.kind === 'folded') headers.push(['X-Folded', 'first\r\n second']);
     else if (m.kind === 'contentLength') lengthOverride = m.value;
@@ -439,7 +719,10 @@ export function buildRequest(route: FuzzRoute, c: FuzzCase, w: World): BuiltRequ
     if (lengthOverride !== undefined) {
       // Never more than is sent: a promise of bytes that never come is a slow client, not a fuzz case.
       const n = Number(lengthOverride);
-      headers.push(['Content-Length', Number.isFinite(n) && n > payload.length ? String(payload.length) : lengthOverride]);
+      headers.push([
+        'Content-Length',
+        Number.isFinite(n) && n > payload.length ? String(payload.length) : lengthOverride,
+      ]);
     } else if (body) headers.push(['Content-Length', String(payload.length)]);
   } else {
     headers.push(['Transfer-Encoding', framing === 'badCoding' ? 'chunked, gzip' : 'chunked']);
@@ -450,7 +733,11 @@ export function buildRequest(route: FuzzRoute, c: FuzzCase, w: World): BuiltRequ
       ? body
       : payload.length === 0 && framing !== 'badSize'
         ? Buffer.from('0\r\n\r\n')
-        : Buffer.concat([Buffer.from(`${framing === 'badSize' ? 'zz' : payload.length.toString(16)}\r\n`), payload, Buffer.from('\r\n0\r\n\r\n')]);
+        : Buffer.concat([
+            Buffer.from(`${framing === 'badSize' ? 'zz' : payload.length.toString(16)}\r\n`),
+            payload,
+            Buffer.from('\r\n0\r\n\r\n'),
+          ]);
 
   const summary = `${method} ${target.length > 300 ? `${target.slice(0, 300)}…(${target.length})` : target}`;
   return { raw: { method, target, headers, body: wire, version }, method, summary };

@@ -39,7 +39,10 @@ export function routerRoutes(app: FastifyInstance): Array<{ method: string; url:
   return out;
 }
 
-type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOperation>>; components?: { schemas?: Record<string, JsonSchema> } };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+};
 
 /** The operation with its references to named schemas replaced by the schemas themselves. */
 function inlineRefs(node: unknown, doc: OpenApiDocument): any {

@@ -57,7 +57,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
   };
 
   const category = async (key: string, name: string, parent_id?: number) => {
-    const res = await t.request({ method: 'POST', url: '/v1/blog/categories', key, headers: { 'idempotency-key': `cat-${Math.random()}` }, body: { name, parent_id } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/blog/categories',
+      key,
+      headers: { 'idempotency-key': `cat-${Math.random()}` },
+      body: { name, parent_id },
+    });
     assert.equal(res.statusCode, 201, res.body);
     return res.json().id as number;
   };
@@ -107,8 +113,18 @@ export async function buildWorld(t: TestApp): Promise<World> {
     imageUrls: [cover.url, spare.url],
     cursors: [list.json().meta.next_cursor, otherList.json().meta.next_cursor].filter(Boolean),
     tokens: [],
-    imageFiles: [await uniqueJpeg(), await solidImage(3, 2, GREEN).png().toBuffer(), await solidImage(2, 2, BLUE).gif().toBuffer()],
-    other: { key: otherKey, postId: otherPost.id, imageId: otherImage.id, imageUrl: otherImage.url, categoryId: otherCategory },
+    imageFiles: [
+      await uniqueJpeg(),
+      await solidImage(3, 2, GREEN).png().toBuffer(),
+      await solidImage(2, 2, BLUE).gif().toBuffer(),
+    ],
+    other: {
+      key: otherKey,
+      postId: otherPost.id,
+      imageId: otherImage.id,
+      imageUrl: otherImage.url,
+      categoryId: otherCategory,
+    },
     sentinelPostId: sentinel.id,
   };
 }
@@ -123,7 +139,9 @@ export async function snapshot(t: TestApp, w: World): Promise<Snapshot> {
   const sentinel = await get(`/v1/blog/posts/${w.sentinelPostId}`, w.keys.main);
   const cover = await t.app.inject({ method: 'GET', url: sentinel.cover_image.path });
   assert.equal(cover.statusCode, 200);
-  const mainCategories = (await get('/v1/blog/categories', w.keys.main)).data.filter((c: { id: number }) => w.sentinelCategories.includes(c.id));
+  const mainCategories = (await get('/v1/blog/categories', w.keys.main)).data.filter((c: { id: number }) =>
+    w.sentinelCategories.includes(c.id),
+  );
   return {
     sentinel,
     otherPost: await get(`/v1/blog/posts/${w.other.postId}`, w.other.key),

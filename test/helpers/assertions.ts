@@ -21,7 +21,14 @@ export function assertError(
   assert.equal(res.statusCode, spec.status, `status for ${code}: ${res.body}`);
   assert.deepEqual(Object.keys(body), ['error']);
   const err = body.error;
-  const keys = ['code', 'details', ...(options.truncated ? ['details_truncated'] : []), 'message', 'request_id', 'retryable'];
+  const keys = [
+    'code',
+    'details',
+    ...(options.truncated ? ['details_truncated'] : []),
+    'message',
+    'request_id',
+    'retryable',
+  ];
   assert.deepEqual(Object.keys(err).sort(), keys);
   if (options.truncated) assert.equal(err.details_truncated, true);
   assert.equal(err.code, code);

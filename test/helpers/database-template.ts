@@ -19,13 +19,23 @@ import { randomLowerAlnum } from '../../src/lib/crypto.js';
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** The sources that decide the schema: the migrations and the list that orders them. */
-const MIGRATION_SOURCES = [fileURLToPath(new URL('../../src/db/migrate.ts', import.meta.url)), fileURLToPath(new URL('../../src/db/migrations/', import.meta.url))];
+const MIGRATION_SOURCES = [
+  fileURLToPath(new URL('../../src/db/migrate.ts', import.meta.url)),
+  fileURLToPath(new URL('../../src/db/migrations/', import.meta.url)),
+];
 
 function migrationsHash(): string {
   const hash = createHash('sha256');
   for (const source of MIGRATION_SOURCES) {
-    if (!existsSync(source)) throw new Error(`test database template: ${source} not found (did the migrations move? update MIGRATION_SOURCES)`);
-    const files = source.endsWith('/') ? readdirSync(source).sort().map((name) => join(source, name)) : [source];
+    if (!existsSync(source))
+      throw new Error(
+        `test database template: ${source} not found (did the migrations move? update MIGRATION_SOURCES)`,
+      );
+    const files = source.endsWith('/')
+      ? readdirSync(source)
+          .sort()
+          .map((name) => join(source, name))
+      : [source];
     for (const file of files) hash.update(file.slice(file.lastIndexOf('/src/'))).update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 12);
@@ -62,7 +72,8 @@ async function buildPostgresTemplate(): Promise<string> {
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   try {
-    const exists = async () => (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+    const exists = async () =>
+      (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
     // The template appears under its name only once complete, so its presence is enough.
     if (await exists()) return name;
     // One builder at a time across the parallel test processes; the others wait here, then find it.

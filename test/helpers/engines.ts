@@ -45,7 +45,10 @@ const sqliteTarget: EngineTarget = {
     const dir = mkdtempSync(join(tmpdir(), 'blogapi-test-'));
     const file = join(dir, 'blog.db');
     if (!options.empty) copyFileSync(await sqliteTemplate(), file);
-    return { database: { engine: 'sqlite', url: `sqlite:${file}`, file }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      database: { engine: 'sqlite', url: `sqlite:${file}`, file },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   },
 };
 
@@ -104,13 +107,21 @@ export interface EachEngineOptions {
  * One suite per engine, named `<name> [sqlite]` and `<name> [postgres]`; the PostgreSQL one is
  * skipped (with the reason) when PostgreSQL is not reachable.
  */
-export function describeEachEngine(name: string, fn: (target: EngineTarget) => void, options: EachEngineOptions = {}): void {
+export function describeEachEngine(
+  name: string,
+  fn: (target: EngineTarget) => void,
+  options: EachEngineOptions = {},
+): void {
   for (const target of targets) {
     describe(`${name} [${target.name}]`, { skip: target.skip ?? options.skip }, () => fn(target));
   }
 }
 
 /** A suite that only makes sense on PostgreSQL (connections, settings, several processes on one database): `<name> [postgres]`. */
-export function describeOnPostgres(name: string, fn: (target: EngineTarget) => void, options: EachEngineOptions = {}): void {
+export function describeOnPostgres(
+  name: string,
+  fn: (target: EngineTarget) => void,
+  options: EachEngineOptions = {},
+): void {
   describe(`${name} [postgres]`, { skip: postgresEngine.skip ?? options.skip }, () => fn(postgresEngine));
 }

@@ -10,29 +10,96 @@ type Element = DefaultTreeAdapterTypes.Element;
 // The allow-list (docs/html-filter.md), written out independently of the implementation so that a
 // widened allow-list in the filter makes these tests fail.
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  p: [], br: [], hr: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [],
-  strong: [], b: [], em: [], i: [], u: [], s: [], del: [], ins: [], mark: [],
-  small: [], sub: [], sup: [], blockquote: ['cite'], q: ['cite'],
-  code: ['class'], pre: ['class'], kbd: [], samp: [],
-  ul: [], ol: ['start', 'reversed', 'type'], li: [], dl: [], dt: [], dd: [],
+  p: [],
+  br: [],
+  hr: [],
+  h1: [],
+  h2: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  h6: [],
+  strong: [],
+  b: [],
+  em: [],
+  i: [],
+  u: [],
+  s: [],
+  del: [],
+  ins: [],
+  mark: [],
+  small: [],
+  sub: [],
+  sup: [],
+  blockquote: ['cite'],
+  q: ['cite'],
+  code: ['class'],
+  pre: ['class'],
+  kbd: [],
+  samp: [],
+  ul: [],
+  ol: ['start', 'reversed', 'type'],
+  li: [],
+  dl: [],
+  dt: [],
+  dd: [],
   a: ['href', 'title', 'target', 'rel'],
   img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-  figure: [], figcaption: [],
-  table: [], thead: [], tbody: [], tfoot: [], tr: [], caption: [],
-  colgroup: ['span'], col: ['span'],
-  th: ['colspan', 'rowspan', 'scope'], td: ['colspan', 'rowspan'],
-  span: [], div: [], abbr: ['title'], cite: [], time: ['datetime'],
-  section: [], article: [], aside: [], header: [], footer: [],
+  figure: [],
+  figcaption: [],
+  table: [],
+  thead: [],
+  tbody: [],
+  tfoot: [],
+  tr: [],
+  caption: [],
+  colgroup: ['span'],
+  col: ['span'],
+  th: ['colspan', 'rowspan', 'scope'],
+  td: ['colspan', 'rowspan'],
+  span: [],
+  div: [],
+  abbr: ['title'],
+  cite: [],
+  time: ['datetime'],
+  section: [],
+  article: [],
+  aside: [],
+  header: [],
+  footer: [],
 };
 
 const FORBIDDEN = new Set([
-  'script', 'style', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'base',
-  'meta', 'link', 'input', 'textarea', 'button', 'frame', 'frameset', 'noscript',
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'form',
+  'base',
+  'meta',
+  'link',
+  'input',
+  'textarea',
+  'button',
+  'frame',
+  'frameset',
+  'noscript',
   'template',
 ]);
 
 const URL_ATTRIBUTES = new Set([
-  'href', 'src', 'cite', 'action', 'formaction', 'xlink:href', 'poster', 'background', 'srcset',
+  'href',
+  'src',
+  'cite',
+  'action',
+  'formaction',
+  'xlink:href',
+  'poster',
+  'background',
+  'srcset',
 ]);
 
 const LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'];
@@ -94,13 +161,20 @@ export function violations(html: string): string[] {
           }
         }
       }
-      if (name === 'class' && !attr.value.split(/\s+/).filter(Boolean).every((c) => c.startsWith('language-'))) {
+      if (
+        name === 'class' &&
+        !attr.value
+          .split(/\s+/)
+          .filter(Boolean)
+          .every((c) => c.startsWith('language-'))
+      ) {
         found.push(`class "${attr.value}" on <${tag}>`);
       }
       if (name === 'target') {
         const rel = (el.attrs.find((a) => a.name === 'rel')?.value ?? '').toLowerCase().split(/\s+/);
         if (attr.value !== '_blank') found.push(`target "${attr.value}" on <${tag}>`);
-        if (!rel.includes('noopener') || !rel.includes('noreferrer')) found.push(`target without noopener noreferrer on <${tag}>`);
+        if (!rel.includes('noopener') || !rel.includes('noreferrer'))
+          found.push(`target without noopener noreferrer on <${tag}>`);
       }
     }
   }

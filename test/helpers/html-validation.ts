@@ -7,5 +7,7 @@ const validator = new HtmlValidate({ extends: ['html-validate:standard', 'html-v
 /** Every problem found, as "line:column rule: message"; empty when the document is valid. */
 export async function htmlProblems(html: string): Promise<string[]> {
   const report = await validator.validateString(html);
-  return report.results.flatMap((result) => result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+  return report.results.flatMap((result) =>
+    result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`),
+  );
 }

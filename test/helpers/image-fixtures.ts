@@ -114,10 +114,28 @@ export function gifDeclaring(width: number, height: number): Buffer {
   const le16 = (n: number): number[] => [n & 0xff, (n >> 8) & 0xff];
   return Buffer.from([
     ...Buffer.from('GIF89a', 'latin1'),
-    ...le16(width), ...le16(height), 0x80, 0, 0, // logical screen, 2-entry global colour table
-    0, 0, 0, 255, 255, 255,
-    0x2c, ...le16(0), ...le16(0), ...le16(width), ...le16(height), 0, // image descriptor
-    2, 2, 0x4c, 0x01, 0, // LZW minimum code size, one data sub-block, terminator
+    ...le16(width),
+    ...le16(height),
+    0x80,
+    0,
+    0, // logical screen, 2-entry global colour table
+    0,
+    0,
+    0,
+    255,
+    255,
+    255,
+    0x2c,
+    ...le16(0),
+    ...le16(0),
+    ...le16(width),
+    ...le16(height),
+    0, // image descriptor
+    2,
+    2,
+    0x4c,
+    0x01,
+    0, // LZW minimum code size, one data sub-block, terminator
     0x3b, // trailer
   ]);
 }
@@ -131,8 +149,17 @@ export function gifBomb(width: number, height: number, frames: number): Buffer {
   const le16 = (n: number): number[] => [n & 0xff, (n >> 8) & 0xff];
   const bytes: number[] = [
     ...Buffer.from('GIF89a', 'latin1'),
-    ...le16(width), ...le16(height), 0x80, 0, 0, // logical screen, 2-entry global colour table
-    0, 0, 0, 255, 255, 255,
+    ...le16(width),
+    ...le16(height),
+    0x80,
+    0,
+    0, // logical screen, 2-entry global colour table
+    0,
+    0,
+    0,
+    255,
+    255,
+    255,
   ];
   for (let i = 0; i < frames; i++) {
     bytes.push(0x21, 0xf9, 4, 0x04, 10, 0, 0, 0); // graphic control: keep the frame, 0.1 s delay
@@ -144,14 +171,36 @@ export function gifBomb(width: number, height: number, frames: number): Buffer {
 }
 
 /** A GIF whose logical screen declares width x height but whose only frame is `frame` (default 1x1 at 0,0). */
-export function gifScreenDeclaring(width: number, height: number, frame = { left: 0, top: 0, width: 1, height: 1 }): Buffer {
+export function gifScreenDeclaring(
+  width: number,
+  height: number,
+  frame = { left: 0, top: 0, width: 1, height: 1 },
+): Buffer {
   const le16 = (n: number): number[] => [n & 0xff, (n >> 8) & 0xff];
   return Buffer.from([
     ...Buffer.from('GIF89a', 'latin1'),
-    ...le16(width), ...le16(height), 0x80, 0, 0,
-    0, 0, 0, 255, 255, 255,
-    0x2c, ...le16(frame.left), ...le16(frame.top), ...le16(frame.width), ...le16(frame.height), 0,
-    2, 2, 0x4c, 0x01, 0,
+    ...le16(width),
+    ...le16(height),
+    0x80,
+    0,
+    0,
+    0,
+    0,
+    0,
+    255,
+    255,
+    255,
+    0x2c,
+    ...le16(frame.left),
+    ...le16(frame.top),
+    ...le16(frame.width),
+    ...le16(frame.height),
+    0,
+    2,
+    2,
+    0x4c,
+    0x01,
+    0,
     0x3b,
   ]);
 }

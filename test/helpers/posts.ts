@@ -4,7 +4,12 @@ import type { TestApp } from './test-app.js';
 let counter = 0;
 
 /** Creates a post through the API (unique content unless given) and returns its JSON. */
-export async function createPost(t: TestApp, key: string, body: Record<string, unknown> = {}, idempotencyKey = `idem-${++counter}-${Math.random()}`) {
+export async function createPost(
+  t: TestApp,
+  key: string,
+  body: Record<string, unknown> = {},
+  idempotencyKey = `idem-${++counter}-${Math.random()}`,
+) {
   const res = await t.request({
     method: 'POST',
     url: '/v1/blog/posts',
@@ -17,5 +22,10 @@ export async function createPost(t: TestApp, key: string, body: Record<string, u
 }
 
 export function publish(t: TestApp, key: string, id: number, published_at?: string | null) {
-  return t.request({ method: 'POST', url: `/v1/blog/posts/${id}/publish`, key, ...(published_at === undefined ? {} : { body: { published_at } }) });
+  return t.request({
+    method: 'POST',
+    url: `/v1/blog/posts/${id}/publish`,
+    key,
+    ...(published_at === undefined ? {} : { body: { published_at } }),
+  });
 }

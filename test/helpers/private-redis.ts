@@ -37,7 +37,25 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
   const launch = async (from?: string) => {
     await rm(join(dir, 'dump.rdb'), { force: true });
     if (from) await copyFile(join(dir, `${from}.rdb`), join(dir, 'dump.rdb'));
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--dbfilename', 'dump.rdb', '--save', '', '--appendonly', 'no', ...(options.args ?? [])], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--dbfilename',
+        'dump.rdb',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...(options.args ?? []),
+      ],
+      { stdio: 'ignore' },
+    );
     server = child;
     exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     await new Promise<void>((resolve, reject) => {

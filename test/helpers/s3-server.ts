@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 // s3rver checks request signatures against these; the service reads them from the environment,
@@ -37,14 +44,26 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
   let server: S3rver | null = null;
   let port = 0;
   const run = async () => {
-    server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+    server = new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
     const address = (await server.run()) as unknown as { port: number };
     port = address.port;
   };
   await run();
   const endpoint = `http://127.0.0.1:${port}`;
   const prefix = 'media/';
-  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   const keys = async () => {
     const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
     return (listed.Contents ?? []).map((c) => c.Key!).sort();
@@ -53,7 +72,13 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
     endpoint,
     bucket,
     prefix,
-    env: { MEDIA_STORE: 's3', S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: prefix },
+    env: {
+      MEDIA_STORE: 's3',
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_PREFIX: prefix,
+    },
     async object(key) {
       try {
         await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
@@ -69,7 +94,10 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
     },
     async clear() {
       const all = await keys();
-      if (all.length > 0) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: all.map((Key) => ({ Key })) } }));
+      if (all.length > 0)
+        await client.send(
+          new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: all.map((Key) => ({ Key })) } }),
+        );
     },
     async stop() {
       await server?.close();

@@ -7,7 +7,16 @@
  * `npm run bench -- --filters`.
  */
 import sanitizeHtml from 'sanitize-html';
-import { ALLOWED_ATTRIBUTES, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG, URL_ATTRIBUTES, URL_INVISIBLES } from '../../src/modules/posts/html-allow-list.js';
+import {
+  ALLOWED_ATTRIBUTES,
+  LANGUAGE_CLASS,
+  LINK_SCHEMES,
+  MAX_NESTING_DEPTH,
+  SCHEME,
+  SCHEMES_BY_TAG,
+  URL_ATTRIBUTES,
+  URL_INVISIBLES,
+} from '../../src/modules/posts/html-allow-list.js';
 import { PostHtmlNestingError, type FilteredHtml } from '../../src/modules/posts/html-filter.js';
 
 /** Elements whose `class` keeps only LANGUAGE_CLASS names. */
@@ -20,16 +29,47 @@ const CLASS_FILTERED_TAGS: ReadonlySet<string> = new Set(['code', 'pre']);
  * visible text. Other disallowed elements are unwrapped and keep their text.
  */
 const CONTENT_DROPPED_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'xmp',
-  'title', 'textarea', 'option', 'select', 'datalist', 'iframe', 'frameset',
-  'object', 'applet', 'svg', 'math',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'noembed',
+  'noframes',
+  'xmp',
+  'title',
+  'textarea',
+  'option',
+  'select',
+  'datalist',
+  'iframe',
+  'frameset',
+  'object',
+  'applet',
+  'svg',
+  'math',
 ]);
 
 /** The parser's void elements: they have no content to keep or drop. */
 const VOID_TAGS: ReadonlySet<string> = new Set([
-  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr',
-  'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source',
-  'track', 'wbr',
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
 ]);
 
 const REQUIRED_BLANK_REL = ['noopener', 'noreferrer'];
@@ -109,7 +149,12 @@ function runPass(html: string, warnings: Set<string>): string {
     onOpenTag(tag, attribs) {
       if (++depth > MAX_NESTING_DEPTH) throw new PostHtmlNestingError();
       const record: TagRecord = {
-        tag, original: { ...attribs }, live: attribs, reached: false, kept: false, notes: new Map(),
+        tag,
+        original: { ...attribs },
+        live: attribs,
+        reached: false,
+        kept: false,
+        notes: new Map(),
       };
       records.push(record);
       byAttribs.set(attribs, record);

@@ -7,7 +7,10 @@ import { after, before } from 'node:test';
 import type { EngineTarget } from './engines.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
-export async function secondInstance(t: TestApp, options: Omit<ContextOptions, 'clock'> = {}): Promise<{ app: FastifyInstance; ctx: AppContext; close: () => Promise<void> }> {
+export async function secondInstance(
+  t: TestApp,
+  options: Omit<ContextOptions, 'clock'> = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext; close: () => Promise<void> }> {
   const ctx = await createContext(t.config, { ...options, clock: t.clock });
   const app = await buildApp(ctx, { logLevel: 'silent' });
   await app.ready();

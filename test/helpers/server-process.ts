@@ -33,7 +33,15 @@ export interface SpawnedOutput {
 export function spawnMain(env: Record<string, string>): SpawnedOutput {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -57,11 +65,19 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       };
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`));
+        reject(
+          new Error(
+            `no output matching ${pattern} within ${timeoutMs} ms\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`,
+          ),
+        );
       }, timeoutMs);
       const onExit = () => {
         finish();
-        reject(new Error(`the server exited before printing ${pattern}\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`));
+        reject(
+          new Error(
+            `the server exited before printing ${pattern}\nstdout:\n${spawned.stdout()}\nstderr:\n${spawned.stderr()}`,
+          ),
+        );
       };
       const finish = () => {
         clearTimeout(timer);

@@ -15,8 +15,15 @@ export interface SlowUpload {
  * Sends the headers and the first half of an upload to `port`, then waits for `inFlight` (the
  * caller's proof that the server has admitted the request) before returning.
  */
-export async function startSlowUpload(port: number, key: string, inFlight: () => Promise<unknown>, image?: Buffer): Promise<SlowUpload> {
-  const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: image ?? (await uniqueJpeg()) }]);
+export async function startSlowUpload(
+  port: number,
+  key: string,
+  inFlight: () => Promise<unknown>,
+  image?: Buffer,
+): Promise<SlowUpload> {
+  const { payload, contentType } = multipartBody([
+    { name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data: image ?? (await uniqueJpeg()) },
+  ]);
   const socket: Socket = connect(port, '127.0.0.1');
   let answer = '';
   socket.on('data', (chunk) => (answer += chunk.toString('latin1')));

@@ -35,7 +35,10 @@ export interface TenantAppOptions extends EachEngineOptions {
  */
 export function describeTenantApp(name: string, body: (suite: TenantSuite) => void): void;
 export function describeTenantApp(name: string, options: TenantAppOptions, body: (suite: TenantSuite) => void): void;
-export function describeTenantApp(name: string, ...args: [(suite: TenantSuite) => void] | [TenantAppOptions, (suite: TenantSuite) => void]): void {
+export function describeTenantApp(
+  name: string,
+  ...args: [(suite: TenantSuite) => void] | [TenantAppOptions, (suite: TenantSuite) => void]
+): void {
   const [options, body] = args.length === 1 ? [{} as TenantAppOptions, args[0]] : args;
   describeEachEngine(
     name,
@@ -43,7 +46,11 @@ export function describeTenantApp(name: string, ...args: [(suite: TenantSuite) =
       const suite = { target } as TenantSuite;
       before(async () => {
         suite.t = await startTestApp(target, options.env);
-        if (options.tenant !== false) Object.assign(suite, await suite.t.tenant({ ...options.tenant, ...(options.scopes ? { scopes: options.scopes } : {}) }));
+        if (options.tenant !== false)
+          Object.assign(
+            suite,
+            await suite.t.tenant({ ...options.tenant, ...(options.scopes ? { scopes: options.scopes } : {}) }),
+          );
       });
       after(() => suite.t?.close());
       body(suite);

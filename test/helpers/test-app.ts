@@ -23,8 +23,24 @@ export interface TestApp {
   clock: ManualClock;
   logs: string[];
   config: AppConfig;
-  createStore(opts?: { categories?: boolean; media?: boolean; certified?: boolean; emoji?: boolean; changes?: StoreChanges }): Promise<Store>;
-  issueKey(store: Store, scopes?: Scope[], opts?: { expiresInDays?: number | null; readPerMinute?: number; writePerMinute?: number; concurrency?: number; application?: string }): Promise<string>;
+  createStore(opts?: {
+    categories?: boolean;
+    media?: boolean;
+    certified?: boolean;
+    emoji?: boolean;
+    changes?: StoreChanges;
+  }): Promise<Store>;
+  issueKey(
+    store: Store,
+    scopes?: Scope[],
+    opts?: {
+      expiresInDays?: number | null;
+      readPerMinute?: number;
+      writePerMinute?: number;
+      concurrency?: number;
+      application?: string;
+    },
+  ): Promise<string>;
   /** A store with every feature and a key with every scope. */
   tenant(opts?: { scopes?: Scope[]; categories?: boolean; media?: boolean }): Promise<{ store: Store; key: string }>;
   request(opts: RequestOptions): Promise<LightMyRequestResponse>;
@@ -71,7 +87,12 @@ export async function startTestApp(target: EngineTarget, env: Record<string, str
     return opts.changes ? ((await ctx.stores.update(store.handle, opts.changes)) as Store) : store;
   };
   const issueKey: TestApp['issueKey'] = async (store, scopes = ALL_SCOPES, opts = {}) => {
-    const issued = await ctx.keys.issue({ storeId: store.id, application: opts.application ?? 'test-app', scopes, ...opts });
+    const issued = await ctx.keys.issue({
+      storeId: store.id,
+      application: opts.application ?? 'test-app',
+      scopes,
+      ...opts,
+    });
     return issued.key;
   };
 

@@ -26,7 +26,9 @@ function freshDir(): string {
   return dir;
 }
 
-async function sqliteServer(env: Record<string, string> = {}): Promise<{ server: ServerProcess; key: string; dbFile: string }> {
+async function sqliteServer(
+  env: Record<string, string> = {},
+): Promise<{ server: ServerProcess; key: string; dbFile: string }> {
   const dir = freshDir();
   const dbFile = join(dir, 'blog.db');
   const server = await startServerProcess({ DATABASE_URL: `sqlite:${dbFile}`, ...env });
@@ -38,14 +40,22 @@ async function sqliteServer(env: Record<string, string> = {}): Promise<{ server:
 }
 
 /** An upload in flight: admitted, as the server's metrics show. */
-const startUploadOn = (server: ServerProcess, key: string) => startSlowUpload(server.port, key, () => requestInFlight(server.baseUrl));
+const startUploadOn = (server: ServerProcess, key: string) =>
+  startSlowUpload(server.port, key, () => requestInFlight(server.baseUrl));
 
 /** A GET through a node:http agent: whether it went on a kept-alive socket, and the answer's Connection header. */
-function get(agent: Agent, server: ServerProcess, path: string, key: string): Promise<{ status: number; reused: boolean; connection: string | undefined }> {
+function get(
+  agent: Agent,
+  server: ServerProcess,
+  path: string,
+  key: string,
+): Promise<{ status: number; reused: boolean; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.baseUrl}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket, connection: res.headers.connection }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, reused: req.reusedSocket, connection: res.headers.connection }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -53,7 +63,11 @@ function get(agent: Agent, server: ServerProcess, path: string, key: string): Pr
   });
 }
 
-async function json(server: ServerProcess, path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+async function json(
+  server: ServerProcess,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.baseUrl}${path}`, init);
   return { status: res.status, body: await res.json() };
 }
@@ -70,7 +84,10 @@ describe('graceful shutdown of a server process', () => {
       body: JSON.stringify({ title: 'Shutdown', body_html: '<p>bye</p>' }),
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const published = await json(server, `/v1/blog/posts/${created.body.id}/publish`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    const published = await json(server, `/v1/blog/posts/${created.body.id}/publish`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(published.status, 200, JSON.stringify(published.body));
     const page = await fetch(`${server.baseUrl}/s/demo/blog/posts/${created.body.id}`);
     assert.equal(page.status, 200);
@@ -89,7 +106,11 @@ describe('graceful shutdown of a server process', () => {
     const db = new BetterSqlite3(dbFile, { readonly: true });
     try {
       assert.equal((db.prepare('SELECT count(*) AS n FROM images').get() as { n: number }).n, 1);
-      assert.equal((db.prepare('SELECT view_count FROM posts WHERE id = ?').get(created.body.id) as { view_count: number }).view_count, 1);
+      assert.equal(
+        (db.prepare('SELECT view_count FROM posts WHERE id = ?').get(created.body.id) as { view_count: number })
+          .view_count,
+        1,
+      );
     } finally {
       db.close();
     }
@@ -156,11 +177,20 @@ describe('start-up settings of a server process', () => {
     const dir = freshDir();
     const spawned = spawnMain({ DATABASE_URL: `sqlite:${join(dir, 'blog.db')}`, MIGRATE_ON_START: 'false' });
     assert.equal(await spawned.exited, 1);
-    assert.match(spawned.stderr(), /MIGRATE_ON_START=false and the database has not run migrations 0001-initial[^\n]*: run `blog-api migrate` first/);
+    assert.match(
+      spawned.stderr(),
+      /MIGRATE_ON_START=false and the database has not run migrations 0001-initial[^\n]*: run `blog-api migrate` first/,
+    );
   });
 
   it('lists every bad operations setting at once', async () => {
-    const spawned = spawnMain({ DATABASE_URL: `sqlite:${join(freshDir(), 'blog.db')}`, METRICS: 'maybe', SHUTDOWN_GRACE_MS: '-1', DATABASE_POOL_MAX: '0', MIGRATE_ON_START: 'yes' });
+    const spawned = spawnMain({
+      DATABASE_URL: `sqlite:${join(freshDir(), 'blog.db')}`,
+      METRICS: 'maybe',
+      SHUTDOWN_GRACE_MS: '-1',
+      DATABASE_POOL_MAX: '0',
+      MIGRATE_ON_START: 'yes',
+    });
     assert.equal(await spawned.exited, 1);
     const stderr = spawned.stderr();
     assert.match(stderr, /Invalid configuration:/);
@@ -170,24 +200,31 @@ describe('start-up settings of a server process', () => {
     assert.match(stderr, /MIGRATE_ON_START must be true or false \(got "yes"\)/);
   });
 
-  it('on PostgreSQL without REDIS_URL warns loudly that limits are per process, and /readyz says so (still ready)', { skip: postgresEngine.skip }, async () => {
-    const { database, drop } = await postgresEngine.create();
-    try {
-      const server = await startServerProcess({ DATABASE_URL: database.url, MEDIA_DIR: join(freshDir(), 'media') });
-      started.push(server);
-      assert.match(server.stderr(), /WARNING: REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process/);
-      assert.match(server.stdout(), /"level":40[^\n]*REDIS_URL is not set/);
-      const ready = await json(server, '/readyz');
-      assert.equal(ready.status, 200);
-      assert.equal(ready.body.status, 'ready');
-      assert.deepEqual(ready.body.checks.redis, { status: 'not_configured' });
-      assert.deepEqual(ready.body.warnings, [
-        'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits',
-      ]);
-      server.child.kill('SIGTERM');
-      assert.equal(await server.exited, 0, server.stderr());
-    } finally {
-      await drop();
-    }
-  });
+  it(
+    'on PostgreSQL without REDIS_URL warns loudly that limits are per process, and /readyz says so (still ready)',
+    { skip: postgresEngine.skip },
+    async () => {
+      const { database, drop } = await postgresEngine.create();
+      try {
+        const server = await startServerProcess({ DATABASE_URL: database.url, MEDIA_DIR: join(freshDir(), 'media') });
+        started.push(server);
+        assert.match(
+          server.stderr(),
+          /WARNING: REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process/,
+        );
+        assert.match(server.stdout(), /"level":40[^\n]*REDIS_URL is not set/);
+        const ready = await json(server, '/readyz');
+        assert.equal(ready.status, 200);
+        assert.equal(ready.body.status, 'ready');
+        assert.deepEqual(ready.body.checks.redis, { status: 'not_configured' });
+        assert.deepEqual(ready.body.warnings, [
+          'REDIS_URL is not set: rate, concurrency and in-flight limits are counted per process, so N processes allow N times the limits',
+        ]);
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0, server.stderr());
+      } finally {
+        await drop();
+      }
+    },
+  );
 });

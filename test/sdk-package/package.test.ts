@@ -23,14 +23,22 @@ const NPM_FLAGS = ['--no-audit', '--no-fund', '--loglevel=error'];
 
 async function npm(cwd: string, ...args: string[]): Promise<string> {
   try {
-    return (await run('npm', [...args], { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NODE_ENV: '' } })).stdout;
+    return (await run('npm', [...args], { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, NODE_ENV: '' } }))
+      .stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`npm ${args.join(' ')} in ${cwd} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`, { cause: err });
+    throw new Error(`npm ${args.join(' ')} in ${cwd} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`, {
+      cause: err,
+    });
   }
 }
 
-async function node(cwd: string, file: string, env: Record<string, string>, runtime = process.execPath): Promise<string> {
+async function node(
+  cwd: string,
+  file: string,
+  env: Record<string, string>,
+  runtime = process.execPath,
+): Promise<string> {
   return (await run(runtime, [file], { cwd, env: { ...process.env, ...env } })).stdout;
 }
 
@@ -117,7 +125,17 @@ main().catch((err: unknown) => {
 
 // A browser project: the DOM library and no Node types at all.
 const BROWSER_TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], types: [], strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    lib: ['ES2022', 'DOM'],
+    types: [],
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    skipLibCheck: false,
+    noEmit: true,
+  },
   include: ['browser.ts'],
 };
 const BROWSER_SOURCE = `
@@ -151,19 +169,42 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
     const copy = join(work, 'sdk');
     copySdk(copy);
     await npm(copy, 'install', ...NPM_FLAGS);
-    const [packed] = JSON.parse(await npm(copy, 'pack', '--json', '--pack-destination', work, ...NPM_FLAGS)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const [packed] = JSON.parse(await npm(copy, 'pack', '--json', '--pack-destination', work, ...NPM_FLAGS)) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     tarball = join(work, packed!.filename);
     const files = packed!.files.map((f) => f.path);
-    for (const required of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json', 'dist/esm/node.js', 'dist/cjs/node.js']) {
+    for (const required of [
+      'LICENSE',
+      'README.md',
+      'CHANGELOG.md',
+      'package.json',
+      'dist/esm/index.js',
+      'dist/esm/index.d.ts',
+      'dist/cjs/index.js',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/package.json',
+      'dist/esm/node.js',
+      'dist/cjs/node.js',
+    ]) {
       assert.ok(files.includes(required), `${required} is in the package`);
     }
-    assert.deepEqual(files.filter((f) => !/^(dist|src)\//.test(f)).sort(), ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+    assert.deepEqual(files.filter((f) => !/^(dist|src)\//.test(f)).sort(), [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'package.json',
+    ]);
     const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'));
     assert.equal(manifest.license, 'MIT');
     assert.equal(manifest.sideEffects, false);
     assert.match(manifest.version, /^1\.\d+\.\d+$/, 'major 1 speaks /v1');
     assert.equal(manifest.scripts.prepare, undefined, 'nothing to build on install');
-    assert.match(readFileSync(join(copy, 'CHANGELOG.md'), 'utf8'), new RegExp(`## ${manifest.version.replace(/\./g, '\\.')}`));
+    assert.match(
+      readFileSync(join(copy, 'CHANGELOG.md'), 'utf8'),
+      new RegExp(`## ${manifest.version.replace(/\./g, '\\.')}`),
+    );
   });
 
   it('every source map points at a file in the package; the main entry imports nothing of Node', () => {
@@ -175,11 +216,18 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
       assert.ok(maps.length > 10);
       for (const map of maps) {
         const { sources } = JSON.parse(readFileSync(join(pkg, map), 'utf8')) as { sources: string[] };
-        for (const source of sources) assert.ok(existsSync(resolve(dirname(join(pkg, map)), source)), `${map} → ${source}`);
+        for (const source of sources)
+          assert.ok(existsSync(resolve(dirname(join(pkg, map)), source)), `${map} → ${source}`);
       }
       // Node's own modules only behind store-blog-sdk/node and the store-blog command (listen).
-      for (const file of filesUnder(join(pkg, 'dist')).filter((f) => f.endsWith('.js') && !/(^|\/)(node|listen|cli)\.js$/.test(f))) {
-        assert.doesNotMatch(readFileSync(join(pkg, 'dist', file), 'utf8'), /\bnode:|require\("(crypto|buffer|http)"\)|from "(crypto|buffer)"/, file);
+      for (const file of filesUnder(join(pkg, 'dist')).filter(
+        (f) => f.endsWith('.js') && !/(^|\/)(node|listen|cli)\.js$/.test(f),
+      )) {
+        assert.doesNotMatch(
+          readFileSync(join(pkg, 'dist', file), 'utf8'),
+          /\bnode:|require\("(crypto|buffer|http)"\)|from "(crypto|buffer)"/,
+          file,
+        );
       }
     });
   });
@@ -187,9 +235,21 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
   it('a fresh project uses it from ES modules and CommonJS under tsc --strict, and against the DOM library alone; on Node 22 and 24 too', async () => {
     const app = join(work, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'commonjs' }));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'commonjs' }),
+    );
     // Node 22 and 24 (from the registry's `node` package) run the same build as this Node.
-    await npm(app, 'install', tarball, 'typescript@5.9', '@types/node@22', 'node22@npm:node@22', 'node24@npm:node@24', ...NPM_FLAGS);
+    await npm(
+      app,
+      'install',
+      tarball,
+      'typescript@5.9',
+      '@types/node@22',
+      'node22@npm:node@22',
+      'node24@npm:node@24',
+      ...NPM_FLAGS,
+    );
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
     writeFileSync(join(app, 'esm.mts'), ESM_SOURCE);
     writeFileSync(join(app, 'cjs.cts'), CJS_SOURCE);
@@ -197,10 +257,16 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
     writeFileSync(join(app, 'browser.ts'), BROWSER_SOURCE);
     const tsc = join(app, 'node_modules/typescript/bin/tsc');
     for (const project of ['tsconfig.json', 'tsconfig.browser.json']) {
-      await run(process.execPath, [tsc, '-p', project], { cwd: app }).catch((err: { stdout?: string }) => assert.fail(`tsc -p ${project}:\n${err.stdout}`));
+      await run(process.execPath, [tsc, '-p', project], { cwd: app }).catch((err: { stdout?: string }) =>
+        assert.fail(`tsc -p ${project}:\n${err.stdout}`),
+      );
     }
 
-    const runtimes = [process.execPath, join(app, 'node_modules/node22/bin/node'), join(app, 'node_modules/node24/bin/node')];
+    const runtimes = [
+      process.execPath,
+      join(app, 'node_modules/node22/bin/node'),
+      join(app, 'node_modules/node24/bin/node'),
+    ];
     const majors: string[] = [];
     for (const [i, runtime] of runtimes.entries()) {
       const env = { BASE_URL: baseUrl, API_KEY: key, RUN: String(i) };
@@ -211,11 +277,23 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
       assert.ok(esm.listed >= 1);
       const cjs = JSON.parse(await node(app, 'build/cjs.cjs', env, runtime));
       majors.push(cjs.node);
-      assert.deepEqual(cjs, { status: 'published', event: 'webhook.test', asyncEvent: 'webhook.test', apiVersion: '2026-09-14', node: cjs.node });
+      assert.deepEqual(cjs, {
+        status: 'published',
+        event: 'webhook.test',
+        asyncEvent: 'webhook.test',
+        apiVersion: '2026-09-14',
+        node: cjs.node,
+      });
     }
     assert.deepEqual(majors.slice(1), ['22', '24']);
     // The two entry points are the same package: require() finds the CommonJS build.
-    const resolved = (await run(process.execPath, ['-p', "require.resolve('store-blog-sdk') + ' ' + require('store-blog-sdk/package.json').version"], { cwd: app })).stdout.trim();
+    const resolved = (
+      await run(
+        process.execPath,
+        ['-p', "require.resolve('store-blog-sdk') + ' ' + require('store-blog-sdk/package.json').version"],
+        { cwd: app },
+      )
+    ).stdout.trim();
     assert.match(resolved, /dist[\\/]cjs[\\/]index\.js 1\.\d+\.\d+$/);
   });
 
@@ -223,11 +301,23 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
     const root = join(work, 'workspace');
     mkdirSync(root);
     copySdk(join(root, 'sdk'));
-    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'workspace-root', private: true, type: 'module', workspaces: ['sdk'], scripts: { prepare: 'npm run build -w store-blog-sdk' } }));
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({
+        name: 'workspace-root',
+        private: true,
+        type: 'module',
+        workspaces: ['sdk'],
+        scripts: { prepare: 'npm run build -w store-blog-sdk' },
+      }),
+    );
     await npm(root, 'install', ...NPM_FLAGS);
     await npm(root, 'prune', '--omit=dev', ...NPM_FLAGS);
     assert.equal(existsSync(join(root, 'node_modules/typescript')), false, 'the dev dependencies are gone');
-    writeFileSync(join(root, 'check.mjs'), "import { BlogClient } from 'store-blog-sdk'; console.log(typeof BlogClient);\n");
+    writeFileSync(
+      join(root, 'check.mjs'),
+      "import { BlogClient } from 'store-blog-sdk'; console.log(typeof BlogClient);\n",
+    );
     assert.equal((await node(root, 'check.mjs', {})).trim(), 'function');
   });
 });

@@ -22,7 +22,9 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 const run = promisify(execFile);
 const WORKERD_VERSION = '1.20261117.1';
 const SDK_ENTRY = fileURLToPath(new URL('../../sdk/dist/esm/index.js', import.meta.url));
-const SUPPORTED = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64'].includes(`${process.platform}-${process.arch}`);
+const SUPPORTED = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64'].includes(
+  `${process.platform}-${process.arch}`,
+);
 
 const WORKER = `
 import { BlogApiError, BlogClient, BlogConnectionError, verifyWebhook } from ${JSON.stringify(SDK_ENTRY)};
@@ -84,13 +86,26 @@ describe('store-blog-sdk in workerd (an edge runtime)', { skip }, () => {
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'store-blog-sdk-workerd-'));
     writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'workerd-runtime', private: true }));
-    await run('npm', ['install', `workerd@${WORKERD_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, env: { ...process.env, NODE_ENV: '' } });
-    const bundled = await build({ stdin: { contents: WORKER, loader: 'js', resolveDir: work }, bundle: true, platform: 'neutral', format: 'esm', write: false, logLevel: 'silent' });
+    await run('npm', ['install', `workerd@${WORKERD_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: work,
+      env: { ...process.env, NODE_ENV: '' },
+    });
+    const bundled = await build({
+      stdin: { contents: WORKER, loader: 'js', resolveDir: work },
+      bundle: true,
+      platform: 'neutral',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     writeFileSync(join(work, 'worker.js'), bundled.outputFiles[0]!.text);
     const port = await unusedPort();
     writeFileSync(join(work, 'config.capnp'), config(port));
     workerUrl = `http://127.0.0.1:${port}/`;
-    workerd = spawn(join(work, 'node_modules/.bin/workerd'), ['serve', 'config.capnp'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    workerd = spawn(join(work, 'node_modules/.bin/workerd'), ['serve', 'config.capnp'], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     workerd.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     workerd.stderr?.on('data', (c: Buffer) => (output += c.toString()));
     t = await startTestApp(sqlite);
@@ -115,7 +130,8 @@ describe('store-blog-sdk in workerd (an edge runtime)', { skip }, () => {
         return (await res.json()) as Record<string, unknown>;
       } catch (err) {
         // Refused until workerd has opened its socket; it exits on a configuration error.
-        if (attempt >= 600 || workerd?.exitCode !== null) throw new Error(`workerd did not answer: ${String(err)}\n${output}`, { cause: err });
+        if (attempt >= 600 || workerd?.exitCode !== null)
+          throw new Error(`workerd did not answer: ${String(err)}\n${output}`, { cause: err });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
@@ -123,12 +139,29 @@ describe('store-blog-sdk in workerd (an edge runtime)', { skip }, () => {
 
   it('runs a short scenario against the real server', async () => {
     const { store, key } = await t.tenant({ media: true });
-    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 240, g: 130, b: 20 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 240, g: 130, b: 20 } } })
+      .png()
+      .toBuffer();
     const secretBytes = Buffer.alloc(32, 5);
-    const body = JSON.stringify({ id: 'evt_edge', type: 'webhook.test', occurred_at: '2026-11-26T08:00:00+08:00', data: {} });
-    const headers = { 'webhook-id': 'msg_edge', 'webhook-timestamp': '1795000000', 'webhook-signature': `v1,${createHmac('sha256', secretBytes).update(`msg_edge.1795000000.${body}`).digest('base64')}` };
+    const body = JSON.stringify({
+      id: 'evt_edge',
+      type: 'webhook.test',
+      occurred_at: '2026-11-26T08:00:00+08:00',
+      data: {},
+    });
+    const headers = {
+      'webhook-id': 'msg_edge',
+      'webhook-timestamp': '1795000000',
+      'webhook-signature': `v1,${createHmac('sha256', secretBytes).update(`msg_edge.1795000000.${body}`).digest('base64')}`,
+    };
     const closedUrl = `http://127.0.0.1:${await unusedPort()}`;
-    const result = await callWorker({ baseUrl, key, closedUrl, png: png.toString('base64'), webhook: { body, headers, secret: `whsec_${secretBytes.toString('base64')}`, now: 1_795_000_000_000 } });
+    const result = await callWorker({
+      baseUrl,
+      key,
+      closedUrl,
+      png: png.toString('base64'),
+      webhook: { body, headers, secret: `whsec_${secretBytes.toString('base64')}`, now: 1_795_000_000_000 },
+    });
     assert.deepEqual(result, {
       handle: store.handle,
       imageType: 'image/png',

@@ -35,7 +35,10 @@ interface Listener {
 }
 
 function startListen(env: Record<string, string>, args: string[]): Listener {
-  const child = spawn(process.execPath, [CLI, 'listen', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'listen', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
@@ -71,7 +74,10 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
 
     const all: FeedEvent[] = [];
     for await (const e of sdk.events.list({ limit: 2 })) all.push(e);
-    assert.deepEqual(all.map((e) => e.sequence), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      all.map((e) => e.sequence),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
     assert.deepEqual(all.map((e) => e.type).slice(5), ['post.published', 'post.deleted']);
     const deletions = [];
     for await (const e of sdk.events.list({ types: 'post.deleted' })) deletions.push(e.data);
@@ -104,9 +110,12 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
     // A cursor past retention: the error says so.
     t.clock.advance(31 * 86_400_000);
     await t.ctx.housekeeping.runPass();
-    await assert.rejects(async () => {
-      for await (const _ of sdk.events.follow({ after: 2, signal: AbortSignal.timeout(5000) })) break;
-    }, (err: unknown) => err instanceof BlogApiError && err.status === 410 && err.code === 'cursor_expired');
+    await assert.rejects(
+      async () => {
+        for await (const _ of sdk.events.follow({ after: 2, signal: AbortSignal.timeout(5000) })) break;
+      },
+      (err: unknown) => err instanceof BlogApiError && err.status === 410 && err.code === 'cursor_expired',
+    );
     t.clock.set(Math.floor(Date.now() / 1000) * 1000);
   });
 
@@ -126,7 +135,10 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
       return out;
     })();
     const detail = await sdk.webhooks.getDelivery(endpoint.id, delivery.id);
-    assert.deepEqual(detail.attempt_history.map((a) => [a.state, a.response_status]), [['succeeded', 200]]);
+    assert.deepEqual(
+      detail.attempt_history.map((a) => [a.state, a.response_status]),
+      [['succeeded', 200]],
+    );
     const retry = await sdk.webhooks.retryDelivery(endpoint.id, delivery.id);
     assert.equal(retry.event_id, delivery.event_id);
     await t.ctx.webhookWorker.runOnce();
@@ -135,7 +147,10 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
       new Webhook(endpoint.secret).verify(r.body, r.headers as Record<string, string>);
       assert.equal(r.json.data.id, post.id);
     }
-    await assert.rejects(sdk.webhooks.retryDelivery(endpoint.id, 'whd_missing'), (err: unknown) => err instanceof BlogApiError && err.code === 'not_found');
+    await assert.rejects(
+      sdk.webhooks.retryDelivery(endpoint.id, 'whd_missing'),
+      (err: unknown) => err instanceof BlogApiError && err.code === 'not_found',
+    );
   });
 
   it('store-blog listen forwards new events, signed, to a local receiver, resumes after a restart and retries a refusal', async () => {
@@ -161,7 +176,10 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
       await sdk.categories.list().catch(() => undefined);
       await sdk.posts.publish(a.id);
       await eventually('two events forwarded', () => rx.received.length >= 2);
-      assert.deepEqual(rx.received.map((r) => r.json.type), ['post.created', 'post.published']);
+      assert.deepEqual(
+        rx.received.map((r) => r.json.type),
+        ['post.created', 'post.published'],
+      );
       const feed = [];
       for await (const e of sdk.events.list({ after: 1 })) feed.push(e);
       for (const [i, r] of rx.received.entries()) {
@@ -183,16 +201,22 @@ describeEachEngine('store-blog-sdk: events feed, webhook recovery, listen', (tar
       await eventually('the events missed while stopped', () => rx.received.length >= 5);
       assert.match(run.output(), /Ready: resuming after sequence 3/);
       assert.equal(/Signing secret: (whsec_\S+)/.exec(run.output())![1], secret, 'the same secret across runs');
-      assert.deepEqual(rx.received.slice(2).map((r) => [r.json.type, r.headers['x-event-sequence']]), [
-        ['post.unpublished', '4'],
-        ['post.unpublished', '4'],
-        ['post.deleted', '5'],
-      ]);
+      assert.deepEqual(
+        rx.received.slice(2).map((r) => [r.json.type, r.headers['x-event-sequence']]),
+        [
+          ['post.unpublished', '4'],
+          ['post.unpublished', '4'],
+          ['post.deleted', '5'],
+        ],
+      );
       assert.equal(rx.received[2].headers['webhook-id'], rx.received[3].headers['webhook-id']);
       assert.match(run.output(), /4 post\.unpublished msg_\w+ → 500; trying again in 1 s/);
       for (const r of rx.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
       assert.deepEqual(rx.received[4].json.data, { id: a.id });
-      await eventually('the cursor saved', () => JSON.parse(readFileSync(state, 'utf8')).cursors[`${baseUrl} ${store.handle}`] === '5');
+      await eventually(
+        'the cursor saved',
+        () => JSON.parse(readFileSync(state, 'utf8')).cursors[`${baseUrl} ${store.handle}`] === '5',
+      );
     } finally {
       run.child.kill('SIGINT');
       await run.exited;

@@ -6,7 +6,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BlogApiError, BlogClient, BlogConnectionError, type BlogClientOptions, type ResponseEvent, type Timers } from 'store-blog-sdk';
+import {
+  BlogApiError,
+  BlogClient,
+  BlogConnectionError,
+  type BlogClientOptions,
+  type ResponseEvent,
+  type Timers,
+} from 'store-blog-sdk';
 
 interface Held {
   method: string;
@@ -26,7 +33,12 @@ async function silentServer(answer: (req: IncomingMessage) => Reply | null = () 
     if (reply) {
       res.writeHead(reply.status, reply.headers).end(reply.body);
     } else {
-      held.push({ method: req.method ?? '', url: req.url ?? '', idempotencyKey: req.headers['idempotency-key'] as string | undefined, res });
+      held.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        res,
+      });
     }
     waiters.splice(0).forEach((w) => w());
   });
@@ -77,8 +89,14 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
   let server: Awaited<ReturnType<typeof silentServer>>;
   before(async () => {
     server = await silentServer((req): Reply | null => {
-      if (req.url?.startsWith('/proxy-down/')) return { status: 503, headers: { 'content-type': 'text/html', 'x-request-id': 'req_from_the_proxy' }, body: '<h1>503 Service Unavailable</h1>' };
-      if (req.url?.startsWith('/bad-gateway/')) return { status: 502, headers: { 'content-type': 'text/html' }, body: '<h1>502 Bad Gateway</h1>' };
+      if (req.url?.startsWith('/proxy-down/'))
+        return {
+          status: 503,
+          headers: { 'content-type': 'text/html', 'x-request-id': 'req_from_the_proxy' },
+          body: '<h1>503 Service Unavailable</h1>',
+        };
+      if (req.url?.startsWith('/bad-gateway/'))
+        return { status: 502, headers: { 'content-type': 'text/html' }, body: '<h1>502 Bad Gateway</h1>' };
       return null;
     });
   });
@@ -87,7 +105,12 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
   const sleeps: number[] = [];
   const client = (options: Partial<BlogClientOptions> = {}) => {
     sleeps.length = 0;
-    return new BlogClient({ baseUrl: server.url, apiKey: KEY, retry: { sleep: async (ms) => void sleeps.push(ms) }, ...options });
+    return new BlogClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      retry: { sleep: async (ms) => void sleeps.push(ms) },
+      ...options,
+    });
   };
 
   it('a GET that never gets an answer times out after timeoutMs (default 60 s), is retried, then raises BlogConnectionError', async () => {
@@ -98,11 +121,17 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
     await server.received(start + 1);
     clock.fire();
     await server.received(start + 2);
-    assert.deepEqual(server.held.slice(start).map((h) => `${h.method} ${h.url}`), ['GET /v1/me', 'GET /v1/me']);
+    assert.deepEqual(
+      server.held.slice(start).map((h) => `${h.method} ${h.url}`),
+      ['GET /v1/me', 'GET /v1/me'],
+    );
     clock.fire();
     const err = await call;
     assert.ok(err instanceof BlogConnectionError, String(err));
-    assert.deepEqual([err.code, err.attempts, err.method, err.path, err.requestId], ['timeout', 2, 'GET', '/v1/me', null]);
+    assert.deepEqual(
+      [err.code, err.attempts, err.method, err.path, err.requestId],
+      ['timeout', 2, 'GET', '/v1/me', null],
+    );
     assert.equal(err.message, 'GET /v1/me: no answer within the timeout, after 2 attempts');
     assert.ok(err.cause instanceof DOMException && err.cause.name === 'TimeoutError', String(err.cause));
     assert.equal(err.cause.message, 'no answer within 60000 ms');
@@ -129,13 +158,18 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
     const clock = manualTimers();
     const sdk = client({ timers: clock.timers, maxRetries: 1 });
     const start = server.held.length;
-    const call = sdk.posts.create({ title: 'Never answered', body_html: '<p>x</p>' }, { idempotencyKey: 'import-2026-11-26-0001' }).catch((e: unknown) => e);
+    const call = sdk.posts
+      .create({ title: 'Never answered', body_html: '<p>x</p>' }, { idempotencyKey: 'import-2026-11-26-0001' })
+      .catch((e: unknown) => e);
     await server.received(start + 1);
     clock.fire();
     await server.received(start + 2);
     clock.fire();
     assert.ok((await call) instanceof BlogConnectionError);
-    assert.deepEqual(server.held.slice(start).map((h) => h.idempotencyKey), ['import-2026-11-26-0001', 'import-2026-11-26-0001']);
+    assert.deepEqual(
+      server.held.slice(start).map((h) => h.idempotencyKey),
+      ['import-2026-11-26-0001', 'import-2026-11-26-0001'],
+    );
   });
 
   it('with the real timers, a small timeoutMs ends the wait', async () => {
@@ -185,7 +219,10 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
     const sdk = client({ baseUrl: `${server.url}/proxy-down`, maxRetries: 2 });
     const err = await sdk.posts.publish(7).catch((e: unknown) => e);
     assert.ok(err instanceof BlogApiError, String(err));
-    assert.deepEqual([err.status, err.code, err.retryable, err.attempts, err.requestId], [503, 'unexpected_response', true, 3, 'req_from_the_proxy']);
+    assert.deepEqual(
+      [err.status, err.code, err.retryable, err.attempts, err.requestId],
+      [503, 'unexpected_response', true, 3, 'req_from_the_proxy'],
+    );
     assert.match(err.message, /^HTTP 503 without the service's error envelope: <h1>503/);
     assert.equal(sleeps.length, 2);
   });
@@ -201,7 +238,13 @@ describe('store-blog-sdk: timeouts, cancellation and answers without the envelop
   });
 
   it('refuses options that make no sense', () => {
-    assert.throws(() => new BlogClient({ baseUrl: server.url, apiKey: KEY, timeoutMs: 0 }), /timeoutMs must be a number > 0/);
-    assert.throws(() => new BlogClient({ baseUrl: server.url, apiKey: KEY, maxRetries: -1 }), /maxRetries must be a number ≥ 0/);
+    assert.throws(
+      () => new BlogClient({ baseUrl: server.url, apiKey: KEY, timeoutMs: 0 }),
+      /timeoutMs must be a number > 0/,
+    );
+    assert.throws(
+      () => new BlogClient({ baseUrl: server.url, apiKey: KEY, maxRetries: -1 }),
+      /maxRetries must be a number ≥ 0/,
+    );
   });
 });

@@ -8,7 +8,16 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { BlogApiError, BlogClient, BlogConnectionError, etagOf, verifyWebhook, WebhookVerificationError, type BlogClientOptions, type PostListItem } from 'store-blog-sdk';
+import {
+  BlogApiError,
+  BlogClient,
+  BlogConnectionError,
+  etagOf,
+  verifyWebhook,
+  WebhookVerificationError,
+  type BlogClientOptions,
+  type PostListItem,
+} from 'store-blog-sdk';
 import { verifyWebhookSync } from 'store-blog-sdk/node';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -28,7 +37,13 @@ function recordingFetch(fail: (call: number, init: RequestInit | undefined) => '
   const impl: typeof fetch = async (input, init) => {
     const url = new URL(String(input));
     const headers = new Headers(init?.headers);
-    const entry: Sent = { method: init?.method ?? 'GET', path: url.pathname + url.search, idempotencyKey: headers.get('idempotency-key'), status: 'network error', retryAfter: null };
+    const entry: Sent = {
+      method: init?.method ?? 'GET',
+      path: url.pathname + url.search,
+      idempotencyKey: headers.get('idempotency-key'),
+      status: 'network error',
+      retryAfter: null,
+    };
     sent.push(entry);
     const failure = fail(sent.length, init);
     if (failure === 'before') throw new TypeError('fetch failed');
@@ -45,7 +60,11 @@ function recordingFetch(fail: (call: number, init: RequestInit | undefined) => '
 }
 
 async function png(width: number, height: number): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -101,10 +120,16 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.equal(pourOver.depth, 2);
     const conflict = await sdk.categories.create({ name: 'Brewing guides' }).catch((e: unknown) => e);
     assert.ok(conflict instanceof BlogApiError);
-    assert.deepEqual([conflict.status, conflict.code, conflict.retryable, conflict.detail('category_id')], [409, 'category_name_conflict', false, String(guides.id)]);
+    assert.deepEqual(
+      [conflict.status, conflict.code, conflict.retryable, conflict.detail('category_id')],
+      [409, 'category_name_conflict', false, String(guides.id)],
+    );
     assert.equal(typeof conflict.requestId, 'string');
     assert.deepEqual(await sdk.categories.create({ name: 'Brewing guides' }, { reuseExisting: true }), guides);
-    assert.deepEqual((await sdk.categories.list()).map((c) => c.id), [guides.id, pourOver.id]);
+    assert.deepEqual(
+      (await sdk.categories.list()).map((c) => c.id),
+      [guides.id, pourOver.id],
+    );
 
     const image = await sdk.images.upload(await png(64, 48), { filename: 'cover.png' });
     assert.match(image.id, /^img_/);
@@ -130,7 +155,10 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.equal(edited.summary, 'Medium-fine, 92 °C');
     const stale = await sdk.posts.update(post.id, { title: 'Lost update' }, { ifMatch: read }).catch((e: unknown) => e);
     assert.ok(stale instanceof BlogApiError);
-    assert.deepEqual([stale.status, stale.code, stale.retryable, stale.details.map((d) => d.field)], [412, 'precondition_failed', false, ['If-Match']]);
+    assert.deepEqual(
+      [stale.status, stale.code, stale.retryable, stale.details.map((d) => d.field)],
+      [412, 'precondition_failed', false, ['If-Match']],
+    );
     assert.equal((await sdk.posts.get(post.id)).title, 'Autumn pour-over guide');
 
     const published = await sdk.posts.publish(post.id, { ifMatch: edited });
@@ -141,9 +169,15 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.equal(draft.status, 'draft');
 
     const page = await sdk.posts.listPage({ limit: 10 });
-    assert.deepEqual(page.data.map((p) => p.id), [post.id]);
+    assert.deepEqual(
+      page.data.map((p) => p.id),
+      [post.id],
+    );
     assert.equal(page.meta.next_cursor, null);
-    assert.deepEqual((await collect(sdk.posts.list({ category_id: pourOver.id }))).map((p) => p.id), [post.id]);
+    assert.deepEqual(
+      (await collect(sdk.posts.list({ category_id: pourOver.id }))).map((p) => p.id),
+      [post.id],
+    );
 
     const actions = (await collect(sdk.audit.list({ resource_type: 'post' }))).map((e) => e.action);
     assert.deepEqual(actions, ['post.unpublished', 'post.scheduled', 'post.published', 'post.updated', 'post.created']);
@@ -164,11 +198,22 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const beans = await sdk.categories.create({ name: 'Beans', parent_id: null });
     const origins = await sdk.categories.create({ name: 'Origins', parent_id: null });
     const ethiopia = await sdk.categories.create({ name: 'Ethiopia', parent_id: beans.id });
-    const post = await sdk.posts.create({ title: 'Yirgacheffe 淺焙', body_html: '<p>Jasmine and bergamot.</p>', category_ids: [ethiopia.id], default_category_id: ethiopia.id });
+    const post = await sdk.posts.create({
+      title: 'Yirgacheffe 淺焙',
+      body_html: '<p>Jasmine and bergamot.</p>',
+      category_ids: [ethiopia.id],
+      default_category_id: ethiopia.id,
+    });
     await sdk.posts.create({ title: 'Espresso basics', body_html: '<p>Nine bars.</p>' });
 
-    assert.deepEqual((await sdk.posts.listPage({ q: 'BERGAMOT' })).data.map((p) => p.id), [post.id]);
-    assert.deepEqual((await sdk.posts.listPage({ q: '淺焙' })).data.map((p) => p.id), [post.id]);
+    assert.deepEqual(
+      (await sdk.posts.listPage({ q: 'BERGAMOT' })).data.map((p) => p.id),
+      [post.id],
+    );
+    assert.deepEqual(
+      (await sdk.posts.listPage({ q: '淺焙' })).data.map((p) => p.id),
+      [post.id],
+    );
     const oldestFirst = await sdk.posts.listPage({ order_by: 'updated_at', direction: 'asc' });
     assert.equal(oldestFirst.data[0].id, post.id);
 
@@ -179,7 +224,10 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     assert.deepEqual([refused.status, refused.code, refused.retryable], [409, 'category_has_children', false]);
     await sdk.categories.delete(ethiopia.id);
     assert.deepEqual((await sdk.posts.get(post.id)).category_ids, [], 'the post lost the deleted category');
-    assert.deepEqual((await sdk.categories.list()).map((c) => c.id), [beans.id, origins.id]);
+    assert.deepEqual(
+      (await sdk.categories.list()).map((c) => c.id),
+      [beans.id, origins.id],
+    );
 
     const link = await sdk.posts.createPreviewLink(post.id, { expires_in_seconds: 3600 });
     assert.match(link.url, /\/blog\/preview\//);
@@ -194,9 +242,16 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const { key } = await t.tenant();
     const sdk = client(key);
     rx.clear();
-    const endpoint = await sdk.webhooks.create({ url: rx.url, events: ['post.published'], description: 'Rebuild the shop pages' });
+    const endpoint = await sdk.webhooks.create({
+      url: rx.url,
+      events: ['post.published'],
+      description: 'Rebuild the shop pages',
+    });
     assert.match(endpoint.secret, /^whsec_/);
-    assert.deepEqual((await sdk.webhooks.list()).map((e) => e.id), [endpoint.id]);
+    assert.deepEqual(
+      (await sdk.webhooks.list()).map((e) => e.id),
+      [endpoint.id],
+    );
     assert.equal((await sdk.webhooks.get(endpoint.id)).description, 'Rebuild the shop pages');
     assert.equal((await sdk.webhooks.update(endpoint.id, { description: 'Static pages' })).description, 'Static pages');
 
@@ -210,12 +265,20 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const event = await verifyWebhook(delivery.body, headers, endpoint.secret, { now });
     assert.equal(event.type, 'post.published');
     assert.equal(event.type === 'post.published' && event.data.id, post.id);
-    assert.deepEqual(verifyWebhookSync(Buffer.from(delivery.body), headers, endpoint.secret, { now }), event, 'the Node variant agrees');
+    assert.deepEqual(
+      verifyWebhookSync(Buffer.from(delivery.body), headers, endpoint.secret, { now }),
+      event,
+      'the Node variant agrees',
+    );
     const forged = delivery.body.replace('Webhook news', 'Forged news');
     const otherSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     await assert.rejects(verifyWebhook(forged, headers, endpoint.secret, { now }), WebhookVerificationError);
     await assert.rejects(verifyWebhook(delivery.body, headers, otherSecret, { now }), WebhookVerificationError);
-    await assert.rejects(verifyWebhook(delivery.body, headers, endpoint.secret, { now: now.getTime() + 3_600_000 }), WebhookVerificationError, 'too old');
+    await assert.rejects(
+      verifyWebhook(delivery.body, headers, endpoint.secret, { now: now.getTime() + 3_600_000 }),
+      WebhookVerificationError,
+      'too old',
+    );
     assert.throws(() => verifyWebhookSync(forged, headers, endpoint.secret, { now }), WebhookVerificationError);
     assert.throws(() => verifyWebhookSync(delivery.body, headers, otherSecret, { now }), WebhookVerificationError);
 
@@ -227,10 +290,20 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     await t.ctx.webhookWorker.runOnce();
     const [testDelivery] = rx.ofType('webhook.test');
     for (const secret of [rotated.secret, endpoint.secret, [endpoint.secret, rotated.secret]]) {
-      assert.equal((await verifyWebhook(testDelivery.body, new Headers(testDelivery.headers as Record<string, string>), secret, { now: t.clock.now() })).type, 'webhook.test');
+      assert.equal(
+        (
+          await verifyWebhook(testDelivery.body, new Headers(testDelivery.headers as Record<string, string>), secret, {
+            now: t.clock.now(),
+          })
+        ).type,
+        'webhook.test',
+      );
     }
     const deliveries = await collect(sdk.webhooks.deliveries(endpoint.id, { limit: 1 }));
-    assert.deepEqual(deliveries.map((d) => d.event_type), ['webhook.test', 'post.published']);
+    assert.deepEqual(
+      deliveries.map((d) => d.event_type),
+      ['webhook.test', 'post.published'],
+    );
     await sdk.webhooks.delete(endpoint.id);
     assert.deepEqual(await sdk.webhooks.list(), []);
   });
@@ -247,14 +320,19 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const edited = await sdk.posts.update(post.id, { summary: 'from a spread copy' }, { ifMatch: spread });
     assert.notEqual(edited.etag, post.etag, 'a new version, a new ETag');
     for (const stale of [cloned, fromJson, post.etag!]) {
-      const err = await sdk.posts.update(post.id, { title: 'Lost update' }, { ifMatch: stale }).catch((e: unknown) => e);
+      const err = await sdk.posts
+        .update(post.id, { title: 'Lost update' }, { ifMatch: stale })
+        .catch((e: unknown) => e);
       assert.ok(err instanceof BlogApiError, String(err));
       assert.deepEqual([err.status, err.code], [412, 'precondition_failed']);
     }
     const published = await sdk.posts.publish(post.id, { ifMatch: structuredClone(edited) });
     assert.equal(published.status, 'published');
     assert.equal((await sdk.posts.get(post.id)).etag, published.etag);
-    await assert.rejects(sdk.posts.update(post.id, { title: 'x' }, { ifMatch: { ...published, etag: null } }), /ifMatch: no ETag/);
+    await assert.rejects(
+      sdk.posts.update(post.id, { title: 'x' }, { ifMatch: { ...published, etag: null } }),
+      /ifMatch: no ETag/,
+    );
   });
 
   it('hooks see every attempt with its request id; autoPagingToArray fetches only the pages it needs', async () => {
@@ -264,7 +342,8 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const requestIds: Array<string | null> = [];
     const sdk = client(key, {
       maxRetryDelayMs: 60_000,
-      onRequest: (e) => seen.push(`request ${e.method} ${new URL(e.url).pathname} #${e.attempt}${e.idempotencyKey ? ' with key' : ''}`),
+      onRequest: (e) =>
+        seen.push(`request ${e.method} ${new URL(e.url).pathname} #${e.attempt}${e.idempotencyKey ? ' with key' : ''}`),
       onResponse: (e) => {
         seen.push(`response ${e.status} #${e.attempt}${e.willRetry ? ' will retry' : ''}`);
         requestIds.push(e.requestId);
@@ -272,11 +351,22 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
       },
     });
     for (let i = 1; i <= 4; i++) await sdk.posts.create({ title: `Hooked post ${i}`, body_html: `<p>${i}</p>` });
-    assert.deepEqual(seen.slice(-4), ['request POST /v1/blog/posts #1 with key', 'response 429 #1 will retry', 'request POST /v1/blog/posts #2 with key', 'response 201 #2']);
-    assert.ok(requestIds.every((id) => typeof id === 'string' && id.length > 0), 'every answer had a request id');
+    assert.deepEqual(seen.slice(-4), [
+      'request POST /v1/blog/posts #1 with key',
+      'response 429 #1 will retry',
+      'request POST /v1/blog/posts #2 with key',
+      'response 201 #2',
+    ]);
+    assert.ok(
+      requestIds.every((id) => typeof id === 'string' && id.length > 0),
+      'every answer had a request id',
+    );
     seen.length = 0;
     const firstThree = await sdk.posts.list({ limit: 2 }).autoPagingToArray({ limit: 3 });
-    assert.deepEqual(firstThree.map((p) => p.title), ['Hooked post 4', 'Hooked post 3', 'Hooked post 2']);
+    assert.deepEqual(
+      firstThree.map((p) => p.title),
+      ['Hooked post 4', 'Hooked post 3', 'Hooked post 2'],
+    );
     assert.equal(seen.filter((line) => line.startsWith('request')).length, 2, 'two pages of two, not the whole list');
     assert.equal((await sdk.posts.list().autoPagingToArray({ limit: 100 })).length, 4);
     await assert.rejects(sdk.posts.list().autoPagingToArray({ limit: -1 }), TypeError);
@@ -287,11 +377,18 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const { sent, impl } = recordingFetch();
     const sdk = client(key, { fetch: impl });
     const created: number[] = [];
-    for (let i = 1; i <= 5; i++) created.push((await sdk.posts.create({ title: `Paged post ${i}`, body_html: `<p>Page body ${i}</p>` })).id);
+    for (let i = 1; i <= 5; i++)
+      created.push((await sdk.posts.create({ title: `Paged post ${i}`, body_html: `<p>Page body ${i}</p>` })).id);
     sent.length = 0;
     const listed: PostListItem[] = await collect(sdk.posts.list({ limit: 2 }));
-    assert.deepEqual(listed.map((p) => p.id), [...created].reverse());
-    assert.deepEqual(sent.map((s) => s.path.split('?')[0]), ['/v1/blog/posts', '/v1/blog/posts', '/v1/blog/posts']);
+    assert.deepEqual(
+      listed.map((p) => p.id),
+      [...created].reverse(),
+    );
+    assert.deepEqual(
+      sent.map((s) => s.path.split('?')[0]),
+      ['/v1/blog/posts', '/v1/blog/posts', '/v1/blog/posts'],
+    );
     assert.ok(sent[1].path.includes('cursor='));
     sent.length = 0;
     const events = await collect(sdk.audit.list({ action: 'post.created', limit: 2 }));
@@ -302,12 +399,19 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   it('retries a real 429 rate_limited after its Retry-After, then succeeds', async () => {
     const store = await t.createStore();
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { readPerMinute: 2 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
+    const sdk = client(await t.issueKey(store, undefined, { readPerMinute: 2 }), {
+      fetch: impl,
+      maxRetryDelayMs: 60_000,
+      retry: { random: () => 0 },
+    });
     await sdk.me();
     await sdk.me();
     const me = await sdk.me();
     assert.equal(me.store.handle, store.handle);
-    assert.deepEqual(sent.map((s) => s.status), [200, 200, 429, 200]);
+    assert.deepEqual(
+      sent.map((s) => s.status),
+      [200, 200, 429, 200],
+    );
     const retryAfter = Number(sent[2].retryAfter);
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${sent[2].retryAfter}`);
     assert.deepEqual(sleeps, [retryAfter * 1000], 'waited exactly Retry-After (the jitter drew 0)');
@@ -316,11 +420,18 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   it('retries a create refused by a real 429 after Retry-After, with the same idempotency key', async () => {
     const store = await t.createStore();
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), {
+      fetch: impl,
+      maxRetryDelayMs: 60_000,
+      retry: { random: () => 0 },
+    });
     await sdk.posts.create({ title: 'First of the minute', body_html: '<p>1</p>' });
     const second = await sdk.posts.create({ title: 'Second of the minute', body_html: '<p>2</p>' });
     assert.equal(second.title, 'Second of the minute');
-    assert.deepEqual(sent.map((s) => s.status), [201, 429, 201]);
+    assert.deepEqual(
+      sent.map((s) => s.status),
+      [201, 429, 201],
+    );
     assert.equal(sent[1].idempotencyKey, sent[2].idempotencyKey);
     assert.deepEqual(sleeps, [Number(sent[1].retryAfter) * 1000]);
   });
@@ -328,24 +439,39 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   it('retries publish, upload and preview links refused by a real 429: nothing was done, so any method is sent again', async () => {
     const store = await t.createStore({ media: true });
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 60_000, retry: { random: () => 0 } });
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), {
+      fetch: impl,
+      maxRetryDelayMs: 60_000,
+      retry: { random: () => 0 },
+    });
     const post = await sdk.posts.create({ title: 'Rate-limited publish', body_html: '<p>x</p>' });
     // Each call's outcome is kept (not thrown) so that a missing retry shows in the sequence below.
-    const outcome = (e: unknown) => (e instanceof BlogApiError ? `${e.code} after ${e.attempts} attempt(s)` : String(e));
+    const outcome = (e: unknown) =>
+      e instanceof BlogApiError ? `${e.code} after ${e.attempts} attempt(s)` : String(e);
     const published = await sdk.posts.publish(post.id).catch(outcome);
     const image = await sdk.images.upload(await png(8, 8), { filename: 'dot.png' }).catch(outcome);
     const link = await sdk.posts.createPreviewLink(post.id).catch(outcome);
-    assert.deepEqual(sent.map((s) => `${s.method} ${s.path} ${s.status}`), [
-      `POST /v1/blog/posts 201`,
-      `POST /v1/blog/posts/${post.id}/publish 429`,
-      `POST /v1/blog/posts/${post.id}/publish 200`,
-      `POST /v1/media/images 429`,
-      `POST /v1/media/images 201`,
-      `POST /v1/blog/posts/${post.id}/preview-links 429`,
-      `POST /v1/blog/posts/${post.id}/preview-links 201`,
-    ]);
-    assert.deepEqual(sleeps, [1, 3, 5].map((i) => Number(sent[i]!.retryAfter) * 1000), 'each waited its Retry-After');
-    assert.ok(typeof published !== 'string' && typeof image !== 'string' && typeof link !== 'string', `outcomes: ${String(published)}, ${String(image)}, ${String(link)}`);
+    assert.deepEqual(
+      sent.map((s) => `${s.method} ${s.path} ${s.status}`),
+      [
+        `POST /v1/blog/posts 201`,
+        `POST /v1/blog/posts/${post.id}/publish 429`,
+        `POST /v1/blog/posts/${post.id}/publish 200`,
+        `POST /v1/media/images 429`,
+        `POST /v1/media/images 201`,
+        `POST /v1/blog/posts/${post.id}/preview-links 429`,
+        `POST /v1/blog/posts/${post.id}/preview-links 201`,
+      ],
+    );
+    assert.deepEqual(
+      sleeps,
+      [1, 3, 5].map((i) => Number(sent[i]!.retryAfter) * 1000),
+      'each waited its Retry-After',
+    );
+    assert.ok(
+      typeof published !== 'string' && typeof image !== 'string' && typeof link !== 'string',
+      `outcomes: ${String(published)}, ${String(image)}, ${String(link)}`,
+    );
     assert.equal(published.status, 'published');
     assert.match(image.id, /^img_/);
     assert.match(link.url, /\/blog\/preview\//);
@@ -354,7 +480,10 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   it('a Retry-After beyond maxRetryDelayMs is not waited for: the 429 is raised at once with the wait it told', async () => {
     const store = await t.createStore();
     const { sent, impl } = recordingFetch();
-    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), { fetch: impl, maxRetryDelayMs: 2_000 });
+    const sdk = client(await t.issueKey(store, undefined, { writePerMinute: 1 }), {
+      fetch: impl,
+      maxRetryDelayMs: 2_000,
+    });
     const post = await sdk.posts.create({ title: 'First of the minute', body_html: '<p>1</p>' });
     t.clock.advance(1_000); // well inside the minute: Retry-After is more than 2 s
     const err = await sdk.posts.publish(post.id).catch((e: unknown) => e);
@@ -389,11 +518,21 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const sdk = client(key, { fetch: impl });
     assert.equal((await sdk.me()).key_id.length > 0, true);
     const post = await sdk.posts.create({ title: 'Lost answer', body_html: '<p>Only once</p>' });
-    assert.deepEqual(sent.map((s) => s.status), ['network error', 200, 'network error', 201]);
-    assert.ok(sent[2].idempotencyKey && sent[2].idempotencyKey === sent[3].idempotencyKey, 'the generated key is reused on the retry');
+    assert.deepEqual(
+      sent.map((s) => s.status),
+      ['network error', 200, 'network error', 201],
+    );
+    assert.ok(
+      sent[2].idempotencyKey && sent[2].idempotencyKey === sent[3].idempotencyKey,
+      'the generated key is reused on the retry',
+    );
     assert.equal(sleeps.length, 2);
     const all = await collect(sdk.posts.list());
-    assert.deepEqual(all.filter((p) => p.title === 'Lost answer').map((p) => p.id), [post.id], 'one post');
+    assert.deepEqual(
+      all.filter((p) => p.title === 'Lost answer').map((p) => p.id),
+      [post.id],
+      'one post',
+    );
     // A second create without a key gets a new one.
     await sdk.posts.create({ title: 'Another post', body_html: '<p>new</p>' });
     assert.notEqual(sent.at(-1)?.idempotencyKey, sent[3].idempotencyKey);
@@ -407,17 +546,28 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
     const once = client(key, { fetch: flaky.impl });
     const lost = await once.posts.publish(post.id).catch((e: unknown) => e);
     assert.ok(lost instanceof BlogConnectionError, String(lost));
-    assert.deepEqual([lost.code, lost.attempts, lost.method, lost.path], ['network_error', 1, 'POST', `/v1/blog/posts/${post.id}/publish`]);
+    assert.deepEqual(
+      [lost.code, lost.attempts, lost.method, lost.path],
+      ['network_error', 1, 'POST', `/v1/blog/posts/${post.id}/publish`],
+    );
     assert.ok(lost.cause instanceof TypeError);
     assert.equal(flaky.sent.length, 1);
     assert.deepEqual(sleeps, []);
 
     const down = recordingFetch(() => 'before');
-    const capped = client(key, { fetch: down.impl, maxRetries: 4, maxRetryDelayMs: 1000, retry: { random: () => 0.5, baseDelayMs: 400 } });
+    const capped = client(key, {
+      fetch: down.impl,
+      maxRetries: 4,
+      maxRetryDelayMs: 1000,
+      retry: { random: () => 0.5, baseDelayMs: 400 },
+    });
     const failed = await capped.posts.get(post.id).catch((e: unknown) => e);
     assert.ok(failed instanceof BlogConnectionError, String(failed));
     assert.deepEqual([failed.code, failed.attempts, failed.requestId], ['network_error', 5, null]);
-    assert.match(failed.message, /^GET \/v1\/blog\/posts\/\d+: the connection failed \(fetch failed\), after 5 attempts$/);
+    assert.match(
+      failed.message,
+      /^GET \/v1\/blog\/posts\/\d+: the connection failed \(fetch failed\), after 5 attempts$/,
+    );
     assert.equal(down.sent.length, 5, 'the first attempt and 4 retries');
     assert.deepEqual(sleeps, [200, 400, 500, 500], 'half of min(1000, 400 × 2^n)');
   });

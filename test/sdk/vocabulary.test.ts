@@ -16,7 +16,12 @@ describe('store-blog-sdk vocabulary', () => {
   });
 
   it('PageLimit is the range the service accepts for limit', async () => {
-    const document = (await serviceOpenApiDocument()) as { paths: Record<string, { get?: { parameters?: Array<{ name: string; schema: { minimum?: number; maximum?: number } }> } }> };
+    const document = (await serviceOpenApiDocument()) as {
+      paths: Record<
+        string,
+        { get?: { parameters?: Array<{ name: string; schema: { minimum?: number; maximum?: number } }> } }
+      >;
+    };
     for (const path of ['/v1/blog/posts', '/v1/audit/events', '/v1/webhooks/{id}/deliveries']) {
       const limit = document.paths[path]?.get?.parameters?.find((p) => p.name === 'limit');
       assert.deepEqual([limit?.schema.minimum, limit?.schema.maximum], [1, 50], path);

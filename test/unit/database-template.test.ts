@@ -15,7 +15,10 @@ describeEachEngine('test databases from the migrated template', (target) => {
       assert.deepEqual(await pendingMigrations(a), []);
       assert.deepEqual(await pendingMigrations(b), []);
       await a.db.insertInto('service_settings').values({ name: 'only_in_one', value: 'x' }).execute();
-      assert.equal((await b.db.selectFrom('service_settings').select('name').where('name', '=', 'only_in_one').execute()).length, 0);
+      assert.equal(
+        (await b.db.selectFrom('service_settings').select('name').where('name', '=', 'only_in_one').execute()).length,
+        0,
+      );
     } finally {
       await a.close();
       await b.close();
@@ -29,7 +32,9 @@ describeEachEngine('test databases from the migrated template', (target) => {
       const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await admin.connect();
       try {
-        const { rows } = await admin.query('SELECT datallowconn FROM pg_database WHERE datname = $1', [await postgresTemplate()]);
+        const { rows } = await admin.query('SELECT datallowconn FROM pg_database WHERE datname = $1', [
+          await postgresTemplate(),
+        ]);
         assert.deepEqual(rows, [{ datallowconn: false }]);
       } finally {
         await admin.end();

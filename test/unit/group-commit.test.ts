@@ -24,7 +24,9 @@ describe('group commit (SQLite)', () => {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY)');
-    sqlite.exec('CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    sqlite.exec(
+      'CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     // Every statement the driver runs is prepared here, COMMIT included: that is how commits are counted.
     const counting = {
       prepare(text: string) {
@@ -48,9 +50,11 @@ describe('group commit (SQLite)', () => {
     commits = 0;
   });
 
-  const insert = (name: string, parentId: number | null = null) => (trx: Db) =>
-    sql`INSERT INTO item (name, parent_id) VALUES (${name}, ${parentId})`.execute(trx).then(() => name);
-  const committedNames = () => (observer.prepare('SELECT name FROM item ORDER BY name').pluck().all() as string[]);
+  const insert =
+    (name: string, parentId: number | null = null) =>
+    (trx: Db) =>
+      sql`INSERT INTO item (name, parent_id) VALUES (${name}, ${parentId})`.execute(trx).then(() => name);
+  const committedNames = () => observer.prepare('SELECT name FROM item ORDER BY name').pluck().all() as string[];
 
   it('commits the writes of one turn together, each getting its own result', async () => {
     const group = new GroupCommit(db);
@@ -64,9 +68,15 @@ describe('group commit (SQLite)', () => {
   it('tells a write of its result only once the transaction has committed', async () => {
     const group = new GroupCommit(db);
     const seenAtResolution: string[][] = [];
-    await Promise.all(['x', 'y', 'z'].map((n) => group.run(insert(n)).then(() => seenAtResolution.push(committedNames()))));
+    await Promise.all(
+      ['x', 'y', 'z'].map((n) => group.run(insert(n)).then(() => seenAtResolution.push(committedNames()))),
+    );
     // Another connection already saw all three when the first result was released.
-    assert.deepEqual(seenAtResolution, [['x', 'y', 'z'], ['x', 'y', 'z'], ['x', 'y', 'z']]);
+    assert.deepEqual(seenAtResolution, [
+      ['x', 'y', 'z'],
+      ['x', 'y', 'z'],
+      ['x', 'y', 'z'],
+    ]);
   });
 
   it('undoes only the write that failed and tells it its own error; the others commit', async () => {
@@ -90,7 +100,11 @@ describe('group commit (SQLite)', () => {
   it('when the commit itself fails, tells every write of the transaction and keeps none of their writes', async () => {
     const group = new GroupCommit(db);
     // A deferred foreign key is only checked by COMMIT, so the transaction fails as a whole.
-    const outcomes = await Promise.allSettled([group.run(insert('fine')), group.run(insert('orphan', 999)), group.run(insert('also-fine'))]);
+    const outcomes = await Promise.allSettled([
+      group.run(insert('fine')),
+      group.run(insert('orphan', 999)),
+      group.run(insert('also-fine')),
+    ]);
     for (const outcome of outcomes) {
       assert.equal(outcome.status, 'rejected');
       assert.equal((outcome as PromiseRejectedResult).reason.code, 'SQLITE_CONSTRAINT_FOREIGNKEY');

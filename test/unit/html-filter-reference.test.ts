@@ -11,7 +11,9 @@ import { generateBody, random } from '../helpers/html-bodies.js';
 import { referenceFilterHtml } from '../helpers/sanitize-html-filter.js';
 import { articleHtml } from '../../bench/lib/seed.js';
 
-const payloads: Array<{ payload: string }> = JSON.parse(readFileSync(new URL('../fixtures/xss/payloads.json', import.meta.url), 'utf8'));
+const payloads: Array<{ payload: string }> = JSON.parse(
+  readFileSync(new URL('../fixtures/xss/payloads.json', import.meta.url), 'utf8'),
+);
 
 type Outcome = FilteredHtml | 'too deep';
 
@@ -50,12 +52,70 @@ function assertSame(bodies: Iterable<string>): number {
 
 /** Pieces of markup that stress the tokenizer where it matters: tag and attribute syntax. */
 const FRAGMENTS = [
-  '<', '</', '>', '/>', '=', '"', "'", '`', ' ', '\t', '\n', '\0', '&', '&#', '&#x', ';', '<!--', '-->', '<![CDATA[', ']]>',
-  '<!DOCTYPE html>', '<?xml?>', '</p>', '</br>', '</a >', '<a href=', ' target=_BLANK ', ' rel=', ' class=" language-x  hljs "',
-  ' class="language-a\tlanguage-b"', ' href="  "', ' href="jav<!-- x -->ascript:a"', ' src="\u00a0"', ' reversed', ' alt',
-  ' title="  "', '<A HREF="https://x.test/">', '<svg><p>', '<math><mi>', '<table><td>', '<select><option>', '<noscript>',
-  '<template><b>', '<xmp><b>', '<textarea>', '<title>', '<plaintext>', '<frameset>', '<body onload=x>', '<html>', '<head>',
-  '<li>', '<dt>', '<dd>', '<tr>', '<col>', '<colgroup>', '<img>', '<br/>', '<hr>', '<wbr>', '<image src=x>', '\u2028', '\ufeff',
+  '<',
+  '</',
+  '>',
+  '/>',
+  '=',
+  '"',
+  "'",
+  '`',
+  ' ',
+  '\t',
+  '\n',
+  '\0',
+  '&',
+  '&#',
+  '&#x',
+  ';',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  ']]>',
+  '<!DOCTYPE html>',
+  '<?xml?>',
+  '</p>',
+  '</br>',
+  '</a >',
+  '<a href=',
+  ' target=_BLANK ',
+  ' rel=',
+  ' class=" language-x  hljs "',
+  ' class="language-a\tlanguage-b"',
+  ' href="  "',
+  ' href="jav<!-- x -->ascript:a"',
+  ' src="\u00a0"',
+  ' reversed',
+  ' alt',
+  ' title="  "',
+  '<A HREF="https://x.test/">',
+  '<svg><p>',
+  '<math><mi>',
+  '<table><td>',
+  '<select><option>',
+  '<noscript>',
+  '<template><b>',
+  '<xmp><b>',
+  '<textarea>',
+  '<title>',
+  '<plaintext>',
+  '<frameset>',
+  '<body onload=x>',
+  '<html>',
+  '<head>',
+  '<li>',
+  '<dt>',
+  '<dd>',
+  '<tr>',
+  '<col>',
+  '<colgroup>',
+  '<img>',
+  '<br/>',
+  '<hr>',
+  '<wbr>',
+  '<image src=x>',
+  '\u2028',
+  '\ufeff',
 ];
 
 function* spliced(next: () => number, sources: readonly string[], count: number): Generator<string> {
@@ -106,7 +166,11 @@ describe('the streaming filter against the sanitize-html reference', () => {
   });
 
   test('nesting at and past the limit is treated the same', () => {
-    assertSame([`${'<b>'.repeat(MAX_NESTING_DEPTH)}x`, `${'<b>'.repeat(MAX_NESTING_DEPTH + 1)}x`, `<svg>${'<g>'.repeat(MAX_NESTING_DEPTH)}</svg>`]);
+    assertSame([
+      `${'<b>'.repeat(MAX_NESTING_DEPTH)}x`,
+      `${'<b>'.repeat(MAX_NESTING_DEPTH + 1)}x`,
+      `<svg>${'<g>'.repeat(MAX_NESTING_DEPTH)}</svg>`,
+    ]);
     assert.throws(() => sanitizePostHtml(`<svg>${'<g>'.repeat(MAX_NESTING_DEPTH)}</svg>`), PostHtmlNestingError);
   });
 });

@@ -2,11 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseFragment, serialize } from 'parse5';
-import {
-  filterPostHtml,
-  MAX_NESTING_DEPTH,
-  PostHtmlNestingError,
-} from '../../src/modules/posts/html-filter.js';
+import { filterPostHtml, MAX_NESTING_DEPTH, PostHtmlNestingError } from '../../src/modules/posts/html-filter.js';
 import { violations, WARNING_FORMATS } from '../helpers/html-safety.js';
 import { withCpuTime } from '../helpers/cpu-time.js';
 
@@ -17,9 +13,7 @@ interface Payload {
   payload: string;
 }
 
-const payloads: Payload[] = JSON.parse(
-  readFileSync(new URL('../fixtures/xss/payloads.json', import.meta.url), 'utf8'),
-);
+const payloads: Payload[] = JSON.parse(readFileSync(new URL('../fixtures/xss/payloads.json', import.meta.url), 'utf8'));
 
 function label(p: Payload): string {
   return `${p.source} #${p.index} "${p.title}"`;
@@ -50,7 +44,8 @@ describe('filterPostHtml on the XSS corpus', () => {
       const first = filterPostHtml(p.payload);
       const second = filterPostHtml(first.html);
       const problems: string[] = [];
-      if (second.html !== first.html) problems.push(`second pass changed ${JSON.stringify(first.html)} to ${JSON.stringify(second.html)}`);
+      if (second.html !== first.html)
+        problems.push(`second pass changed ${JSON.stringify(first.html)} to ${JSON.stringify(second.html)}`);
       if (second.warnings.length > 0) problems.push(`second pass warned ${JSON.stringify(second.warnings)}`);
       return problems;
     });
@@ -68,7 +63,8 @@ describe('filterPostHtml on the XSS corpus', () => {
   });
 
   test('hostile payloads do produce warnings', () => {
-    const silent = payloads.filter((p) => /<script|onerror=|javascript:/i.test(p.payload))
+    const silent = payloads
+      .filter((p) => /<script|onerror=|javascript:/i.test(p.payload))
       .filter((p) => filterPostHtml(p.payload).warnings.length === 0);
     // Only payloads whose "script" sits in text or an allowed value may pass silently.
     for (const p of silent) {
@@ -131,8 +127,9 @@ describe('filterPostHtml on ordinary articles', () => {
   });
 
   test('relative and absolute image and link URLs are kept', () => {
-    const input = '<a href="/blog/post-2?x=1&amp;y=2#top">a</a><a href="post-3">b</a><a href="#s">c</a>'
-      + '<img src="/media/store-1/photo.jpg" /><img src="https://cdn.example.com/p.jpg" /><img src="//cdn.example.com/q.jpg" />';
+    const input =
+      '<a href="/blog/post-2?x=1&amp;y=2#top">a</a><a href="post-3">b</a><a href="#s">c</a>' +
+      '<img src="/media/store-1/photo.jpg" /><img src="https://cdn.example.com/p.jpg" /><img src="//cdn.example.com/q.jpg" />';
     assert.deepEqual(filterPostHtml(input), { html: input, warnings: [] });
   });
 });
@@ -191,11 +188,16 @@ describe('filterPostHtml removals and warnings', () => {
       name: 'form controls',
       input: '<form action="/x"><input value="1"><button>Go</button></form>',
       html: 'Go',
-      warnings: ['removed element <form> (content kept)', 'removed element <input>', 'removed element <button> (content kept)'],
+      warnings: [
+        'removed element <form> (content kept)',
+        'removed element <input>',
+        'removed element <button> (content kept)',
+      ],
     },
     {
       name: 'obfuscated and non-web schemes',
-      input: '<a href="jav&#x09;ascript:alert(1)">a</a><a href=" vbscript:x">b</a><img src="data:image/png;base64,AAAA"><img src="mailto:a@example.com">',
+      input:
+        '<a href="jav&#x09;ascript:alert(1)">a</a><a href=" vbscript:x">b</a><img src="data:image/png;base64,AAAA"><img src="mailto:a@example.com">',
       html: '<a>a</a><a>b</a><img /><img />',
       warnings: ['removed unsafe URL from href of <a>', 'removed unsafe URL from src of <img>'],
     },
@@ -227,7 +229,11 @@ describe('filterPostHtml removals and warnings', () => {
       name: 'duplicates reported once, in order of first occurrence',
       input: '<img onerror="a"><b onclick="x">1</b><img onerror="b"><script>x</script><b onclick="y">2</b>',
       html: '<img /><b>1</b><img /><b>2</b>',
-      warnings: ['removed attribute onerror from <img>', 'removed attribute onclick from <b>', 'removed element <script>'],
+      warnings: [
+        'removed attribute onerror from <img>',
+        'removed attribute onclick from <b>',
+        'removed element <script>',
+      ],
     },
     {
       name: 'elements inside dropped content are not reported separately',
@@ -239,11 +245,17 @@ describe('filterPostHtml removals and warnings', () => {
       name: 'text of raw-text and inert elements is dropped',
       input: '<title>Doc</title><textarea>t</textarea><xmp><b>x</b></xmp><template><p>t</p></template><p>ok</p>',
       html: '<p>ok</p>',
-      warnings: ['removed element <title>', 'removed element <textarea>', 'removed element <xmp>', 'removed element <template>'],
+      warnings: [
+        'removed element <title>',
+        'removed element <textarea>',
+        'removed element <xmp>',
+        'removed element <template>',
+      ],
     },
     {
       name: 'scheme disguised with Unicode separators or zero-width characters',
-      input: '<a href="\u2028javascript:alert(1)">a</a><img src="java\u200bscript:alert(1)"><a href="https://example.com/\u00a0x">ok</a>',
+      input:
+        '<a href="\u2028javascript:alert(1)">a</a><img src="java\u200bscript:alert(1)"><a href="https://example.com/\u00a0x">ok</a>',
       html: '<a>a</a><img /><a href="https://example.com/\u00a0x">ok</a>',
       warnings: ['removed unsafe URL from href of <a>', 'removed unsafe URL from src of <img>'],
     },
@@ -290,13 +302,15 @@ describe('filterPostHtml limits', () => {
   });
 
   test('deeper nesting is rejected quickly instead of stalling the parser', async () => {
-    const { cpuMs } = await withCpuTime(() => assert.throws(() => filterPostHtml('<b>'.repeat(300_000)), PostHtmlNestingError));
+    const { cpuMs } = await withCpuTime(() =>
+      assert.throws(() => filterPostHtml('<b>'.repeat(300_000)), PostHtmlNestingError),
+    );
     assert.ok(cpuMs < 1000, `took ${cpuMs.toFixed(0)} ms of CPU`);
   });
 
   test('a 1 MiB article is filtered in well under the request budget', async () => {
     const unit = CANONICAL_ARTICLE + '\n';
-    const body = unit.repeat(Math.ceil(1024 * 1024 / unit.length));
+    const body = unit.repeat(Math.ceil((1024 * 1024) / unit.length));
     const { result, cpuMs } = await withCpuTime(() => filterPostHtml(body));
     const { html, warnings } = result;
     assert.equal(html, body);

@@ -9,12 +9,18 @@ import { isInFilteredForm } from '../../src/modules/posts/html-filtered-form.js'
 import { MAX_NESTING_DEPTH } from '../../src/modules/posts/html-allow-list.js';
 import { generateBody, random } from '../helpers/html-bodies.js';
 
-const payloads: Array<{ payload: string }> = JSON.parse(readFileSync(new URL('../fixtures/xss/payloads.json', import.meta.url), 'utf8'));
+const payloads: Array<{ payload: string }> = JSON.parse(
+  readFileSync(new URL('../fixtures/xss/payloads.json', import.meta.url), 'utf8'),
+);
 
 /** Checks the property on one body; returns whether the body was accepted. */
 function agreesWithFullFilter(body: string, label: string): boolean {
   if (!isInFilteredForm(body)) return false;
-  assert.deepEqual(sanitizePostHtml(body), { html: body, warnings: [] }, `${label} was accepted but the full filter changes it: ${JSON.stringify(body)}`);
+  assert.deepEqual(
+    sanitizePostHtml(body),
+    { html: body, warnings: [] },
+    `${label} was accepted but the full filter changes it: ${JSON.stringify(body)}`,
+  );
   return true;
 }
 
@@ -39,9 +45,13 @@ describe('recognising bodies already in the filter output form', () => {
       else refused++;
       // The full filter's output of anything generated is in the form unless it needs a rewrite
       // the check does not model; either way the property must hold for it too.
-      if (i % 10 === 0 && agreesWithFullFilter(sanitizePostHtml(body).html, `output of generated case ${i}`)) accepted++;
+      if (i % 10 === 0 && agreesWithFullFilter(sanitizePostHtml(body).html, `output of generated case ${i}`))
+        accepted++;
     }
-    assert.ok(accepted >= 3_000 && refused >= 3_000, `accepted ${accepted}, refused ${refused}: the generator no longer covers both sides`);
+    assert.ok(
+      accepted >= 3_000 && refused >= 3_000,
+      `accepted ${accepted}, refused ${refused}: the generator no longer covers both sides`,
+    );
   });
 
   test('ordinary article markup is recognised and returned by the filter as it is', () => {
@@ -80,13 +90,16 @@ describe('recognising bodies already in the filter output form', () => {
       '<p>a<!-- comment -->b</p>',
       '<script>alert(1)</script>',
       '<p onclick="x()">x</p>',
-      '<a href=\'/x\'>x</a>',
+      "<a href='/x'>x</a>",
       '<p >x</p>',
     ];
     for (const body of rewritten) {
       assert.equal(isInFilteredForm(body), false, body);
       const filtered = filterPostHtml(body);
-      assert.ok(filtered.html !== body || filtered.warnings.length > 0, `the filter leaves ${JSON.stringify(body)} as it is; the case proves nothing`);
+      assert.ok(
+        filtered.html !== body || filtered.warnings.length > 0,
+        `the filter leaves ${JSON.stringify(body)} as it is; the case proves nothing`,
+      );
     }
   });
 

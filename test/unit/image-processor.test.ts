@@ -66,7 +66,10 @@ async function assertRejected(promise: Promise<unknown>, reason: ImageRejectionR
 }
 
 function assertColour(actual: Rgb, expected: Rgb, what: string): void {
-  assert.ok(closeTo(actual, expected), `${what}: expected about ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  assert.ok(
+    closeTo(actual, expected),
+    `${what}: expected about ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+  );
 }
 
 describe('sniffImageFormat', () => {
@@ -111,7 +114,10 @@ describe('processImage: metadata', () => {
     const before = await sharp(input).metadata();
     assert.ok(before.exif && before.xmp && before.icc, 'the generated input must carry EXIF, XMP and ICC');
     const exif = readExif(before.exif);
-    assert.ok(exif.gpsTags.includes(GPS_LATITUDE_REF_TAG) && exif.gpsTags.includes(GPS_LATITUDE_TAG), 'input must carry GPS');
+    assert.ok(
+      exif.gpsTags.includes(GPS_LATITUDE_REF_TAG) && exif.gpsTags.includes(GPS_LATITUDE_TAG),
+      'input must carry GPS',
+    );
 
     const result = await processImage(input, limitsWith());
 
@@ -132,7 +138,10 @@ describe('processImage: metadata', () => {
   it('applies EXIF orientation before dropping it (rotated portrait comes out upright)', async () => {
     // Stored as a 60x20 landscape, red on the left: orientation 6 means "turn 90 degrees
     // clockwise to display", so the upright image is 20x60 with red on top.
-    const input = await twoToneImage(60, 20, RED, BLUE).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toBuffer();
+    const input = await twoToneImage(60, 20, RED, BLUE)
+      .jpeg({ quality: 95 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     assert.equal((await sharp(input).metadata()).orientation, 6);
 
     const result = await processImage(input, limitsWith());
@@ -307,7 +316,9 @@ describe('processImage: size limits', () => {
   it('refuses a tiny PNG declaring 50000x50000 from its header, quickly', async () => {
     const input = pngDeclaring(50_000, 50_000);
     assert.ok(input.length < 200);
-    const { result: rejection, cpuMs } = await withCpuTime(() => assertRejected(processImage(input, limitsWith()), 'image_too_large'));
+    const { result: rejection, cpuMs } = await withCpuTime(() =>
+      assertRejected(processImage(input, limitsWith()), 'image_too_large'),
+    );
     assert.match(rejection.detail, /50000x50000/);
     // Decoding 2.5 billion pixels would take far longer (and ~7.5 GB); CPU time, so other load on the machine does not count.
     assert.ok(cpuMs < 2000, `took ${cpuMs.toFixed(0)} ms of CPU`);

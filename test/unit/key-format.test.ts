@@ -69,6 +69,7 @@ describe('text that could carry a key (kept out of request ids and logs)', () =>
     ['', false],
   ];
   for (const [text, carries] of table) {
-    it(`${JSON.stringify(text.slice(0, 24))} → ${carries ? 'refused' : 'fine'}`, () => assert.equal(looksLikeKey(text), carries));
+    it(`${JSON.stringify(text.slice(0, 24))} → ${carries ? 'refused' : 'fine'}`, () =>
+      assert.equal(looksLikeKey(text), carries));
   }
 });

@@ -26,7 +26,9 @@ function sourceFiles(dir: string): string[] {
 /** Every module specifier a file imports or re-exports (type-only imports included). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const found = text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm);
+  const found = text.matchAll(
+    /^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm,
+  );
   return [...found].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
@@ -43,7 +45,8 @@ describe('source layering', () => {
     const offending: string[] = [];
     for (const file of sourceFiles(join(SRC, 'modules'))) {
       for (const spec of importsOf(file)) {
-        if (/^(fastify|@fastify\/|fastify-)/.test(spec) || /(^|\/)http\//.test(spec)) offending.push(`${relative(SRC, file)} → ${spec}`);
+        if (/^(fastify|@fastify\/|fastify-)/.test(spec) || /(^|\/)http\//.test(spec))
+          offending.push(`${relative(SRC, file)} → ${spec}`);
       }
     }
     assert.deepEqual(offending, []);
@@ -54,7 +57,8 @@ describe('source layering', () => {
     for (const dir of ['lib', 'cache', 'db', 'traffic', 'config']) {
       for (const file of sourceFiles(join(SRC, dir))) {
         for (const spec of importsOf(file)) {
-          if (/^(fastify|@fastify\/)/.test(spec) || /(^|\/)(http|modules)\//.test(spec)) offending.push(`${relative(SRC, file)} → ${spec}`);
+          if (/^(fastify|@fastify\/)/.test(spec) || /(^|\/)(http|modules)\//.test(spec))
+            offending.push(`${relative(SRC, file)} → ${spec}`);
         }
       }
     }

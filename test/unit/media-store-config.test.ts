@@ -22,7 +22,13 @@ describe('media store configuration', () => {
   });
 
   it('reads the S3 settings, with checksums only where required for a custom endpoint', () => {
-    const config = loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'blog-media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: '/prod/media' });
+    const config = loadConfig({
+      MEDIA_STORE: 's3',
+      S3_BUCKET: 'blog-media',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_PREFIX: '/prod/media',
+    });
     assert.deepEqual(config.mediaStore, {
       kind: 's3',
       bucket: 'blog-media',
@@ -35,9 +41,19 @@ describe('media store configuration', () => {
       requestTimeoutMs: 15000,
     });
     const aws = loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'blog-media', S3_REGION: 'ap-northeast-1' }).mediaStore;
-    assert.equal(aws.kind === 's3' && aws.checksums, 'when_supported', 'AWS itself stores checksummed uploads correctly');
+    assert.equal(
+      aws.kind === 's3' && aws.checksums,
+      'when_supported',
+      'AWS itself stores checksummed uploads correctly',
+    );
     assert.equal(aws.kind === 's3' && aws.prefix, '');
-    const chosen = loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'blog-media', S3_ENDPOINT: 'https://s3.example.com', S3_CHECKSUMS: 'when_supported', S3_REQUEST_TIMEOUT_MS: '2000' }).mediaStore;
+    const chosen = loadConfig({
+      MEDIA_STORE: 's3',
+      S3_BUCKET: 'blog-media',
+      S3_ENDPOINT: 'https://s3.example.com',
+      S3_CHECKSUMS: 'when_supported',
+      S3_REQUEST_TIMEOUT_MS: '2000',
+    }).mediaStore;
     assert.equal(chosen.kind === 's3' && chosen.checksums, 'when_supported');
     assert.equal(chosen.kind === 's3' && chosen.requestTimeoutMs, 2000);
   });

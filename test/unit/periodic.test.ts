@@ -42,20 +42,31 @@ const turns = async (n = 5) => {
 
 function recordingLog() {
   const lines: Array<{ details: Record<string, unknown>; message: string }> = [];
-  const log: JobLog = { info: () => undefined, warn: (details, message) => lines.push({ details: details as Record<string, unknown>, message }) };
+  const log: JobLog = {
+    info: () => undefined,
+    warn: (details, message) => lines.push({ details: details as Record<string, unknown>, message }),
+  };
   return { lines, log };
 }
 
 it('waits its first delay, then its interval after each run ends', async () => {
   const clock = manualTimers();
   let runs = 0;
-  const jobs = new PeriodicJobs([{ name: 'tick', intervalMs: 1000, firstDelayMs: 0, run: async () => void runs++ }], { timers: clock.timers });
+  const jobs = new PeriodicJobs([{ name: 'tick', intervalMs: 1000, firstDelayMs: 0, run: async () => void runs++ }], {
+    timers: clock.timers,
+  });
   jobs.start();
-  assert.deepEqual(clock.waits.map((w) => w.ms), [0]);
+  assert.deepEqual(
+    clock.waits.map((w) => w.ms),
+    [0],
+  );
   clock.fire(0);
   await turns();
   assert.equal(runs, 1);
-  assert.deepEqual(clock.waits.map((w) => w.ms), [0, 1000]);
+  assert.deepEqual(
+    clock.waits.map((w) => w.ms),
+    [0, 1000],
+  );
   clock.fire(1);
   await turns();
   assert.equal(runs, 2);
@@ -144,7 +155,10 @@ it('a failed run is logged with the job name and counted, and the job runs again
   assert.equal(lines[0]!.details.job, 'flaky');
   assert.equal((lines[0]!.details.err as Error).message, 'database away');
   assert.deepEqual(jobs.counts(), { flaky: { runs: 1, failures: 1 } });
-  assert.deepEqual(clock.pending().map((w) => w.ms), [500]);
+  assert.deepEqual(
+    clock.pending().map((w) => w.ms),
+    [500],
+  );
   clock.fire(1);
   await turns();
   assert.equal(calls, 2);
@@ -201,7 +215,10 @@ it('atStart runs at once, under the same rules, and the first wait follows it', 
   assert.equal(clock.waits.length, 0, 'no wait before the start work ends');
   await turns();
   assert.equal(lines[0]!.details.job, 'startup');
-  assert.deepEqual(clock.waits.map((w) => w.ms), [700]);
+  assert.deepEqual(
+    clock.waits.map((w) => w.ms),
+    [700],
+  );
   await jobs.stop();
 });
 
@@ -212,11 +229,18 @@ it('jitter adds between 0 and jitterMs to every wait', async () => {
     [0.999999, 100],
   ] as const) {
     const clock = manualTimers();
-    const jobs = new PeriodicJobs([{ name: 'spread', intervalMs: 1000, firstDelayMs: 10, jitterMs: 100, run: async () => undefined }], { timers: clock.timers, random: () => random });
+    const jobs = new PeriodicJobs(
+      [{ name: 'spread', intervalMs: 1000, firstDelayMs: 10, jitterMs: 100, run: async () => undefined }],
+      { timers: clock.timers, random: () => random },
+    );
     jobs.start();
     clock.fire(0);
     await turns();
-    assert.deepEqual(clock.waits.map((w) => w.ms), [10 + extra, 1000 + extra], `random ${random}`);
+    assert.deepEqual(
+      clock.waits.map((w) => w.ms),
+      [10 + extra, 1000 + extra],
+      `random ${random}`,
+    );
     await jobs.stop();
   }
 });

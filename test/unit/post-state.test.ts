@@ -11,7 +11,11 @@ const PAST = NOW - 24 * HOUR;
 const FUTURE = NOW + 24 * HOUR;
 
 /** A publish time that puts a post in the given state now. */
-const publishedAtFor: Record<PostStatus, number | null> = { draft: null, scheduled: NOW + 2 * HOUR, published: NOW - 2 * HOUR };
+const publishedAtFor: Record<PostStatus, number | null> = {
+  draft: null,
+  scheduled: NOW + 2 * HOUR,
+  published: NOW - 2 * HOUR,
+};
 
 describe('status derived from the publish time', () => {
   const table: Array<[number | null, PostStatus, string]> = [
@@ -42,7 +46,15 @@ describe('publish, per the documented rules', () => {
     ['scheduled', PAST, 'published', PAST, true, 'post.published', 'a past time: publication takes effect, back-dated'],
     ['published', FUTURE, 'scheduled', FUTURE, true, 'post.scheduled', 'a future time: returned to scheduled'],
     ['published', PAST, 'published', PAST, true, 'post.published', 'only a time change: per the time given'],
-    ['published', null, 'published', NOW - 2 * HOUR, false, 'post.published', 'time omitted: already published, nothing changes'],
+    [
+      'published',
+      null,
+      'published',
+      NOW - 2 * HOUR,
+      false,
+      'post.published',
+      'time omitted: already published, nothing changes',
+    ],
   ];
   for (const [from, requested, to, publishedAt, changed, action, why] of table) {
     it(`${from} → publish (${why}) → ${to}`, () => {
@@ -54,6 +66,10 @@ describe('publish, per the documented rules', () => {
 
   it('the same time again changes nothing', () => {
     assert.deepEqual(decidePublish(PAST, PAST, NOW), { publishedAt: PAST, changed: false, action: 'post.published' });
-    assert.deepEqual(decidePublish(FUTURE, FUTURE, NOW), { publishedAt: FUTURE, changed: false, action: 'post.scheduled' });
+    assert.deepEqual(decidePublish(FUTURE, FUTURE, NOW), {
+      publishedAt: FUTURE,
+      changed: false,
+      action: 'post.scheduled',
+    });
   });
 });

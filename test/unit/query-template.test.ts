@@ -23,10 +23,17 @@ describe('query templates', () => {
   });
 
   it('puts each named argument where its placeholder stands, whatever the order of the object', async () => {
-    const insert = writeTemplate((db, $: { name: string; value: string }) => db.insertInto('service_settings').values({ value: $.value, name: $.name }));
+    const insert = writeTemplate((db, $: { name: string; value: string }) =>
+      db.insertInto('service_settings').values({ value: $.value, name: $.name }),
+    );
     assert.equal(await insert(handle.db, { name: 'a', value: 'first' }), 1);
     assert.equal(await insert(handle.db, { value: 'second', name: 'b' }), 1);
-    const rows = await handle.db.selectFrom('service_settings').select(['name', 'value']).where('name', 'in', ['a', 'b']).orderBy('name').execute();
+    const rows = await handle.db
+      .selectFrom('service_settings')
+      .select(['name', 'value'])
+      .where('name', 'in', ['a', 'b'])
+      .orderBy('name')
+      .execute();
     assert.deepEqual(rows, [
       { name: 'a', value: 'first' },
       { name: 'b', value: 'second' },
@@ -40,7 +47,11 @@ describe('query templates', () => {
       return db
         .selectFrom('service_settings')
         .select('value')
-        .where('name', 'in', Array.from({ length: shape }, (_, i) => $.names[i]))
+        .where(
+          'name',
+          'in',
+          Array.from({ length: shape }, (_, i) => $.names[i]),
+        )
         .orderBy('value');
     });
     assert.deepEqual(await byNames(handle.db, { names: ['a'] }, 1), [{ value: 'first' }]);
@@ -50,7 +61,9 @@ describe('query templates', () => {
   });
 
   it('runs inside a transaction given instead of the database', async () => {
-    const update = writeTemplate((db, $: { name: string; value: string }) => db.updateTable('service_settings').set({ value: $.value }).where('name', '=', $.name));
+    const update = writeTemplate((db, $: { name: string; value: string }) =>
+      db.updateTable('service_settings').set({ value: $.value }).where('name', '=', $.name),
+    );
     await assert.rejects(
       handle.db.transaction().execute(async (trx) => {
         assert.equal(await update(trx, { name: 'a', value: 'changed' }), 1);
@@ -58,7 +71,11 @@ describe('query templates', () => {
       }),
       /roll back/,
     );
-    const row = await handle.db.selectFrom('service_settings').select('value').where('name', '=', 'a').executeTakeFirst();
+    const row = await handle.db
+      .selectFrom('service_settings')
+      .select('value')
+      .where('name', '=', 'a')
+      .executeTakeFirst();
     assert.equal(row?.value, 'first');
   });
 });

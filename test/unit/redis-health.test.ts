@@ -9,7 +9,10 @@ import { TrafficBackendError } from '../../src/traffic/backend-error.js';
 describe('Redis errors by kind', () => {
   it('sorts the errors Redis and the client give by kind, looking through the wrappers', () => {
     const cases: Array<[unknown, string]> = [
-      [new TrafficBackendError('admit', new Error("OOM command not allowed when used memory > 'maxmemory'.")), 'out_of_memory'],
+      [
+        new TrafficBackendError('admit', new Error("OOM command not allowed when used memory > 'maxmemory'.")),
+        'out_of_memory',
+      ],
       [new Error("READONLY You can't write against a read only replica."), 'read_only'],
       [new Error('Command timed out'), 'timeout'],
       [new Error('connect ECONNREFUSED 127.0.0.1:1'), 'unreachable'],
@@ -31,10 +34,22 @@ describe('Redis errors by kind', () => {
     const oom = new Error('OOM command not allowed');
     for (let i = 0; i < 1000; i++) health.record(oom);
     health.record(new Error('Command timed out'));
-    assert.deepEqual(lines.map((l) => [l.kind, l.suppressed]), [['out_of_memory', 0], ['timeout', 0]]);
+    assert.deepEqual(
+      lines.map((l) => [l.kind, l.suppressed]),
+      [
+        ['out_of_memory', 0],
+        ['timeout', 0],
+      ],
+    );
     assert.equal(health.total('out_of_memory'), 1000);
     assert.equal(seen.length, 1001);
-    assert.deepEqual(health.recent().map((r) => [r.kind, r.count]), [['out_of_memory', 1000], ['timeout', 1]]);
+    assert.deepEqual(
+      health.recent().map((r) => [r.kind, r.count]),
+      [
+        ['out_of_memory', 1000],
+        ['timeout', 1],
+      ],
+    );
     clock.advance(59_999);
     health.record(oom);
     assert.equal(lines.length, 2, 'still within the minute');

@@ -18,7 +18,13 @@ describe('docs/sql', () => {
   }
 
   it('holds a file for each listed repository and nothing else', () => {
-    assert.deepEqual(readdirSync(SQL_DOCS_DIR).sort(), Object.keys(REPOSITORIES).map((m) => `${m}.sql`).sort(), REGENERATE);
+    assert.deepEqual(
+      readdirSync(SQL_DOCS_DIR).sort(),
+      Object.keys(REPOSITORIES)
+        .map((m) => `${m}.sql`)
+        .sort(),
+      REGENERATE,
+    );
   });
 
   it('lists every function each repository exports that sends a statement', async () => {
@@ -28,7 +34,11 @@ describe('docs/sql', () => {
       const missing = Object.entries(exported)
         .filter(([name, value]) => typeof value === 'function' && !listed.has(name))
         .map(([name]) => name);
-      assert.deepEqual(missing.filter((name) => !PURE[module]?.includes(name)), [], `${module}: list these in scripts/repository-sql.ts`);
+      assert.deepEqual(
+        missing.filter((name) => !PURE[module]?.includes(name)),
+        [],
+        `${module}: list these in scripts/repository-sql.ts`,
+      );
     }
   });
 });

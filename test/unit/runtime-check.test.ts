@@ -11,13 +11,19 @@ describe('runtime check', () => {
       const message = unsupportedNodeMessage(version);
       assert.ok(message, version);
       assert.ok(!message.includes('\n'));
-      assert.match(message, new RegExp(`Node\\.js ${version.replace(/\./g, '\\.')} is not supported; this release needs Node\\.js 22 or newer`));
+      assert.match(
+        message,
+        new RegExp(
+          `Node\\.js ${version.replace(/\./g, '\\.')} is not supported; this release needs Node\\.js 22 or newer`,
+        ),
+      );
       assert.match(message, /scripts\/node\.sh 24/);
     }
   });
 
   it('accepts the supported lines and newer ones', () => {
-    for (const version of ['v22.0.0', 'v22.23.3', 'v24.21.0', 'v26.1.0']) assert.equal(unsupportedNodeMessage(version), null, version);
+    for (const version of ['v22.0.0', 'v22.23.3', 'v24.21.0', 'v26.1.0'])
+      assert.equal(unsupportedNodeMessage(version), null, version);
   });
 
   it('this process runs on a supported line', () => {

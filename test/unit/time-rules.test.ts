@@ -2,7 +2,14 @@
 // Taipei day), one row per case.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatWithOffset, isOffsetDateTime, isValidOffset, nextTaipeiMidnight, parseOffsetDateTime, taipeiDay } from '../../src/lib/time.js';
+import {
+  formatWithOffset,
+  isOffsetDateTime,
+  isValidOffset,
+  nextTaipeiMidnight,
+  parseOffsetDateTime,
+  taipeiDay,
+} from '../../src/lib/time.js';
 
 describe('time values sent by a client', () => {
   // [value, epoch ms it means, or null when it is refused]

@@ -11,7 +11,12 @@ import { ManualClock } from '../../src/lib/clock.js';
 import type { RateClass, RateDecision } from '../../src/traffic/index.js';
 
 /** Counts one request as the pipeline does (takeSlot false: the rate alone) and returns the decision. */
-async function countRate(traffic: TrafficControl, keyId: string, rateClass: RateClass, limitPerMinute: number): Promise<RateDecision> {
+async function countRate(
+  traffic: TrafficControl,
+  keyId: string,
+  rateClass: RateClass,
+  limitPerMinute: number,
+): Promise<RateDecision> {
   return (await traffic.admit({ keyId, rateClass, limitPerMinute, concurrency: 1, takeSlot: false })).decision;
 }
 
@@ -162,7 +167,11 @@ describe('traffic control, redis backend', () => {
   /** A redis-server of this test's own on a free port, stopped after it; null (skipped) without the binary. */
   async function startPrivateRedis(t: TestContext): Promise<string | null> {
     const port = await unusedPort();
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     const started = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
       server.once('spawn', () => resolve(true));
@@ -208,18 +217,49 @@ describe('traffic control, redis backend', () => {
     await admin.hset(hashKey, { keys: '4', content: '5', usage: '6', gen: '2' });
     await admin.expire(hashKey, 60);
     const before = a.commandCount();
-    const first = await a.admit({ keyId: 'key-s', rateClass: 'read', limitPerMinute: 2, concurrency: 1, takeSlot: true, hashKey });
+    const first = await a.admit({
+      keyId: 'key-s',
+      rateClass: 'read',
+      limitPerMinute: 2,
+      concurrency: 1,
+      takeSlot: true,
+      hashKey,
+    });
     assert.equal(a.commandCount() - before, 1);
-    assert.deepEqual([first.decision.allowed, first.decision.remaining, first.consumed, first.slotRefused, first.hash], [true, 1, 1, false, ['4', '5', '6', '2']]);
+    assert.deepEqual(
+      [first.decision.allowed, first.decision.remaining, first.consumed, first.slotRefused, first.hash],
+      [true, 1, 1, false, ['4', '5', '6', '2']],
+    );
     assert.ok(first.release);
     // The one slot is held: the other instance is counted but refused a slot.
-    const second = await b.admit({ keyId: 'key-s', rateClass: 'read', limitPerMinute: 2, concurrency: 1, takeSlot: true });
-    assert.deepEqual([second.decision.allowed, second.release, second.slotRefused, second.hash], [true, null, true, null]);
+    const second = await b.admit({
+      keyId: 'key-s',
+      rateClass: 'read',
+      limitPerMinute: 2,
+      concurrency: 1,
+      takeSlot: true,
+    });
+    assert.deepEqual(
+      [second.decision.allowed, second.release, second.slotRefused, second.hash],
+      [true, null, true, null],
+    );
     // Over the limit: counted, no slot asked for.
-    const third = await b.admit({ keyId: 'key-s', rateClass: 'read', limitPerMinute: 2, concurrency: 1, takeSlot: true });
+    const third = await b.admit({
+      keyId: 'key-s',
+      rateClass: 'read',
+      limitPerMinute: 2,
+      concurrency: 1,
+      takeSlot: true,
+    });
     assert.deepEqual([third.decision.allowed, third.release, third.slotRefused], [false, null, false]);
     await first.release!();
-    const afterRelease = await b.admit({ keyId: 'key-s', rateClass: 'write', limitPerMinute: 2, concurrency: 1, takeSlot: true });
+    const afterRelease = await b.admit({
+      keyId: 'key-s',
+      rateClass: 'write',
+      limitPerMinute: 2,
+      concurrency: 1,
+      takeSlot: true,
+    });
     assert.ok(afterRelease.release);
     await afterRelease.release!();
   });
@@ -231,7 +271,8 @@ describe('traffic control, redis backend', () => {
     if (!own) return;
     const a = createTrafficControl({ redisUrl: own, clock, keyPrefix: 'test:', onBackendError: () => undefined });
     t.after(() => a.close());
-    const admit = () => a.admit({ keyId: 'key-n', rateClass: 'read', limitPerMinute: 5, concurrency: 5, takeSlot: false });
+    const admit = () =>
+      a.admit({ keyId: 'key-n', rateClass: 'read', limitPerMinute: 5, concurrency: 5, takeSlot: false });
     assert.equal((await admit()).consumed, 1);
     // As after a restart of Redis: its script cache is empty.
     assert.equal(await a.redis!.client.script('FLUSH'), 'OK');
@@ -266,9 +307,15 @@ describe('traffic control, redis backend', () => {
     for (const blocked of [blockedOnA, blockedOnB]) {
       assert.equal(blocked.allowed, false);
       assert.equal(blocked.remaining, 0);
-      assert.ok(blocked.retryAfterSeconds >= 1 && blocked.retryAfterSeconds <= 60, `retry ${blocked.retryAfterSeconds}`);
+      assert.ok(
+        blocked.retryAfterSeconds >= 1 && blocked.retryAfterSeconds <= 60,
+        `retry ${blocked.retryAfterSeconds}`,
+      );
       const reset = blocked.resetAtUnixSeconds;
-      assert.ok(reset <= windowEnd && reset >= windowEnd - 10, `reset ${reset} outside [${windowEnd - 10}, ${windowEnd}]`);
+      assert.ok(
+        reset <= windowEnd && reset >= windowEnd - 10,
+        `reset ${reset} outside [${windowEnd - 10}, ${windowEnd}]`,
+      );
     }
 
     const write = await countRate(b, 'key-a', 'write', 5);
@@ -311,7 +358,7 @@ describe('traffic control, redis backend', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('falls back to this process\'s counters at once (no timer waited on) and reports the error when Redis is unreachable', async (tc) => {
+  it("falls back to this process's counters at once (no timer waited on) and reports the error when Redis is unreachable", async (tc) => {
     // Timers are the test's and never move: a decision that waited on one (the first-connection
     // wait, a connect timeout, a retry) would never arrive.
     tc.mock.timers.enable({ apis: ['setTimeout'] });

@@ -6,7 +6,9 @@ import { requestOptions, Resource } from './resource.js';
 export class AuditApi extends Resource {
   /** Every audit event matching `query`, newest first, page after page. */
   list(query: AuditEventQuery = {}, options?: RequestOptions): PageIterator<AuditEvent> {
-    return new PageIterator(query.cursor, (cursor) => this.listPage({ ...query, ...(cursor === undefined ? {} : { cursor }) }, options));
+    return new PageIterator(query.cursor, (cursor) =>
+      this.listPage({ ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
+    );
   }
 
   async listPage(query: AuditEventQuery = {}, options?: RequestOptions): Promise<AuditEventPage> {

@@ -12,14 +12,26 @@ export interface CreateCategoryOptions extends CreateOptions {
 export class CategoriesApi extends Resource {
   /** The whole tree, ordered by id. */
   async list(options?: RequestOptions): Promise<Category[]> {
-    return (await this.body<components['schemas']['CategoryList']>({ method: 'GET', path: '/v1/blog/categories', options: requestOptions(options) })).data;
+    return (
+      await this.body<components['schemas']['CategoryList']>({
+        method: 'GET',
+        path: '/v1/blog/categories',
+        options: requestOptions(options),
+      })
+    ).data;
   }
 
   /** An Idempotency-Key is generated when none is given and reused on this call's own retries. */
   async create(input: NewCategory, options: CreateCategoryOptions = {}): Promise<Category> {
     const key = options.idempotencyKey ?? newIdempotencyKey();
     try {
-      return await this.body({ method: 'POST', path: '/v1/blog/categories', json: input, headers: { 'idempotency-key': key }, options: requestOptions(options) });
+      return await this.body({
+        method: 'POST',
+        path: '/v1/blog/categories',
+        json: input,
+        headers: { 'idempotency-key': key },
+        options: requestOptions(options),
+      });
     } catch (err) {
       if (!options.reuseExisting || !(err instanceof BlogApiError) || err.code !== 'category_name_conflict') throw err;
       const existingId = Number(err.detail('category_id'));
@@ -31,7 +43,12 @@ export class CategoriesApi extends Resource {
 
   /** Renames (`name`) and/or moves (`parent_id`, null: to the root) a category with its subtree. */
   async update(categoryId: number, changes: CategoryChanges, options?: RequestOptions): Promise<Category> {
-    return this.body({ method: 'PATCH', path: `/v1/blog/categories/${id(categoryId)}`, json: changes, options: requestOptions(options) });
+    return this.body({
+      method: 'PATCH',
+      path: `/v1/blog/categories/${id(categoryId)}`,
+      json: changes,
+      options: requestOptions(options),
+    });
   }
 
   /**
@@ -40,7 +57,11 @@ export class CategoriesApi extends Resource {
    */
   async delete(categoryId: number, options?: RequestOptions): Promise<void> {
     try {
-      await this.send({ method: 'DELETE', path: `/v1/blog/categories/${id(categoryId)}`, options: requestOptions(options) });
+      await this.send({
+        method: 'DELETE',
+        path: `/v1/blog/categories/${id(categoryId)}`,
+        options: requestOptions(options),
+      });
     } catch (err) {
       if (err instanceof BlogApiError && err.code === 'not_found' && err.attempts > 1) return;
       throw err;

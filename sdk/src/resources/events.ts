@@ -42,7 +42,10 @@ export class EventsApi extends Resource {
   }
 
   /** Every event after `after` that is in the feed now, page after page, oldest first. */
-  async *list(query: Omit<EventQuery, 'after'> & { after?: string | number } = {}, options?: RequestOptions): AsyncGenerator<FeedEvent, void, undefined> {
+  async *list(
+    query: Omit<EventQuery, 'after'> & { after?: string | number } = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<FeedEvent, void, undefined> {
     const { after: start, ...rest } = query;
     let after = start === undefined ? undefined : String(start);
     for (;;) {

@@ -15,8 +15,18 @@ export class ImagesApi extends Resource {
    */
   async upload(data: Uint8Array | Blob, options: UploadOptions = {}): Promise<Image> {
     const form = new FormData();
-    form.append('file', data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>]), options.filename ?? 'image');
-    return this.body({ method: 'POST', path: '/v1/media/images', form, idempotent: true, options: requestOptions(options) });
+    form.append(
+      'file',
+      data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>]),
+      options.filename ?? 'image',
+    );
+    return this.body({
+      method: 'POST',
+      path: '/v1/media/images',
+      form,
+      idempotent: true,
+      options: requestOptions(options),
+    });
   }
 
   /** Refused with 409 image_in_use while a post shows it. */

@@ -2,7 +2,16 @@ import { BlogApiError } from '../errors.js';
 import { PageIterator } from '../paging.js';
 import type { RequestOptions } from '../transport.js';
 import type { NewPost, Post, PostChanges, PostListItem, PostListQuery, PostPage, PreviewLink } from '../types.js';
-import { id, ifMatchHeader, newIdempotencyKey, requestOptions, Resource, withEtag, type ConditionalOptions, type CreateOptions } from './resource.js';
+import {
+  id,
+  ifMatchHeader,
+  newIdempotencyKey,
+  requestOptions,
+  Resource,
+  withEtag,
+  type ConditionalOptions,
+  type CreateOptions,
+} from './resource.js';
 
 export interface PublishOptions extends ConditionalOptions {
   /** Absent, null or past: published now; future: scheduled for then (RFC 3339 with an offset). */
@@ -21,21 +30,41 @@ export class PostsApi extends Resource {
    */
   async create(input: NewPost, options: CreateOptions = {}): Promise<Post> {
     const key = options.idempotencyKey ?? newIdempotencyKey();
-    return withEtag(await this.send({ method: 'POST', path: '/v1/blog/posts', json: input, headers: { 'idempotency-key': key }, options: requestOptions(options) }));
+    return withEtag(
+      await this.send({
+        method: 'POST',
+        path: '/v1/blog/posts',
+        json: input,
+        headers: { 'idempotency-key': key },
+        options: requestOptions(options),
+      }),
+    );
   }
 
   async get(postId: number, options?: RequestOptions): Promise<Post> {
-    return withEtag(await this.send({ method: 'GET', path: `/v1/blog/posts/${id(postId)}`, options: requestOptions(options) }));
+    return withEtag(
+      await this.send({ method: 'GET', path: `/v1/blog/posts/${id(postId)}`, options: requestOptions(options) }),
+    );
   }
 
   /** With `ifMatch`, refused (412 precondition_failed, nothing written) if the post changed since. */
   async update(postId: number, changes: PostChanges, options: ConditionalOptions = {}): Promise<Post> {
-    return withEtag(await this.send({ method: 'PATCH', path: `/v1/blog/posts/${id(postId)}`, json: changes, headers: ifMatchHeader(options.ifMatch), options: requestOptions(options) }));
+    return withEtag(
+      await this.send({
+        method: 'PATCH',
+        path: `/v1/blog/posts/${id(postId)}`,
+        json: changes,
+        headers: ifMatchHeader(options.ifMatch),
+        options: requestOptions(options),
+      }),
+    );
   }
 
   /** Every post matching `query`, newest first, fetching page after page as you iterate. */
   list(query: PostListQuery = {}, options?: RequestOptions): PageIterator<PostListItem> {
-    return new PageIterator(query.cursor, (cursor) => this.listPage({ ...query, ...(cursor === undefined ? {} : { cursor }) }, options));
+    return new PageIterator(query.cursor, (cursor) =>
+      this.listPage({ ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
+    );
   }
 
   async listPage(query: PostListQuery = {}, options?: RequestOptions): Promise<PostPage> {
@@ -45,11 +74,26 @@ export class PostsApi extends Resource {
   /** Now (no published_at, null or past) or scheduled (future published_at). */
   async publish(postId: number, options: PublishOptions = {}): Promise<Post> {
     const json = options.published_at === undefined ? undefined : { published_at: options.published_at };
-    return withEtag(await this.send({ method: 'POST', path: `/v1/blog/posts/${id(postId)}/publish`, json, headers: ifMatchHeader(options.ifMatch), options: requestOptions(options) }));
+    return withEtag(
+      await this.send({
+        method: 'POST',
+        path: `/v1/blog/posts/${id(postId)}/publish`,
+        json,
+        headers: ifMatchHeader(options.ifMatch),
+        options: requestOptions(options),
+      }),
+    );
   }
 
   async unpublish(postId: number, options: ConditionalOptions = {}): Promise<Post> {
-    return withEtag(await this.send({ method: 'POST', path: `/v1/blog/posts/${id(postId)}/unpublish`, headers: ifMatchHeader(options.ifMatch), options: requestOptions(options) }));
+    return withEtag(
+      await this.send({
+        method: 'POST',
+        path: `/v1/blog/posts/${id(postId)}/unpublish`,
+        headers: ifMatchHeader(options.ifMatch),
+        options: requestOptions(options),
+      }),
+    );
   }
 
   /**
@@ -58,7 +102,12 @@ export class PostsApi extends Resource {
    */
   async createPreviewLink(postId: number, options: PreviewLinkOptions = {}): Promise<PreviewLink> {
     const json = options.expires_in_seconds === undefined ? {} : { expires_in_seconds: options.expires_in_seconds };
-    return this.body({ method: 'POST', path: `/v1/blog/posts/${id(postId)}/preview-links`, json, options: requestOptions(options) });
+    return this.body({
+      method: 'POST',
+      path: `/v1/blog/posts/${id(postId)}/preview-links`,
+      json,
+      options: requestOptions(options),
+    });
   }
 
   /**

@@ -46,7 +46,8 @@ export function requestOptions(options: RequestOptions | undefined): RequestOpti
 export function ifMatchHeader(ifMatch: IfMatch | undefined): Record<string, string> {
   if (ifMatch === undefined) return {};
   const etag = typeof ifMatch === 'string' ? ifMatch : ifMatch?.etag;
-  if (!etag) throw new TypeError('ifMatch: no ETag; pass the ETag string or a post (or a copy of one) returned by this client');
+  if (!etag)
+    throw new TypeError('ifMatch: no ETag; pass the ETag string or a post (or a copy of one) returned by this client');
   return { 'if-match': etag };
 }
 

@@ -1,7 +1,18 @@
 import type { components } from '../generated/openapi.js';
 import { PageIterator } from '../paging.js';
 import type { RequestOptions } from '../transport.js';
-import type { Delivery, DeliveryDetail, DeliveryPage, DeliveryQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointWithSecret, WebhookReplay, WebhookReplayResult } from '../types.js';
+import type {
+  Delivery,
+  DeliveryDetail,
+  DeliveryPage,
+  DeliveryQuery,
+  NewWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+  WebhookEndpointWithSecret,
+  WebhookReplay,
+  WebhookReplayResult,
+} from '../types.js';
 import { id, requestOptions, Resource } from './resource.js';
 
 export class WebhooksApi extends Resource {
@@ -15,15 +26,30 @@ export class WebhooksApi extends Resource {
   }
 
   async list(options?: RequestOptions): Promise<WebhookEndpoint[]> {
-    return (await this.body<components['schemas']['WebhookEndpointList']>({ method: 'GET', path: '/v1/webhooks', options: requestOptions(options) })).data as WebhookEndpoint[];
+    return (
+      await this.body<components['schemas']['WebhookEndpointList']>({
+        method: 'GET',
+        path: '/v1/webhooks',
+        options: requestOptions(options),
+      })
+    ).data as WebhookEndpoint[];
   }
 
   async get(endpointId: string, options?: RequestOptions): Promise<WebhookEndpoint> {
     return this.body({ method: 'GET', path: `/v1/webhooks/${id(endpointId)}`, options: requestOptions(options) });
   }
 
-  async update(endpointId: string, changes: WebhookEndpointChanges, options?: RequestOptions): Promise<WebhookEndpoint> {
-    return this.body({ method: 'PATCH', path: `/v1/webhooks/${id(endpointId)}`, json: changes, options: requestOptions(options) });
+  async update(
+    endpointId: string,
+    changes: WebhookEndpointChanges,
+    options?: RequestOptions,
+  ): Promise<WebhookEndpoint> {
+    return this.body({
+      method: 'PATCH',
+      path: `/v1/webhooks/${id(endpointId)}`,
+      json: changes,
+      options: requestOptions(options),
+    });
   }
 
   async delete(endpointId: string, options?: RequestOptions): Promise<void> {
@@ -32,7 +58,11 @@ export class WebhooksApi extends Resource {
 
   /** A new secret (returned here only); the old one keeps signing beside it for 24 hours. */
   async rotateSecret(endpointId: string, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
-    return this.body({ method: 'POST', path: `/v1/webhooks/${id(endpointId)}/rotate-secret`, options: requestOptions(options) });
+    return this.body({
+      method: 'POST',
+      path: `/v1/webhooks/${id(endpointId)}/rotate-secret`,
+      options: requestOptions(options),
+    });
   }
 
   /** Queues a webhook.test event to this endpoint; returns its delivery. */
@@ -42,16 +72,27 @@ export class WebhooksApi extends Resource {
 
   /** Every delivery to this endpoint, newest first, page after page. */
   deliveries(endpointId: string, query: DeliveryQuery = {}, options?: RequestOptions): PageIterator<Delivery> {
-    return new PageIterator(query.cursor, (cursor) => this.deliveriesPage(endpointId, { ...query, ...(cursor === undefined ? {} : { cursor }) }, options));
+    return new PageIterator(query.cursor, (cursor) =>
+      this.deliveriesPage(endpointId, { ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
+    );
   }
 
   async deliveriesPage(endpointId: string, query: DeliveryQuery = {}, options?: RequestOptions): Promise<DeliveryPage> {
-    return this.body({ method: 'GET', path: `/v1/webhooks/${id(endpointId)}/deliveries`, query, options: requestOptions(options) });
+    return this.body({
+      method: 'GET',
+      path: `/v1/webhooks/${id(endpointId)}/deliveries`,
+      query,
+      options: requestOptions(options),
+    });
   }
 
   /** A delivery with its attempt_history: time, duration, status, error and the first 1 KB of each answer. */
   async getDelivery(endpointId: string, deliveryId: string, options?: RequestOptions): Promise<DeliveryDetail> {
-    return this.body({ method: 'GET', path: `/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}`, options: requestOptions(options) });
+    return this.body({
+      method: 'GET',
+      path: `/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}`,
+      options: requestOptions(options),
+    });
   }
 
   /**
@@ -59,11 +100,20 @@ export class WebhooksApi extends Resource {
    * or failed. Not resent when its answer is lost (a resend would queue a second delivery).
    */
   async retryDelivery(endpointId: string, deliveryId: string, options?: RequestOptions): Promise<Delivery> {
-    return this.body({ method: 'POST', path: `/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}/retry`, options: requestOptions(options) });
+    return this.body({
+      method: 'POST',
+      path: `/v1/webhooks/${id(endpointId)}/deliveries/${id(deliveryId)}/retry`,
+      options: requestOptions(options),
+    });
   }
 
   /** Queues every event of the feed from `since` to `until` (default now) again, at most 10,000; not resent when its answer is lost. */
   async replay(endpointId: string, input: WebhookReplay, options?: RequestOptions): Promise<WebhookReplayResult> {
-    return this.body({ method: 'POST', path: `/v1/webhooks/${id(endpointId)}/replay`, json: input, options: requestOptions(options) });
+    return this.body({
+      method: 'POST',
+      path: `/v1/webhooks/${id(endpointId)}/replay`,
+      json: input,
+      options: requestOptions(options),
+    });
   }
 }

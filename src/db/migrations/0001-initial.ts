@@ -95,7 +95,9 @@ export function initialMigration(engine: Engine) {
         .addColumn('deleted_at', 'bigint')
         .execute();
       // One live image per content per store; a deleted one frees the content for a new id.
-      await sql`CREATE UNIQUE INDEX images_live_content ON images (store_id, sha256) WHERE deleted_at IS NULL`.execute(db);
+      await sql`CREATE UNIQUE INDEX images_live_content ON images (store_id, sha256) WHERE deleted_at IS NULL`.execute(
+        db,
+      );
 
       await withSerialId(db.schema.createTable('posts'), engine)
         .addColumn('store_id', 'bigint', (c) => c.notNull().references('stores.id'))
@@ -110,7 +112,11 @@ export function initialMigration(engine: Engine) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('posts_store_created').on('posts').columns(['store_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('posts_store_created')
+        .on('posts')
+        .columns(['store_id', 'created_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('post_categories')
@@ -119,7 +125,11 @@ export function initialMigration(engine: Engine) {
         .addColumn('store_id', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('post_categories_pk', ['post_id', 'category_id'])
         .execute();
-      await db.schema.createIndex('post_categories_category').on('post_categories').columns(['category_id', 'post_id']).execute();
+      await db.schema
+        .createIndex('post_categories_category')
+        .on('post_categories')
+        .columns(['category_id', 'post_id'])
+        .execute();
 
       await db.schema
         .createTable('post_product_links')

@@ -24,11 +24,27 @@ export function housekeepingMigration() {
         .addColumn('image_id', 'text', (c) => c.primaryKey().references('images.id'))
         .addColumn('requested_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('media_deletions_requested').on('media_deletions').columns(['requested_at']).execute();
+      await db.schema
+        .createIndex('media_deletions_requested')
+        .on('media_deletions')
+        .columns(['requested_at'])
+        .execute();
 
-      await db.schema.createIndex('idempotency_records_expires').on('idempotency_records').columns(['expires_at']).execute();
-      await db.schema.createIndex('content_fingerprints_created').on('content_fingerprints').columns(['created_at']).execute();
-      await db.schema.createIndex('delete_confirmations_expires').on('delete_confirmations').columns(['expires_at']).execute();
+      await db.schema
+        .createIndex('idempotency_records_expires')
+        .on('idempotency_records')
+        .columns(['expires_at'])
+        .execute();
+      await db.schema
+        .createIndex('content_fingerprints_created')
+        .on('content_fingerprints')
+        .columns(['created_at'])
+        .execute();
+      await db.schema
+        .createIndex('delete_confirmations_expires')
+        .on('delete_confirmations')
+        .columns(['expires_at'])
+        .execute();
     },
   };
 }

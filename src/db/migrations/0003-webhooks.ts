@@ -9,7 +9,10 @@ import type { Engine } from '../database.js';
 export function webhooksMigration(_engine: Engine) {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      await db.schema.alterTable('stores').addColumn('webhooks_enabled', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .alterTable('stores')
+        .addColumn('webhooks_enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
 
       await db.schema
         .createTable('webhook_endpoints')
@@ -27,7 +30,11 @@ export function webhooksMigration(_engine: Engine) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('webhook_endpoints_store').on('webhook_endpoints').columns(['store_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('webhook_endpoints_store')
+        .on('webhook_endpoints')
+        .columns(['store_id', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('webhook_events')
@@ -53,9 +60,15 @@ export function webhooksMigration(_engine: Engine) {
         .addColumn('lease_until', 'bigint')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('webhook_deliveries_endpoint')
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'created_at', 'id'])
+        .execute();
       // Claims look at pending deliveries only; the partial index stays as small as the backlog.
-      await sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`.execute(db);
+      await sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`.execute(
+        db,
+      );
 
       await db.schema
         .createTable('webhook_schedules')

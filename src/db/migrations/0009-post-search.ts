@@ -28,19 +28,32 @@ export function postSearchMigration(engine: Engine) {
         // detail=none keeps no token positions: a third of the write cost of a full index
         // (creates stay within their target, docs/performance.md). The trade: no phrase
         // queries, so a term is looked up by its trigrams and then checked with instr().
-        await sql`CREATE VIRTUAL TABLE post_search USING fts5(text, tokenize = 'trigram', detail = none, columnsize = 0)`.execute(db);
+        await sql`CREATE VIRTUAL TABLE post_search USING fts5(text, tokenize = 'trigram', detail = none, columnsize = 0)`.execute(
+          db,
+        );
       }
       await sql`CREATE INDEX posts_store_updated ON posts (store_id, updated_at, id)`.execute(db);
       await sql`CREATE INDEX posts_store_published ON posts (store_id, (COALESCE(published_at, -1)), id)`.execute(db);
 
       let after = 0;
       for (;;) {
-        const rows = await db.selectFrom('posts').select(['id', 'title', 'summary', 'body_html']).where('id', '>', after).orderBy('id').limit(BACKFILL_BATCH).execute();
+        const rows = await db
+          .selectFrom('posts')
+          .select(['id', 'title', 'summary', 'body_html'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(BACKFILL_BATCH)
+          .execute();
         if (rows.length === 0) break;
         const idColumn = engine === 'postgres' ? 'post_id' : 'rowid';
         await db
           .insertInto('post_search')
-          .values(rows.map((r: { id: number; title: string; summary: string | null; body_html: string }) => ({ [idColumn]: r.id, text: searchText(r.title, r.summary, r.body_html) })))
+          .values(
+            rows.map((r: { id: number; title: string; summary: string | null; body_html: string }) => ({
+              [idColumn]: r.id,
+              text: searchText(r.title, r.summary, r.body_html),
+            })),
+          )
           .execute();
         after = Number(rows[rows.length - 1].id);
       }

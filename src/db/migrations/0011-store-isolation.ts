@@ -22,18 +22,38 @@ const BACKFILL_BATCH = 500;
 export function storeIsolationMigration(engine: Engine) {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      await db.schema.alterTable('webhook_endpoints').addColumn('consecutive_timeouts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('webhook_endpoints')
+        .addColumn('consecutive_timeouts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('webhook_endpoints').addColumn('circuit_open_until', 'bigint').execute();
-      await sql`CREATE INDEX webhook_deliveries_store_queue ON webhook_deliveries (store_id, next_attempt_at) WHERE status = 'pending'`.execute(db);
+      await sql`CREATE INDEX webhook_deliveries_store_queue ON webhook_deliveries (store_id, next_attempt_at) WHERE status = 'pending'`.execute(
+        db,
+      );
       if (engine === 'postgres') return;
-      await sql`CREATE VIRTUAL TABLE post_search_store USING fts5(tokens, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii')`.execute(db);
+      await sql`CREATE VIRTUAL TABLE post_search_store USING fts5(tokens, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii')`.execute(
+        db,
+      );
       let after = 0;
       for (;;) {
-        const rows = await db.selectFrom('posts').select(['id', 'store_id', 'title', 'summary', 'body_html']).where('id', '>', after).orderBy('id').limit(BACKFILL_BATCH).execute();
+        const rows = await db
+          .selectFrom('posts')
+          .select(['id', 'store_id', 'title', 'summary', 'body_html'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(BACKFILL_BATCH)
+          .execute();
         if (rows.length === 0) break;
         await db
           .insertInto('post_search_store')
-          .values(rows.map((r: { id: number; store_id: number; title: string; summary: string | null; body_html: string }) => ({ rowid: r.id, tokens: storeSearchTokens(Number(r.store_id), searchText(r.title, r.summary, r.body_html)) })))
+          .values(
+            rows.map(
+              (r: { id: number; store_id: number; title: string; summary: string | null; body_html: string }) => ({
+                rowid: r.id,
+                tokens: storeSearchTokens(Number(r.store_id), searchText(r.title, r.summary, r.body_html)),
+              }),
+            ),
+          )
           .execute();
         after = Number(rows[rows.length - 1].id);
       }

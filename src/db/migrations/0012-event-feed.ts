@@ -28,10 +28,16 @@ export function eventFeedMigration(engine: Engine) {
   return {
     async up(db: Kysely<any>): Promise<void> {
       await db.schema.alterTable('webhook_events').addColumn('sequence', 'bigint').execute();
-      await sql`CREATE UNIQUE INDEX webhook_events_feed ON webhook_events (store_id, sequence) WHERE sequence IS NOT NULL`.execute(db);
+      await sql`CREATE UNIQUE INDEX webhook_events_feed ON webhook_events (store_id, sequence) WHERE sequence IS NOT NULL`.execute(
+        db,
+      );
       await db.schema.createIndex('webhook_events_created').on('webhook_events').columns(['created_at']).execute();
       await db.schema.alterTable('webhook_deliveries').addColumn('retry_of', 'text').execute();
-      await db.schema.createIndex('webhook_deliveries_event_type').on('webhook_deliveries').columns(['endpoint_id', 'status', 'created_at']).execute();
+      await db.schema
+        .createIndex('webhook_deliveries_event_type')
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'status', 'created_at'])
+        .execute();
       await db.schema
         .createTable('webhook_attempts')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -45,9 +51,15 @@ export function eventFeedMigration(engine: Engine) {
         .addColumn('response_excerpt', 'text')
         .addColumn('finished', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
-      await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'started_at']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_delivery')
+        .on('webhook_attempts')
+        .columns(['delivery_id', 'started_at'])
+        .execute();
       if (engine === 'postgres') {
-        await sql`ALTER TABLE cache_versions ADD COLUMN event_sequence bigint NOT NULL DEFAULT 0, ADD COLUMN events_purged_through bigint NOT NULL DEFAULT 0`.execute(db);
+        await sql`ALTER TABLE cache_versions ADD COLUMN event_sequence bigint NOT NULL DEFAULT 0, ADD COLUMN events_purged_through bigint NOT NULL DEFAULT 0`.execute(
+          db,
+        );
         await sql`
           CREATE FUNCTION event_sequence_assign() RETURNS trigger LANGUAGE plpgsql AS $$
           DECLARE

@@ -30,8 +30,12 @@ export function storeSearchKeysMigration(engine: Engine) {
         $$`.execute(db);
       await sql`ALTER TABLE post_search ADD COLUMN store_id bigint`.execute(db);
       await sql`UPDATE post_search s SET store_id = p.store_id FROM posts p WHERE p.id = s.post_id`.execute(db);
-      await sql`ALTER TABLE post_search ADD COLUMN keys text[] GENERATED ALWAYS AS (post_search_keys(store_id, text)) STORED`.execute(db);
-      await sql`CREATE INDEX post_search_store_keys ON post_search USING gin (keys) WITH (fastupdate = off)`.execute(db);
+      await sql`ALTER TABLE post_search ADD COLUMN keys text[] GENERATED ALWAYS AS (post_search_keys(store_id, text)) STORED`.execute(
+        db,
+      );
+      await sql`CREATE INDEX post_search_store_keys ON post_search USING gin (keys) WITH (fastupdate = off)`.execute(
+        db,
+      );
       await sql`
         CREATE FUNCTION post_search_fill_store() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN

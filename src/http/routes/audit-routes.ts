@@ -14,7 +14,8 @@ export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void
         tags: ['audit'],
         operationId: 'listAuditEvents',
         summary: 'List audit events, newest first',
-        description: 'Every change to the store’s content and webhooks, newest first, filtered by action, resource, key or time range, one page at a time (follow meta.next_cursor). Events are kept for the retention period in docs.',
+        description:
+          'Every change to the store’s content and webhooks, newest first, filtered by action, resource, key or time range, one page at a time (follow meta.next_cursor). Events are kept for the retention period in docs.',
         security: [{ bearerAuth: [] }],
         querystring: AuditQuerySchema,
         response: { 200: AuditPageSchema, ...errorResponses(GATED_ERRORS) },

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, GATED_ERRORS, IdempotencyHeader, IdParam } from '../../lib/schema-kit.js';
-import { CategoryListSchema, CategorySchema, CreateCategoryBody, UpdateCategoryBody } from '../../modules/categories/index.js';
+import {
+  CategoryListSchema,
+  CategorySchema,
+  CreateCategoryBody,
+  UpdateCategoryBody,
+} from '../../modules/categories/index.js';
 import { replayInTransaction } from '../idempotency-hook.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
@@ -15,9 +20,15 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
     '/v1/blog/categories',
     {
       config: { policy: { scope: 'read_blog', feature: 'blog_categories' } },
-      schema: { tags, security, operationId: 'listCategories',
+      schema: {
+        tags,
+        security,
+        operationId: 'listCategories',
         summary: 'All categories at once, ordered by id',
-        description: 'The whole category tree of the store in one answer (not paged), ordered by id; build the tree from parent_id and depth.', response: { 200: CategoryListSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) } },
+        description:
+          'The whole category tree of the store in one answer (not paged), ordered by id; build the tree from parent_id and depth.',
+        response: { 200: CategoryListSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) },
+      },
     },
     async (request) => ctx.categories.list(callerOf(request).store),
   );
@@ -31,10 +42,20 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
         security,
         operationId: 'createCategory',
         summary: 'Create a category (optionally under a parent)',
-        description: 'Creates a category at the top level or under parent_id, within the store’s depth limit. Requires an Idempotency-Key. The same name under the same parent answers 409 category_name_conflict with the existing category’s id in details: reuse it.',
+        description:
+          'Creates a category at the top level or under parent_id, within the store’s depth limit. Requires an Idempotency-Key. The same name under the same parent answers 409 category_name_conflict with the existing category’s id in details: reuse it.',
         headers: IdempotencyHeader,
         body: CreateCategoryBody,
-        response: { 201: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'category_name_conflict', 'idempotency_key_reused', 'idempotency_in_progress']) },
+        response: {
+          201: CategorySchema,
+          ...errorResponses([
+            ...GATED_ERRORS,
+            'feature_unavailable',
+            'category_name_conflict',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+          ]),
+        },
       },
     },
     async (request, reply) => {
@@ -61,10 +82,14 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
           'Audit event and webhook category.updated.',
         params: IdParam,
         body: UpdateCategoryBody,
-        response: { 200: CategorySchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_name_conflict']) },
+        response: {
+          200: CategorySchema,
+          ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_name_conflict']),
+        },
       },
     },
-    async (request) => ctx.categories.update(callerOf(request).store, request.params.id, request.body, actorOf(request)),
+    async (request) =>
+      ctx.categories.update(callerOf(request).store, request.params.id, request.body, actorOf(request)),
   );
 
   app.delete<{ Params: Static<typeof IdParam> }>(
@@ -80,7 +105,10 @@ export function registerCategoryRoutes(app: FastifyInstance, ctx: AppContext): v
           'While the category has children: 409 category_has_children (details name them). Otherwise, in one transaction, the category leaves every post’s category_ids ' +
           'and default_category_id becomes null where it pointed at it; each such post gets a new updated_at and an audit event post.updated, and the category an audit event and a webhook category.deleted.',
         params: IdParam,
-        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_has_children']) },
+        response: {
+          204: { type: 'null', description: 'Deleted' },
+          ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found', 'category_has_children']),
+        },
       },
     },
     async (request, reply) => {

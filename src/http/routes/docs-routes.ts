@@ -82,7 +82,10 @@ interface Asset {
 
 /** The only files served under /docs/assets: an allow-list, so no path ever reaches the disk. */
 const ASSET_SOURCES: Record<string, { type: string; load: () => Promise<Buffer> }> = {
-  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', load: () => readFile(join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js')) },
+  'swagger-ui-bundle.js': {
+    type: 'text/javascript; charset=utf-8',
+    load: () => readFile(join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js')),
+  },
   'swagger-ui.css': { type: 'text/css; charset=utf-8', load: () => readFile(join(SWAGGER_UI_DIR, 'swagger-ui.css')) },
   'favicon-32x32.png': { type: 'image/png', load: () => readFile(join(SWAGGER_UI_DIR, 'favicon-32x32.png')) },
   'docs-init.js': { type: 'text/javascript; charset=utf-8', load: async () => Buffer.from(INIT_SCRIPT, 'utf8') },
@@ -113,7 +116,11 @@ function acceptsGzip(request: FastifyRequest): boolean {
 
 function docsHeaders(reply: FastifyReply): FastifyReply {
   reply.removeHeader('X-Svc-Api-Version');
-  return reply.header('Content-Security-Policy', DOCS_CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'strict-origin-when-cross-origin').header('X-Frame-Options', 'DENY');
+  return reply
+    .header('Content-Security-Policy', DOCS_CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'strict-origin-when-cross-origin')
+    .header('X-Frame-Options', 'DENY');
 }
 
 export function registerDocsRoutes(app: FastifyInstance): void {
@@ -145,7 +152,11 @@ export function registerDocsRoutes(app: FastifyInstance): void {
     if (!Object.hasOwn(ASSET_SOURCES, name)) throw new ApiError('not_found');
     const asset = await loadAsset(name);
     // Asset urls carry the Swagger UI version, so an upgrade changes the url.
-    docsHeaders(reply).header('Cache-Control', 'public, max-age=86400').header('ETag', asset.etag).header('Vary', 'Accept-Encoding').type(asset.type);
+    docsHeaders(reply)
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('ETag', asset.etag)
+      .header('Vary', 'Accept-Encoding')
+      .type(asset.type);
     if (isNotModified(request.headers, asset.etag, null)) return reply.code(304).send();
     if (asset.gzipped && acceptsGzip(request)) return reply.header('Content-Encoding', 'gzip').send(asset.gzipped);
     return reply.send(asset.body);

@@ -27,7 +27,8 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, shut
       { strict: strict === '1' || strict === 'true' },
     );
     const failed = [...readiness.failing, ...readiness.degraded];
-    for (const name of failingBefore) if (!failed.includes(name)) request.log.warn({ check: name }, 'readiness check recovered');
+    for (const name of failingBefore)
+      if (!failed.includes(name)) request.log.warn({ check: name }, 'readiness check recovered');
     failingBefore.clear();
     for (const name of failed) failingBefore.add(name);
     return reply.code(readiness.ready ? 200 : 503).send({

@@ -14,7 +14,8 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): v
         tags: ['identity'],
         operationId: 'getMe',
         summary: 'Identity, scopes, features, limits, quotas and rate limits of the calling key',
-        description: 'Who is calling: the key’s store, scopes and expiry, the store’s features and limits, today’s quotas (Taipei day) and the rate limits. Read it once at start and branch on features and limits instead of on errors.',
+        description:
+          'Who is calling: the key’s store, scopes and expiry, the store’s features and limits, today’s quotas (Taipei day) and the rate limits. Read it once at start and branch on features and limits instead of on errors.',
         security: [{ bearerAuth: [] }],
         response: { 200: IdentitySchema, ...errorResponses(PIPELINE_ERRORS) },
       },

@@ -23,13 +23,25 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
     scope.removeAllContentTypeParsers();
     await scope.register(fastifyMultipart, {
       throwFileSizeLimit: false,
-      limits: { fileSize: IMAGE_BYTES_CEILING, files: 1, fields: 4, fieldSize: 1024, fieldNameSize: 100, parts: 5, headerPairs: 50 },
+      limits: {
+        fileSize: IMAGE_BYTES_CEILING,
+        files: 1,
+        fields: 4,
+        fieldSize: 1024,
+        fieldNameSize: 100,
+        parts: 5,
+        headerPairs: 50,
+      },
     });
     // Any non-multipart body type is refused by Fastify before the handler; name the type this
     // route wants rather than the JSON the rest of the API takes.
     scope.setErrorHandler(function (err: FastifyError, request, reply) {
       if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_TYPE') {
-        return sendApiError(request, reply, new ApiError('validation_failed', [detail('Content-Type', 'must be multipart/form-data')]));
+        return sendApiError(
+          request,
+          reply,
+          new ApiError('validation_failed', [detail('Content-Type', 'must be multipart/form-data')]),
+        );
       }
       return errorHandler.call(this, err, request, reply);
     });
@@ -43,15 +55,22 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
         schema: {
           tags: ['media'],
           operationId: 'uploadImage',
-        summary: 'Upload an image (multipart/form-data, field "file"); 201 new, 200 when the same content exists',
-        description: 'Uploads one image as multipart/form-data in the field `file`. The format is decided by content (JPEG, PNG, GIF, WebP), metadata is stripped and large images are scaled down. 201 for a new image; 200 with the existing image when this store already has the same content (no quota used).',
+          summary: 'Upload an image (multipart/form-data, field "file"); 201 new, 200 when the same content exists',
+          description:
+            'Uploads one image as multipart/form-data in the field `file`. The format is decided by content (JPEG, PNG, GIF, WebP), metadata is stripped and large images are scaled down. 201 for a new image; 200 with the existing image when this store already has the same content (no quota used).',
           security: [{ bearerAuth: [] }],
           consumes: ['multipart/form-data'],
           body: ImageUploadBodySchema,
           response: {
             201: { ...ImageSchema, description: 'A new image' },
             200: { ...ImageSchema, description: 'The live image this store already has with the same content' },
-            ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'image_too_large', 'unsupported_media_type', 'quota_exceeded']),
+            ...errorResponses([
+              ...GATED_ERRORS,
+              'feature_unavailable',
+              'image_too_large',
+              'unsupported_media_type',
+              'quota_exceeded',
+            ]),
           },
         },
       },
@@ -76,7 +95,8 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
         tags: ['media'],
         operationId: 'deleteImage',
         summary: 'Delete an image; its addresses stop working. Refused while a post uses it',
-        description: 'Deletes an image; its path and url stop working at once. Refused with 409 image_in_use while a post (drafts included) uses it as cover or in its body; details lists those posts.',
+        description:
+          'Deletes an image; its path and url stop working at once. Refused with 409 image_in_use while a post (drafts included) uses it as cover or in its body; details lists those posts.',
         security: [{ bearerAuth: [] }],
         params: ImageIdParam,
         response: {

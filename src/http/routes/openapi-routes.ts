@@ -10,9 +10,13 @@ export function registerOpenApiRoute(app: FastifyInstance): void {
         tags: ['meta'],
         operationId: 'getOpenApiDocument',
         summary: 'This description (OpenAPI 3.1), generated from the schemas that validate requests',
-        description: 'This OpenAPI 3.1 document. It is generated from the same schemas that validate requests and shape answers, so it cannot drift from the service. /docs renders it.',
+        description:
+          'This OpenAPI 3.1 document. It is generated from the same schemas that validate requests and shape answers, so it cannot drift from the service. /docs renders it.',
         security: [{ bearerAuth: [] }],
-        response: { 200: { description: 'This OpenAPI 3.1 document', type: 'object' }, ...errorResponses(PIPELINE_ERRORS) },
+        response: {
+          200: { description: 'This OpenAPI 3.1 document', type: 'object' },
+          ...errorResponses(PIPELINE_ERRORS),
+        },
       },
     },
     async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger())),

@@ -15,7 +15,8 @@ type IndexRoute = { Params: { handle: string }; Querystring: { before?: unknown 
 
 export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext): void {
   const storefront = ctx.storefront;
-  storefront.views.onError = (err) => app.log.warn({ err }, 'page view counts not written yet; they are kept and retried');
+  storefront.views.onError = (err) =>
+    app.log.warn({ err }, 'page view counts not written yet; they are kept and retried');
   // One policy for every page: the stylesheet is the same constant everywhere.
   const security = pageHeaders(storefrontCsp(STOREFRONT_CSS, ctx.config.publicBaseUrl));
 
@@ -24,7 +25,8 @@ export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext):
     reply.removeHeader('X-Svc-Api-Version');
     return reply.headers(security).type('text/html; charset=utf-8');
   };
-  const notFound = (reply: FastifyReply) => startPage(reply).code(404).header('Cache-Control', 'no-store').send(renderNotFoundPage());
+  const notFound = (reply: FastifyReply) =>
+    startPage(reply).code(404).header('Cache-Control', 'no-store').send(renderNotFoundPage());
   const failed = (request: FastifyRequest, reply: FastifyReply, err: unknown) => {
     request.log.error({ err }, 'store front page failed');
     return startPage(reply).code(500).header('Cache-Control', 'no-store').send(renderErrorPage());
@@ -51,20 +53,24 @@ export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext):
 
   // A preview link's page: never cached or indexed, never a view, and its address (which holds
   // the signature) is not sent on as a Referer by links in the body.
-  app.get<{ Params: { handle: string; token: string } }>('/s/:handle/blog/preview/:token', { schema: { hide: true } }, async (request, reply) => {
-    try {
-      const page = await storefront.previewPage(request.params.handle, request.params.token);
-      if (!page) return notFound(reply.header('X-Robots-Tag', 'noindex'));
-      return startPage(reply)
-        .header('Cache-Control', 'no-store')
-        .header('X-Robots-Tag', 'noindex, nofollow')
-        .header('Referrer-Policy', 'no-referrer')
-        .header('Last-Modified', httpDate(page.lastModified))
-        .send(page.html);
-    } catch (err) {
-      return failed(request, reply, err);
-    }
-  });
+  app.get<{ Params: { handle: string; token: string } }>(
+    '/s/:handle/blog/preview/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      try {
+        const page = await storefront.previewPage(request.params.handle, request.params.token);
+        if (!page) return notFound(reply.header('X-Robots-Tag', 'noindex'));
+        return startPage(reply)
+          .header('Cache-Control', 'no-store')
+          .header('X-Robots-Tag', 'noindex, nofollow')
+          .header('Referrer-Policy', 'no-referrer')
+          .header('Last-Modified', httpDate(page.lastModified))
+          .send(page.html);
+      } catch (err) {
+        return failed(request, reply, err);
+      }
+    },
+  );
 
   app.get<IndexRoute>('/s/:handle/blog', { schema: { hide: true } }, async (request, reply) => {
     try {

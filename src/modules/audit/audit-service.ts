@@ -17,7 +17,11 @@ export class AuditService {
   ) {}
 
   /** Newest first (by id, which grows with time), cursor-paged. */
-  async list(store: Store, query: AuditQuery, application: string): Promise<{ data: AuditEvent[]; meta: { next_cursor: string | null; limit: number } }> {
+  async list(
+    store: Store,
+    query: AuditQuery,
+    application: string,
+  ): Promise<{ data: AuditEvent[]; meta: { next_cursor: string | null; limit: number } }> {
     const limit = query.limit ?? 20;
     const conditions = {
       action: query.action,
@@ -39,9 +43,19 @@ export class AuditService {
     if (conditions.since !== undefined) q = q.where('occurred_at', '>=', conditions.since);
     if (conditions.until !== undefined) q = q.where('occurred_at', '<', conditions.until);
     if (after) q = q.where('id', '<', Number(after[0]));
-    const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await q
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
 
-    const { rows: page, nextCursor } = this.cursors.page(CURSOR_SCOPE, conditions, rows, limit, (row) => [row.id], holder);
+    const { rows: page, nextCursor } = this.cursors.page(
+      CURSOR_SCOPE,
+      conditions,
+      rows,
+      limit,
+      (row) => [row.id],
+      holder,
+    );
     return {
       data: page.map((row) => ({
         id: row.id,

@@ -12,17 +12,38 @@ export function listCategories(db: Db, storeId: number): Promise<CategoryRow[]> 
 }
 
 export function findCategory(db: Db, storeId: number, id: number): Promise<CategoryRow | undefined> {
-  return db.selectFrom('categories').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('categories')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findCategoryDepth(db: Db, storeId: number, id: number): Promise<number | undefined> {
-  const row = await db.selectFrom('categories').select('depth').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('categories')
+    .select('depth')
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row?.depth;
 }
 
 /** The id of the category named `name` under `parentId` (null: top level), other than `exceptId`. */
-export async function findCategoryNamed(db: Db, storeId: number, name: string, parentId: number | null, exceptId?: number): Promise<number | undefined> {
-  let q = db.selectFrom('categories').select('id').where('store_id', '=', storeId).where('parent_key', '=', parentId ?? 0).where('name', '=', name);
+export async function findCategoryNamed(
+  db: Db,
+  storeId: number,
+  name: string,
+  parentId: number | null,
+  exceptId?: number,
+): Promise<number | undefined> {
+  let q = db
+    .selectFrom('categories')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('parent_key', '=', parentId ?? 0)
+    .where('name', '=', name);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst())?.id;
 }
@@ -39,7 +60,15 @@ export function insertCategory(trx: Db, category: NewCategory): Promise<Category
   const { storeId, name, parentId, depth, now } = category;
   return trx
     .insertInto('categories')
-    .values({ store_id: storeId, name, parent_id: parentId, parent_key: parentId ?? 0, depth, created_at: now, updated_at: now })
+    .values({
+      store_id: storeId,
+      name,
+      parent_id: parentId,
+      parent_key: parentId ?? 0,
+      depth,
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -50,10 +79,21 @@ export function lockTree(trx: Db, storeId: number): Promise<CategoryRow[]> {
   return isPostgres(trx) ? q.forUpdate().execute() : q.execute();
 }
 
-export function updateCategory(trx: Db, storeId: number, id: number, change: { name: string; parentId: number | null; depth: number; now: number }): Promise<CategoryRow> {
+export function updateCategory(
+  trx: Db,
+  storeId: number,
+  id: number,
+  change: { name: string; parentId: number | null; depth: number; now: number },
+): Promise<CategoryRow> {
   return trx
     .updateTable('categories')
-    .set({ name: change.name, parent_id: change.parentId, parent_key: change.parentId ?? 0, depth: change.depth, updated_at: change.now })
+    .set({
+      name: change.name,
+      parent_id: change.parentId,
+      parent_key: change.parentId ?? 0,
+      depth: change.depth,
+      updated_at: change.now,
+    })
     .where('id', '=', id)
     .where('store_id', '=', storeId)
     .returningAll()
@@ -62,16 +102,29 @@ export function updateCategory(trx: Db, storeId: number, id: number, change: { n
 
 /** Moves these categories `shift` levels (the descendants of a moved category). */
 export async function shiftDepths(trx: Db, ids: number[], shift: number, now: number): Promise<void> {
-  await trx.updateTable('categories').set((eb) => ({ depth: eb('depth', '+', shift), updated_at: now })).where('id', 'in', ids).execute();
+  await trx
+    .updateTable('categories')
+    .set((eb) => ({ depth: eb('depth', '+', shift), updated_at: now }))
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** The store's posts linked to the category or having it as their default, by id. */
-export function postsOfCategory(trx: Db, storeId: number, id: number): Promise<Array<{ id: number; default_category_id: number | null }>> {
+export function postsOfCategory(
+  trx: Db,
+  storeId: number,
+  id: number,
+): Promise<Array<{ id: number; default_category_id: number | null }>> {
   return trx
     .selectFrom('posts')
     .select(['id', 'default_category_id'])
     .where('store_id', '=', storeId)
-    .where((eb) => eb.or([eb('id', 'in', eb.selectFrom('post_categories').select('post_id').where('category_id', '=', id)), eb('default_category_id', '=', id)]))
+    .where((eb) =>
+      eb.or([
+        eb('id', 'in', eb.selectFrom('post_categories').select('post_id').where('category_id', '=', id)),
+        eb('default_category_id', '=', id),
+      ]),
+    )
     .orderBy('id')
     .execute();
 }
@@ -80,10 +133,26 @@ export function postsOfCategory(trx: Db, storeId: number, id: number): Promise<A
  * Takes the category out of every post: its links go, a default of it becomes null, and the
  * posts `postIds` (those postsOfCategory found) are marked updated at `now`.
  */
-export async function detachCategory(trx: Db, storeId: number, id: number, postIds: number[], now: number): Promise<void> {
+export async function detachCategory(
+  trx: Db,
+  storeId: number,
+  id: number,
+  postIds: number[],
+  now: number,
+): Promise<void> {
   await trx.deleteFrom('post_categories').where('category_id', '=', id).execute();
-  await trx.updateTable('posts').set({ default_category_id: null }).where('store_id', '=', storeId).where('default_category_id', '=', id).execute();
-  await trx.updateTable('posts').set({ updated_at: now }).where('store_id', '=', storeId).where('id', 'in', postIds).execute();
+  await trx
+    .updateTable('posts')
+    .set({ default_category_id: null })
+    .where('store_id', '=', storeId)
+    .where('default_category_id', '=', id)
+    .execute();
+  await trx
+    .updateTable('posts')
+    .set({ updated_at: now })
+    .where('store_id', '=', storeId)
+    .where('id', 'in', postIds)
+    .execute();
 }
 
 export async function deleteCategory(trx: Db, storeId: number, id: number): Promise<void> {

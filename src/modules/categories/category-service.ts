@@ -52,19 +52,32 @@ export class CategoryService {
   }
 
   /** `response`: given the category as it will be returned, the response stored for replays, with the category. */
-  async create(store: Store, input: CreateCategoryInput, actor: Actor, options: { response?: (category: CategoryView) => StoredResponse } = {}): Promise<CategoryView> {
+  async create(
+    store: Store,
+    input: CreateCategoryInput,
+    actor: Actor,
+    options: { response?: (category: CategoryView) => StoredResponse } = {},
+  ): Promise<CategoryView> {
     const name = normalizeName(input.name, 'name');
     const parentId = input.parent_id ?? null;
     const depth = parentId === null ? 1 : (await this.parentDepth(store, parentId, 'parent_id')) + 1;
     if (depth > store.limits.categoryMaxDepth) {
-      throw new ApiError('validation_failed', [detail('parent_id', `would exceed the maximum category depth of ${store.limits.categoryMaxDepth}`)]);
+      throw new ApiError('validation_failed', [
+        detail('parent_id', `would exceed the maximum category depth of ${store.limits.categoryMaxDepth}`),
+      ]);
     }
     await this.assertNameFree(store, name, parentId);
     const now = this.clock.now().getTime();
     try {
       return await this.db.transaction().execute(async (trx) => {
         const created = await insertCategory(trx, { storeId: store.id, name, parentId, depth, now });
-        await recordAudit(trx, actor, { action: 'category.created', resourceType: 'category', resourceId: created.id, changes: ['name', 'parent_id'], at: now });
+        await recordAudit(trx, actor, {
+          action: 'category.created',
+          resourceType: 'category',
+          resourceId: created.id,
+          changes: ['name', 'parent_id'],
+          at: now,
+        });
         const category = presentCategory(created, store.utcOffset);
         await recordEvent(trx, store, 'category.created', now, () => category);
         const response = options.response?.(category);
@@ -99,12 +112,21 @@ export class CategoryService {
         let depth = current.depth;
         if (moving) {
           const parent = parentId === null ? null : all.find((c) => c.id === parentId);
-          if (parent === undefined) throw new ApiError('validation_failed', [detail('parent_id', 'is not a category of this store')]);
-          if (parent && subtree.some((c) => c.id === parent.id)) throw new ApiError('validation_failed', [detail('parent_id', 'cannot be the category itself or one of its descendants')]);
+          if (parent === undefined)
+            throw new ApiError('validation_failed', [detail('parent_id', 'is not a category of this store')]);
+          if (parent && subtree.some((c) => c.id === parent.id))
+            throw new ApiError('validation_failed', [
+              detail('parent_id', 'cannot be the category itself or one of its descendants'),
+            ]);
           depth = parent ? parent.depth + 1 : 1;
           const deepest = Math.max(...subtree.map((c) => c.depth)) + depth - current.depth;
           if (deepest > store.limits.categoryMaxDepth) {
-            throw new ApiError('validation_failed', [detail('parent_id', `would exceed the maximum category depth of ${store.limits.categoryMaxDepth} (the category's subtree is ${deepest - depth + 1} levels deep)`)]);
+            throw new ApiError('validation_failed', [
+              detail(
+                'parent_id',
+                `would exceed the maximum category depth of ${store.limits.categoryMaxDepth} (the category's subtree is ${deepest - depth + 1} levels deep)`,
+              ),
+            ]);
           }
         }
         const clash = all.find((c) => c.id !== id && c.parent_key === (parentId ?? 0) && c.name === newName);
@@ -116,7 +138,13 @@ export class CategoryService {
           await shiftDepths(trx, descendants, shift, now);
         }
         const changes = [...(newName !== current.name ? ['name'] : []), ...(moving ? ['parent_id'] : [])];
-        await recordAudit(trx, actor, { action: 'category.updated', resourceType: 'category', resourceId: id, changes, at: now });
+        await recordAudit(trx, actor, {
+          action: 'category.updated',
+          resourceType: 'category',
+          resourceId: id,
+          changes,
+          at: now,
+        });
         await recordEvent(trx, store, 'category.updated', now, () => presentCategory(updated, store.utcOffset));
         return updated;
       });
@@ -125,7 +153,12 @@ export class CategoryService {
       // A concurrent create of the same name won the unique index: answer like a plain conflict.
       if (isUniqueViolation(err) && name !== undefined) {
         const current = await this.require(store, id).catch(() => null);
-        await this.assertNameFree(store, name, input.parent_id !== undefined ? input.parent_id : (current?.parent_id ?? null), id);
+        await this.assertNameFree(
+          store,
+          name,
+          input.parent_id !== undefined ? input.parent_id : (current?.parent_id ?? null),
+          id,
+        );
       }
       throw err;
     }
@@ -143,20 +176,42 @@ export class CategoryService {
       const all = await lockTree(trx, store.id);
       if (!all.some((c) => c.id === id)) throw new ApiError('not_found');
       const children = all.filter((c) => c.parent_id === id).map((c) => c.id);
-      if (children.length > 0) throw new ApiError('category_has_children', [detail('child_category_ids', children.join(', '))]);
+      if (children.length > 0)
+        throw new ApiError('category_has_children', [detail('child_category_ids', children.join(', '))]);
       const posts = await postsOfCategory(trx, store.id, id);
       if (posts.length > 0) {
-        await detachCategory(trx, store.id, id, posts.map((p) => p.id), now);
+        await detachCategory(
+          trx,
+          store.id,
+          id,
+          posts.map((p) => p.id),
+          now,
+        );
         for (const post of posts) {
           const changes = post.default_category_id === id ? ['category_ids', 'default_category_id'] : ['category_ids'];
-          await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: post.id, changes, at: now });
+          await recordAudit(trx, actor, {
+            action: 'post.updated',
+            resourceType: 'post',
+            resourceId: post.id,
+            changes,
+            at: now,
+          });
           // The feed (and webhooks) show each post as it is now, so a mirror needs no rule of its own.
           const record = await findPost(trx, store.id, post.id);
-          if (record) await recordEvent(trx, store, 'post.updated', now, () => presentPost(record, { store, now, publicBaseUrl: this.publicBaseUrl }));
+          if (record)
+            await recordEvent(trx, store, 'post.updated', now, () =>
+              presentPost(record, { store, now, publicBaseUrl: this.publicBaseUrl }),
+            );
         }
       }
       await deleteCategory(trx, store.id, id);
-      await recordAudit(trx, actor, { action: 'category.deleted', resourceType: 'category', resourceId: id, changes: [], at: now });
+      await recordAudit(trx, actor, {
+        action: 'category.deleted',
+        resourceType: 'category',
+        resourceId: id,
+        changes: [],
+        at: now,
+      });
       await recordEvent(trx, store, 'category.deleted', now, () => ({ id }));
     });
   }
@@ -169,7 +224,8 @@ export class CategoryService {
 
   private async parentDepth(store: Store, parentId: number, field: string): Promise<number> {
     const depth = await findCategoryDepth(this.db, store.id, parentId);
-    if (depth === undefined) throw new ApiError('validation_failed', [detail(field, 'is not a category of this store')]);
+    if (depth === undefined)
+      throw new ApiError('validation_failed', [detail(field, 'is not a category of this store')]);
     return depth;
   }
 
@@ -189,6 +245,9 @@ function subtreeOf(all: CategoryRow[], root: CategoryRow): CategoryRow[] {
 function normalizeName(raw: string, field: string): string {
   const name = raw.trim();
   const length = [...name].length;
-  if (length === 0 || length > CATEGORY_NAME_MAX) throw new ApiError('validation_failed', [detail(field, `must be 1 to ${CATEGORY_NAME_MAX} characters after trimming`)]);
+  if (length === 0 || length > CATEGORY_NAME_MAX)
+    throw new ApiError('validation_failed', [
+      detail(field, `must be 1 to ${CATEGORY_NAME_MAX} characters after trimming`),
+    ]);
   return name;
 }

@@ -41,7 +41,14 @@ export function typeCondition(filter: TypeFilter | null): RawBuilder<unknown> {
 /** An event row as the feed shows it. */
 export function presentEvent(store: Store, row: { id: string; body: string; sequence: number | string }): EventView {
   const body = JSON.parse(row.body) as { type: string; timestamp: string; data: unknown };
-  return { id: row.id, sequence: Number(row.sequence), type: body.type, timestamp: body.timestamp, handle: store.handle, data: body.data };
+  return {
+    id: row.id,
+    sequence: Number(row.sequence),
+    type: body.type,
+    timestamp: body.timestamp,
+    handle: store.handle,
+    data: body.data,
+  };
 }
 
 export class EventFeed {
@@ -56,7 +63,9 @@ export class EventFeed {
     const limit = query.limit ?? EVENT_PAGE_DEFAULT;
     const filter = parseTypeFilter(query.types);
     if (query.after !== undefined && !SEQUENCE.test(query.after)) {
-      throw new ApiError('validation_failed', [detail('after', 'must be a next_cursor from this feed or an event sequence (a whole number)')]);
+      throw new ApiError('validation_failed', [
+        detail('after', 'must be a next_cursor from this feed or an event sequence (a whole number)'),
+      ]);
     }
     const after = query.after === undefined ? null : Number(query.after);
     const counter = counterQuery(this.engine, store.id);
@@ -76,17 +85,30 @@ export class EventFeed {
     const purged = Number(rows[0]?.purged_through ?? 0);
     if (after !== null && after < purged) {
       throw new ApiError('cursor_expired', [
-        detail('after', `events up to sequence ${purged} are past the ${this.retentionDays}-day retention; read the resources again, then follow from the next_cursor of GET /v1/events without after`),
+        detail(
+          'after',
+          `events up to sequence ${purged} are past the ${this.retentionDays}-day retention; read the resources again, then follow from the next_cursor of GET /v1/events without after`,
+        ),
       ]);
     }
     if (after !== null && after > last) {
-      throw new ApiError('validation_failed', [detail('after', `is beyond the newest event of this store (sequence ${last}); use a next_cursor from this feed`)]);
+      throw new ApiError('validation_failed', [
+        detail(
+          'after',
+          `is beyond the newest event of this store (sequence ${last}); use a next_cursor from this feed`,
+        ),
+      ]);
     }
-    const events = rows.filter((r): r is FeedRow & { id: string; body: string; sequence: number | string } => r.id !== null);
+    const events = rows.filter(
+      (r): r is FeedRow & { id: string; body: string; sequence: number | string } => r.id !== null,
+    );
     const hasMore = events.length > limit;
     const page = events.slice(0, limit);
     // A full page resumes after its last event; otherwise everything up to the counter was seen.
     const next = hasMore ? Number(page[page.length - 1].sequence) : Math.max(last, after ?? 0);
-    return { data: page.map((r) => presentEvent(store, r)), meta: { next_cursor: String(next), has_more: hasMore, limit } };
+    return {
+      data: page.map((r) => presentEvent(store, r)),
+      meta: { next_cursor: String(next), has_more: hasMore, limit },
+    };
   }
 }

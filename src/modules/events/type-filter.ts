@@ -19,7 +19,13 @@ export function parseTypeFilter(value: string | undefined, field = 'types'): Typ
   for (const [i, item] of items.entries()) {
     if ((CONTENT_ACTIONS as readonly string[]).includes(item)) filter.exact.push(item);
     else if (item.endsWith('.*') && RESOURCES.includes(item.slice(0, -2))) filter.prefixes.push(item.slice(0, -2));
-    else problems.push(detail(`${field}[${i}]`, `"${item}" is not an event type; use ${CONTENT_ACTIONS.join(', ')}, or a prefix ${RESOURCES.map((r) => `${r}.*`).join(', ')}`));
+    else
+      problems.push(
+        detail(
+          `${field}[${i}]`,
+          `"${item}" is not an event type; use ${CONTENT_ACTIONS.join(', ')}, or a prefix ${RESOURCES.map((r) => `${r}.*`).join(', ')}`,
+        ),
+      );
   }
   if (problems.length > 0) throw new ApiError('validation_failed', problems);
   return filter;

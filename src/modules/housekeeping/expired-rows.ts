@@ -15,7 +15,8 @@ export const expiredIdempotencyRecords: ExpiredRowBatch = async (db, now, limit)
       eb(
         eb.refTuple('store_id', 'application', 'idem_key'),
         'in',
-        eb.selectFrom('idempotency_records')
+        eb
+          .selectFrom('idempotency_records')
           .select(['store_id', 'application', 'idem_key'])
           .where('expires_at', '<=', now)
           .limit(limit)
@@ -34,7 +35,8 @@ export const expiredContentFingerprints: ExpiredRowBatch = async (db, now, limit
       eb(
         eb.refTuple('store_id', 'fingerprint'),
         'in',
-        eb.selectFrom('content_fingerprints')
+        eb
+          .selectFrom('content_fingerprints')
           .select(['store_id', 'fingerprint'])
           .where('created_at', '<=', now - DUPLICATE_WINDOW_MS)
           .limit(limit)
@@ -49,7 +51,9 @@ export const expiredContentFingerprints: ExpiredRowBatch = async (db, now, limit
 export const expiredDeleteTokens: ExpiredRowBatch = async (db, now, limit) => {
   const result = await db
     .deleteFrom('delete_confirmations')
-    .where('token_hash', 'in', (eb) => eb.selectFrom('delete_confirmations').select('token_hash').where('expires_at', '<=', now).limit(limit))
+    .where('token_hash', 'in', (eb) =>
+      eb.selectFrom('delete_confirmations').select('token_hash').where('expires_at', '<=', now).limit(limit),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 };

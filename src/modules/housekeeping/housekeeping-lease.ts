@@ -48,16 +48,30 @@ export class HousekeepingLease {
 
   /** Frees the lease for the next pass, whoever runs it. */
   async release(): Promise<void> {
-    await this.db.updateTable('housekeeping_lease').set({ expires_at: 0 }).where('name', '=', LEASE_NAME).where('holder', '=', this.holder).execute();
+    await this.db
+      .updateTable('housekeeping_lease')
+      .set({ expires_at: 0 })
+      .where('name', '=', LEASE_NAME)
+      .where('holder', '=', this.holder)
+      .execute();
   }
 
   /** Where the media sweep goes on (kept with the lease: only the holder moves it). */
   async mediaCursor(): Promise<string | null> {
-    const row = await this.db.selectFrom('housekeeping_lease').select('media_cursor').where('name', '=', LEASE_NAME).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('housekeeping_lease')
+      .select('media_cursor')
+      .where('name', '=', LEASE_NAME)
+      .executeTakeFirst();
     return row?.media_cursor ?? null;
   }
 
   async saveMediaCursor(cursor: string | null): Promise<void> {
-    await this.db.updateTable('housekeeping_lease').set({ media_cursor: cursor }).where('name', '=', LEASE_NAME).where('holder', '=', this.holder).execute();
+    await this.db
+      .updateTable('housekeeping_lease')
+      .set({ media_cursor: cursor })
+      .where('name', '=', LEASE_NAME)
+      .where('holder', '=', this.holder)
+      .execute();
   }
 }

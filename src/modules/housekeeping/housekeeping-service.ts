@@ -6,7 +6,14 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PeriodicJob } from '../../lib/periodic.js';
 import { removeOwedFiles, sweepOrphanFiles, type MediaStore } from '../media/index.js';
-import { expiredContentFingerprints, expiredDeleteTokens, expiredIdempotencyRecords, expiredWebhookDeliveries, expiredWebhookEvents, type ExpiredRowBatch } from './expired-rows.js';
+import {
+  expiredContentFingerprints,
+  expiredDeleteTokens,
+  expiredIdempotencyRecords,
+  expiredWebhookDeliveries,
+  expiredWebhookEvents,
+  type ExpiredRowBatch,
+} from './expired-rows.js';
 import { HousekeepingLease } from './housekeeping-lease.js';
 import { DAY_MS } from '../events/event-retention.js';
 

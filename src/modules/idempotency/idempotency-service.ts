@@ -27,19 +27,20 @@ export type BeginOutcome =
   | { kind: 'in_progress' };
 
 // Every idempotent request runs both, so they are compiled once (see queryTemplate).
-const insertInProgress = writeTemplate((db, $: { storeId: number; application: string; key: string; requestHash: string; now: number; expiresAt: number }) =>
-  db.insertInto('idempotency_records').values({
-    store_id: $.storeId,
-    application: $.application,
-    idem_key: $.key,
-    request_hash: $.requestHash,
-    state: 'in_progress',
-    status_code: null,
-    response_body: null,
-    location: null,
-    created_at: $.now,
-    expires_at: $.expiresAt,
-  }),
+const insertInProgress = writeTemplate(
+  (db, $: { storeId: number; application: string; key: string; requestHash: string; now: number; expiresAt: number }) =>
+    db.insertInto('idempotency_records').values({
+      store_id: $.storeId,
+      application: $.application,
+      idem_key: $.key,
+      request_hash: $.requestHash,
+      state: 'in_progress',
+      status_code: null,
+      response_body: null,
+      location: null,
+      created_at: $.now,
+      expires_at: $.expiresAt,
+    }),
 );
 type Completion = IdempotencyScope & { statusCode: number; body: string; location: string | null };
 
@@ -63,7 +64,12 @@ export interface StoredResponse {
 
 /** Stores `response` for replays; `db` may be the transaction that wrote the result, so both commit together. */
 export async function storeResponse(db: Db, response: StoredResponse): Promise<void> {
-  await markCompleted(db, { ...response.scope, statusCode: response.statusCode, body: response.body, location: response.location });
+  await markCompleted(db, {
+    ...response.scope,
+    statusCode: response.statusCode,
+    body: response.body,
+    location: response.location,
+  });
 }
 
 export class IdempotencyService {
@@ -84,11 +90,22 @@ export class IdempotencyService {
       if (await this.tryInsert(scope, requestHash, now)) return { kind: 'proceed' };
       const existing = await this.find(scope);
       if (!existing) continue; // released meanwhile: try to insert again
-      if (existing.expires_at <= now || (existing.state === 'in_progress' && existing.created_at <= now - ABANDONED_AFTER_MS)) {
+      if (
+        existing.expires_at <= now ||
+        (existing.state === 'in_progress' && existing.created_at <= now - ABANDONED_AFTER_MS)
+      ) {
         // Past retention (a new request) or abandoned: take the row over, guarded so only one taker wins.
         const taken = await this.db
           .updateTable('idempotency_records')
-          .set({ request_hash: requestHash, state: 'in_progress', status_code: null, response_body: null, location: null, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS })
+          .set({
+            request_hash: requestHash,
+            state: 'in_progress',
+            status_code: null,
+            response_body: null,
+            location: null,
+            created_at: now,
+            expires_at: now + IDEMPOTENCY_RETENTION_MS,
+          })
           .where('store_id', '=', scope.storeId)
           .where('application', '=', scope.application)
           .where('idem_key', '=', scope.key)
@@ -99,19 +116,28 @@ export class IdempotencyService {
       }
       if (existing.request_hash !== requestHash) return { kind: 'reused' };
       if (existing.state === 'in_progress') return { kind: 'in_progress' };
-      return { kind: 'replay', statusCode: existing.status_code ?? 200, body: existing.response_body ?? '', location: existing.location };
+      return {
+        kind: 'replay',
+        statusCode: existing.status_code ?? 200,
+        body: existing.response_body ?? '',
+        location: existing.location,
+      };
     }
     return { kind: 'in_progress' };
   }
 
   /** Forgets an attempt that failed, so a retry with the same key is evaluated afresh. */
   async release(scope: IdempotencyScope): Promise<void> {
-    await this.whereScope(this.db.deleteFrom('idempotency_records'), scope).where('state', '=', 'in_progress').execute();
+    await this.whereScope(this.db.deleteFrom('idempotency_records'), scope)
+      .where('state', '=', 'in_progress')
+      .execute();
   }
 
   private async tryInsert(scope: IdempotencyScope, requestHash: string, now: number): Promise<boolean> {
     try {
-      await this.writes.run((trx) => insertInProgress(trx, { ...scope, requestHash, now, expiresAt: now + IDEMPOTENCY_RETENTION_MS }));
+      await this.writes.run((trx) =>
+        insertInProgress(trx, { ...scope, requestHash, now, expiresAt: now + IDEMPOTENCY_RETENTION_MS }),
+      );
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;
@@ -133,7 +159,10 @@ export class IdempotencyService {
 
   /** Housekeeping: drops records past retention. */
   async purgeExpired(): Promise<number> {
-    const result = await this.db.deleteFrom('idempotency_records').where('expires_at', '<=', this.clock.now().getTime()).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('idempotency_records')
+      .where('expires_at', '<=', this.clock.now().getTime())
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -11,7 +11,12 @@ import type { IdentitySchema } from './identity-schemas.js';
 
 /** Today's use of both daily quotas in one query. */
 const usageToday = queryTemplate((db, $: { storeId: number; day: string }) =>
-  db.selectFrom('daily_usage').select(['kind', 'used']).where('store_id', '=', $.storeId).where('day', '=', $.day).where('kind', 'in', ['posts', 'images']),
+  db
+    .selectFrom('daily_usage')
+    .select(['kind', 'used'])
+    .where('store_id', '=', $.storeId)
+    .where('day', '=', $.day)
+    .where('kind', 'in', ['posts', 'images']),
 );
 
 type Identity = Static<typeof IdentitySchema>;
@@ -43,7 +48,12 @@ export class IdentityService {
     const found = this.cache?.get(caller, versions.usage, now);
     if (found) return found;
     const identity = await this.read(caller, now);
-    this.cache?.set(caller, Object.freeze(identity), { version: versions.usage, now, until: nextTaipeiMidnight(now), size: IDENTITY_BYTES });
+    this.cache?.set(caller, Object.freeze(identity), {
+      version: versions.usage,
+      now,
+      until: nextTaipeiMidnight(now),
+      size: IDENTITY_BYTES,
+    });
     return identity;
   }
 

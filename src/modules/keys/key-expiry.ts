@@ -7,7 +7,11 @@ export const EXPIRY_WARNING_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** Store handle → active (unrevoked, not yet expired) keys expiring within `days` of `now`. */
-export async function keysExpiringByStore(db: Db, now: number, days = EXPIRY_WARNING_DAYS): Promise<Map<string, number>> {
+export async function keysExpiringByStore(
+  db: Db,
+  now: number,
+  days = EXPIRY_WARNING_DAYS,
+): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('api_keys')
     .innerJoin('stores', 'stores.id', 'api_keys.store_id')

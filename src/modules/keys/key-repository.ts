@@ -22,7 +22,12 @@ const KEY_COLUMNS = [
 
 /** The key and its store in one query, compiled once (it runs on every request not cached). */
 const keyWithStore = queryTemplate((db, $: { keyId: string }) =>
-  db.selectFrom('api_keys').innerJoin('stores', 'stores.id', 'api_keys.store_id').selectAll('stores').select(KEY_COLUMNS).where('api_keys.key_id', '=', $.keyId),
+  db
+    .selectFrom('api_keys')
+    .innerJoin('stores', 'stores.id', 'api_keys.store_id')
+    .selectAll('stores')
+    .select(KEY_COLUMNS)
+    .where('api_keys.key_id', '=', $.keyId),
 );
 
 /** PostgreSQL: the same with the store's cache versions, read in the same snapshot. */
@@ -59,7 +64,12 @@ export async function insertKey(db: Db, row: Insertable<ApiKeysTable>): Promise<
 
 /** Revokes the key unless it already is; whether this call revoked it. */
 export async function revokeKey(db: Db, keyId: string, now: number): Promise<boolean> {
-  const result = await db.updateTable('api_keys').set({ revoked_at: now }).where('key_id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('key_id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -72,5 +82,11 @@ export function findKey(db: Db, keyId: string): Promise<KeyRow | undefined> {
 }
 
 export function listKeys(db: Db, storeId: number): Promise<KeyRow[]> {
-  return db.selectFrom('api_keys').selectAll().where('store_id', '=', storeId).orderBy('created_at').orderBy('key_id').execute();
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .orderBy('created_at')
+    .orderBy('key_id')
+    .execute();
 }

@@ -6,7 +6,16 @@ import { DAY_MS } from '../../lib/time.js';
 import { storeFromRow, type Store } from '../stores/index.js';
 import { generateKeyParts, parseApiKey } from './key-format.js';
 import { deserializeScopes, expandScopes, serializeScopes, type Scope } from './scopes.js';
-import { findKey, findKeyWithStore, findKeyWithStoreAndVersions, insertKey, listKeys, revokeKey, updateKey, type KeyWithStore } from './key-repository.js';
+import {
+  findKey,
+  findKeyWithStore,
+  findKeyWithStoreAndVersions,
+  insertKey,
+  listKeys,
+  revokeKey,
+  updateKey,
+  type KeyWithStore,
+} from './key-repository.js';
 
 export const KEY_DEFAULTS = {
   lifetimeDays: 365,
@@ -90,7 +99,9 @@ export class KeyService {
   }
 
   /** Issues a key; the full key is in the result and is never stored or shown again. */
-  async issue(input: IssueKeyInput): Promise<{ key: string; keyId: string; scopes: Scope[]; expiresAt: number | null }> {
+  async issue(
+    input: IssueKeyInput,
+  ): Promise<{ key: string; keyId: string; scopes: Scope[]; expiresAt: number | null }> {
     const now = this.clock.now().getTime();
     const expiresAt =
       input.expiresInDays === null ? null : now + (input.expiresInDays ?? KEY_DEFAULTS.lifetimeDays) * DAY_MS;
@@ -153,7 +164,11 @@ export class KeyService {
       caller = read.caller;
       if (read.versions) versions = read.versions;
       if (caller && callers) {
-        callers.set(keyId, { secret, caller: freezeCaller(caller) }, { version: versions.keys, now, until: caller.expiresAt ?? undefined, size: CALLER_BYTES });
+        callers.set(
+          keyId,
+          { secret, caller: freezeCaller(caller) },
+          { version: versions.keys, now, until: caller.expiresAt ?? undefined, size: CALLER_BYTES },
+        );
       }
     }
     if (!caller) return null;
@@ -173,7 +188,11 @@ export class KeyService {
     return cached && safeEqual(cached.secret, parsed.secret) ? cached.caller : undefined;
   }
 
-  private async readCaller(keyId: string, secret: string, withVersions: boolean): Promise<{ caller: Caller | null; versions?: CacheVersions }> {
+  private async readCaller(
+    keyId: string,
+    secret: string,
+    withVersions: boolean,
+  ): Promise<{ caller: Caller | null; versions?: CacheVersions }> {
     if (withVersions) {
       const row = await findKeyWithStoreAndVersions(this.db, keyId);
       return { caller: row ? this.verify(row, secret) : null, versions: versionsFromRow(row) };
@@ -251,7 +270,11 @@ function summarize(row: {
     expires_at: row.expires_at,
     revoked_at: row.revoked_at,
     created_at: row.created_at,
-    rate_limits: { read_per_minute: row.read_per_minute, write_per_minute: row.write_per_minute, concurrency: row.concurrency },
+    rate_limits: {
+      read_per_minute: row.read_per_minute,
+      write_per_minute: row.write_per_minute,
+      concurrency: row.concurrency,
+    },
   };
 }
 

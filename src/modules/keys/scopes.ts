@@ -1,5 +1,12 @@
 // Scopes (docs/api-behaviour.md, "Keys"): fixed per key; `write_blog` implies `read_blog`.
-export const SCOPES = ['read_blog', 'write_blog', 'publish_blog', 'write_media', 'read_audit', 'manage_webhooks'] as const;
+export const SCOPES = [
+  'read_blog',
+  'write_blog',
+  'publish_blog',
+  'write_media',
+  'read_audit',
+  'manage_webhooks',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 const IMPLIES: Partial<Record<Scope, Scope[]>> = { write_blog: ['read_blog'] };

@@ -63,7 +63,11 @@ interface ImageHeader {
   orientedWidth: number;
 }
 
-export async function processImage(input: Buffer, limits: ImageLimits, budget: DecodeBudget = DEFAULT_DECODE_BUDGET): Promise<ProcessedImage> {
+export async function processImage(
+  input: Buffer,
+  limits: ImageLimits,
+  budget: DecodeBudget = DEFAULT_DECODE_BUDGET,
+): Promise<ProcessedImage> {
   assertValidLimits(limits);
   assertValidBudget(budget);
   if (input.length > limits.maxBytes) {
@@ -165,7 +169,10 @@ function checkHeaderLimits(header: ImageHeader, limits: ImageLimits, budget: Dec
     );
   }
   if (header.frames > limits.maxGifFrames) {
-    throw new ImageRejection('image_too_large', `animation has ${header.frames} frames, the limit is ${limits.maxGifFrames}`);
+    throw new ImageRejection(
+      'image_too_large',
+      `animation has ${header.frames} frames, the limit is ${limits.maxGifFrames}`,
+    );
   }
   // Every frame is composed on the whole canvas and re-encoded, so this is the work to be done.
   const totalPixels = framePixels * header.frames;
@@ -253,7 +260,9 @@ function rejectionFromDecodeError(format: ImageFormat, error: unknown, timeoutSe
   }
   // libvips' message when the time budget runs out: "timeout: 18% complete".
   if (/^timeout: /i.test(message)) {
-    return new ImageRejection('image_too_large', `image took longer than ${timeoutSeconds} s to process`, { cause: error });
+    return new ImageRejection('image_too_large', `image took longer than ${timeoutSeconds} s to process`, {
+      cause: error,
+    });
   }
   return new ImageRejection('unreadable', `the ${format} image data could not be decoded`, { cause: error });
 }

@@ -4,7 +4,13 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomLowerAlnum, sha256Hex } from '../../lib/crypto.js';
 import { isValidBasename, isValidHandle } from './image-refs.js';
-import { listPosition, type MediaStore, type StoredFileInfo, type StoredObject, type StoredObjectPage } from './media-store.js';
+import {
+  listPosition,
+  type MediaStore,
+  type StoredFileInfo,
+  type StoredObject,
+  type StoredObjectPage,
+} from './media-store.js';
 
 // Temporary files are named `.upload-<host>-<pid>-<random>.tmp`: the writer's machine and
 // process are in the name, so a file whose writer no longer runs on this machine is known to be
@@ -111,7 +117,8 @@ export class LocalMediaStore implements MediaStore {
       for (const basename of (await this.entries(join(this.root, handle))).filter(isValidBasename)) {
         const position = listPosition(handle, basename);
         if (after !== null && position <= after) continue;
-        if (objects.length === limit) return { objects, next: listPosition(objects[limit - 1].handle, objects[limit - 1].basename) };
+        if (objects.length === limit)
+          return { objects, next: listPosition(objects[limit - 1].handle, objects[limit - 1].basename) };
         const info = await this.stat(handle, basename);
         if (info) objects.push({ handle, basename, modifiedAt: info.modifiedAt });
       }
@@ -145,14 +152,16 @@ export class LocalMediaStore implements MediaStore {
     try {
       return (await readdir(dir)).sort();
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+        return [];
       throw err;
     }
   }
 
   /** Both parts are checked against the generated patterns: no `..`, no slash, no other file. */
   private pathOf(handle: string, basename: string): string {
-    if (!isValidHandle(handle) || !isValidBasename(basename)) throw new Error(`Invalid media path ${handle}/${basename}`);
+    if (!isValidHandle(handle) || !isValidBasename(basename))
+      throw new Error(`Invalid media path ${handle}/${basename}`);
     return join(this.root, handle, basename);
   }
 }

@@ -60,7 +60,13 @@ export interface SweepOutcome {
  * that no image accounts for: no row with that store and name, or a row deleted before
  * `cutoff`. A younger file may belong to an upload whose row has not committed yet.
  */
-export async function sweepOrphanFiles(db: Db, files: MediaStore, cutoff: number, after: string | null, limit: number): Promise<SweepOutcome> {
+export async function sweepOrphanFiles(
+  db: Db,
+  files: MediaStore,
+  cutoff: number,
+  after: string | null,
+  limit: number,
+): Promise<SweepOutcome> {
   const page = await files.list(after, limit);
   const old = page.objects.filter((o) => o.modifiedAt.getTime() < cutoff);
   let removed = 0;
@@ -70,10 +76,16 @@ export async function sweepOrphanFiles(db: Db, files: MediaStore, cutoff: number
       .selectFrom('images')
       .innerJoin('stores', 'stores.id', 'images.store_id')
       .select(['images.basename', 'images.deleted_at', 'stores.handle'])
-      .where('images.basename', 'in', old.map((o) => o.basename))
+      .where(
+        'images.basename',
+        'in',
+        old.map((o) => o.basename),
+      )
       .execute();
     const accounted = new Set(
-      rows.filter((r) => r.deleted_at === null || Number(r.deleted_at) >= cutoff).map((r) => `${r.handle}/${r.basename}`),
+      rows
+        .filter((r) => r.deleted_at === null || Number(r.deleted_at) >= cutoff)
+        .map((r) => `${r.handle}/${r.basename}`),
     );
     for (const object of old) {
       if (accounted.has(`${object.handle}/${object.basename}`)) continue;

@@ -8,15 +8,31 @@ export type ImageRow = Selectable<ImagesTable>;
 
 /** The store's live image with these uploaded bytes (the live-content index allows one). */
 export function findLiveImageByContent(db: Db, storeId: number, sha256: string): Promise<ImageRow | undefined> {
-  return db.selectFrom('images').selectAll().where('store_id', '=', storeId).where('sha256', '=', sha256).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('sha256', '=', sha256)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export function findLiveImage(db: Db, storeId: number, id: string): Promise<ImageRow | undefined> {
-  return db.selectFrom('images').selectAll().where('store_id', '=', storeId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** The live image at a public address (store handle and file name), or undefined. */
-export function findPublicImage(db: Db, handle: string, basename: string): Promise<{ content_type: string; basename: string } | undefined> {
+export function findPublicImage(
+  db: Db,
+  handle: string,
+  basename: string,
+): Promise<{ content_type: string; basename: string } | undefined> {
   return db
     .selectFrom('images')
     .innerJoin('stores', 'stores.id', 'images.store_id')
@@ -35,7 +51,13 @@ export async function insertImage(trx: Db, row: ImageRow): Promise<void> {
  * Ids of the store's posts (drafts included) with the image as cover or with `path` anywhere in
  * their body, by id, at most `limit`. `path` must hold no LIKE wildcard.
  */
-export async function postsUsingImage(db: Db, storeId: number, imageId: string, path: string, limit: number): Promise<number[]> {
+export async function postsUsingImage(
+  db: Db,
+  storeId: number,
+  imageId: string,
+  path: string,
+  limit: number,
+): Promise<number[]> {
   const rows = await db
     .selectFrom('posts')
     .select('id')
@@ -52,7 +74,12 @@ export async function postsUsingImage(db: Db, storeId: number, imageId: string, 
  * housekeeping reads). False, with nothing written, when the image was no longer live.
  */
 export async function markImageDeleted(trx: Db, imageId: string, now: number): Promise<boolean> {
-  const result = await trx.updateTable('images').set({ deleted_at: now }).where('id', '=', imageId).where('deleted_at', 'is', null).executeTakeFirst();
+  const result = await trx
+    .updateTable('images')
+    .set({ deleted_at: now })
+    .where('id', '=', imageId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
   await trx.insertInto('media_deletions').values({ image_id: imageId, requested_at: now }).execute();
   return true;

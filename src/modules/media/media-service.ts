@@ -11,8 +11,21 @@ import { recordAudit, type Actor } from '../audit/index.js';
 import { recordEvent, withdrawDeliveries } from '../webhooks/event-outbox.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
-import { imagePublicRef, isValidBasename, isValidHandle, newBasename, newImageId, IMAGE_ID_PATTERN } from './image-refs.js';
-import { ImageRejection, processImage, type DecodeBudget, type ImageLimits, type ProcessedImage } from './image-processor.js';
+import {
+  imagePublicRef,
+  isValidBasename,
+  isValidHandle,
+  newBasename,
+  newImageId,
+  IMAGE_ID_PATTERN,
+} from './image-refs.js';
+import {
+  ImageRejection,
+  processImage,
+  type DecodeBudget,
+  type ImageLimits,
+  type ProcessedImage,
+} from './image-processor.js';
 import type { ImageObject } from './image-schemas.js';
 import { createMediaStore } from './create-media-store.js';
 import type { MediaStore } from './media-store.js';
@@ -66,8 +79,16 @@ export class MediaService {
     const existing = await findLiveImageByContent(this.db, store.id, file.sha256);
     if (existing) return { created: false, image: this.present(store, existing) };
 
-    const budget = { maxAnimationPixels: this.settings.maxAnimationPixels, timeoutSeconds: this.settings.processingTimeoutSeconds };
-    const processed = await timeWork(this.observer, 'image_processing', () => processUpload(file.data, limitsOf(store), budget), (err) => err instanceof ApiError);
+    const budget = {
+      maxAnimationPixels: this.settings.maxAnimationPixels,
+      timeoutSeconds: this.settings.processingTimeoutSeconds,
+    };
+    const processed = await timeWork(
+      this.observer,
+      'image_processing',
+      () => processUpload(file.data, limitsOf(store), budget),
+      (err) => err instanceof ApiError,
+    );
     const row: ImageRow = {
       id: newImageId(),
       store_id: store.id,
@@ -89,7 +110,13 @@ export class MediaService {
         // (and answers 200) instead of waiting for, and possibly failing, the quota row.
         await insertImage(trx, row);
         await consumeQuota(trx, store.id, 'images', store.quotas.imagesPerDay, row.created_at);
-        await recordAudit(trx, actor, { action: 'image.uploaded', resourceType: 'image', resourceId: row.id, changes: [FILE_FIELD], at: row.created_at });
+        await recordAudit(trx, actor, {
+          action: 'image.uploaded',
+          resourceType: 'image',
+          resourceId: row.id,
+          changes: [FILE_FIELD],
+          at: row.created_at,
+        });
         await recordEvent(trx, store, 'image.uploaded', row.created_at, () => this.present(store, row));
       });
     } catch (err) {
@@ -116,20 +143,32 @@ export class MediaService {
     const now = this.clock.now().getTime();
     const eventId = await this.db.transaction().execute(async (trx) => {
       const users = await this.postsUsing(trx, store, image);
-      if (users.length > 0) throw new ApiError('image_in_use', users.map((postId) => detail('post_id', String(postId))));
+      if (users.length > 0)
+        throw new ApiError(
+          'image_in_use',
+          users.map((postId) => detail('post_id', String(postId))),
+        );
       // The removal the file is owed is committed with the deletion: if this process dies before
       // the file is gone, housekeeping finds the record and removes it.
       const deleted = await markImageDeleted(trx, image.id, now);
       // A concurrent delete of the same image won; repeating a delete answers 404.
       if (!deleted) throw new ApiError('not_found');
-      await recordAudit(trx, actor, { action: 'image.deleted', resourceType: 'image', resourceId: image.id, changes: [], at: now });
+      await recordAudit(trx, actor, {
+        action: 'image.deleted',
+        resourceType: 'image',
+        resourceId: image.id,
+        changes: [],
+        at: now,
+      });
       return recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
     });
     try {
       await this.files.remove(store.handle, image.basename);
     } catch (removeError) {
       await this.restore(store, image, eventId, removeError);
-      throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, { cause: removeError });
+      throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, {
+        cause: removeError,
+      });
     }
     // The file is gone; a record left behind by a failure here only makes housekeeping repeat a
     // removal that already happened, so the deletion still answers success.
@@ -147,7 +186,15 @@ export class MediaService {
       return info && { contentType: row.content_type, bytes: info.bytes, modifiedAt: info.modifiedAt, etag };
     }
     const opened = await this.files.open(handle, basename);
-    return opened && { contentType: row.content_type, bytes: opened.info.bytes, modifiedAt: opened.info.modifiedAt, etag, stream: opened.stream };
+    return (
+      opened && {
+        contentType: row.content_type,
+        bytes: opened.info.bytes,
+        modifiedAt: opened.info.modifiedAt,
+        etag,
+        stream: opened.stream,
+      }
+    );
   }
 
   /** Ids of the store's posts (drafts included) using the image, by id, at most 20. */
@@ -173,7 +220,9 @@ export class MediaService {
       // E.g. the same content was uploaded again meanwhile, so the row cannot be live twice. The
       // image stays deleted and its media_deletions record makes housekeeping remove the file.
       /* eslint-disable preserve-caught-error -- both failures are the cause: the removal's and the restore's */
-      throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, { cause: [cause, restoreError] });
+      throw new Error(`Image ${image.id}: file removal failed and the row could not be restored`, {
+        cause: [cause, restoreError],
+      });
       /* eslint-enable preserve-caught-error */
     }
   }
@@ -219,6 +268,11 @@ async function processUpload(data: Buffer, limits: ImageLimits, budget: DecodeBu
 }
 
 /** The service as the application runs it: files in the configured store (MEDIA_STORE). */
-export function createMediaService(db: Db, clock: Clock, config: AppConfig, store: MediaStore = createMediaStore(config)): MediaService {
+export function createMediaService(
+  db: Db,
+  clock: Clock,
+  config: AppConfig,
+  store: MediaStore = createMediaStore(config),
+): MediaService {
   return new MediaService(db, clock, store, config.publicBaseUrl, config.media);
 }

@@ -14,7 +14,13 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { S3StoreConfig } from '../../config/config.js';
 import { isValidBasename, isValidHandle } from './image-refs.js';
 import { IMAGE_FORMAT_INFO } from './image-types.js';
-import { listPosition, type MediaStore, type StoredFileInfo, type StoredObject, type StoredObjectPage } from './media-store.js';
+import {
+  listPosition,
+  type MediaStore,
+  type StoredFileInfo,
+  type StoredObject,
+  type StoredObjectPage,
+} from './media-store.js';
 
 const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.values(IMAGE_FORMAT_INFO).map((info) => [info.extension, info.contentType]),
@@ -22,7 +28,10 @@ const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
 
 /** The SDK's answer for an object or bucket that is not there (HEAD has no error body, so no code). */
 function isNotFound(err: unknown): boolean {
-  return err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound');
+  return (
+    err instanceof S3ServiceException &&
+    (err.$metadata.httpStatusCode === 404 || err.name === 'NoSuchKey' || err.name === 'NotFound')
+  );
 }
 
 export function createS3Client(config: S3StoreConfig): S3Client {
@@ -78,7 +87,9 @@ export class S3MediaStore implements MediaStore {
 
   async stat(handle: string, basename: string): Promise<StoredFileInfo | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(handle, basename) }));
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(handle, basename) }),
+      );
       return { bytes: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -88,7 +99,9 @@ export class S3MediaStore implements MediaStore {
 
   async open(handle: string, basename: string): Promise<{ info: StoredFileInfo; stream: Readable } | null> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(handle, basename) }));
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(handle, basename) }),
+      );
       return {
         info: { bytes: object.ContentLength ?? 0, modifiedAt: object.LastModified ?? new Date(0) },
         stream: object.Body as Readable,
@@ -139,7 +152,8 @@ export class S3MediaStore implements MediaStore {
   }
 
   private keyOf(handle: string, basename: string): string {
-    if (!isValidHandle(handle) || !isValidBasename(basename)) throw new Error(`Invalid media path ${handle}/${basename}`);
+    if (!isValidHandle(handle) || !isValidBasename(basename))
+      throw new Error(`Invalid media path ${handle}/${basename}`);
     return this.config.prefix + listPosition(handle, basename);
   }
 }

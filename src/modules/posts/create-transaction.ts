@@ -17,7 +17,11 @@ import { insertSearchText } from './post-search.js';
  * created once its id is known. Throws duplicate_content or quota_exceeded (the caller's
  * transaction then undoes every write). Resolves with the post's id.
  */
-export async function runCreateTransaction(trx: Db, w: CreateWrites, created: (id: number) => CreatedPost): Promise<number> {
+export async function runCreateTransaction(
+  trx: Db,
+  w: CreateWrites,
+  created: (id: number) => CreatedPost,
+): Promise<number> {
   const { id } = await insertPost(trx, w);
   await insertSearchText(trx, w.storeId, id, w.searchText);
   await addCategoryLinks(trx, w.storeId, id, w.categoryIds);

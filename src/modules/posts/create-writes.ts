@@ -5,7 +5,12 @@
 // (create-transaction.ts); both use the same SQL of each rule, from the rule's own module.
 import type { AuditRow } from '../audit/index.js';
 import type { StoredResponse } from '../idempotency/index.js';
-import { newDeliveryIdPrefix, newEventId, type EventRowArgs, type SubscriberDeliveriesArgs } from '../webhooks/event-outbox.js';
+import {
+  newDeliveryIdPrefix,
+  newEventId,
+  type EventRowArgs,
+  type SubscriberDeliveriesArgs,
+} from '../webhooks/event-outbox.js';
 import type { FingerprintClaim } from './duplicate-window.js';
 import type { NewPost } from './post-repository.js';
 
@@ -40,13 +45,28 @@ export interface CreateRows {
 }
 
 export function createRows(w: CreateWrites, post: CreatedPost): CreateRows {
-  const event: EventRowArgs = { id: newEventId(), storeId: w.storeId, type: 'post.created', body: post.eventBody, at: w.now };
+  const event: EventRowArgs = {
+    id: newEventId(),
+    storeId: w.storeId,
+    type: 'post.created',
+    body: post.eventBody,
+    at: w.now,
+  };
   return {
     fingerprint: { storeId: w.storeId, fingerprint: w.fingerprint, postId: post.id, now: w.now },
-    audit: { storeId: w.storeId, occurredAt: w.now, action: 'post.created', resourceType: 'post', resourceId: String(post.id), ...w.audit },
+    audit: {
+      storeId: w.storeId,
+      occurredAt: w.now,
+      action: 'post.created',
+      resourceType: 'post',
+      resourceId: String(post.id),
+      ...w.audit,
+    },
     quota: { storeId: w.storeId, kind: 'posts', day: w.quota.day, limit: w.quota.limit },
     event,
-    deliveries: w.deliver ? { storeId: w.storeId, eventId: event.id, type: event.type, at: w.now, idPrefix: newDeliveryIdPrefix() } : null,
+    deliveries: w.deliver
+      ? { storeId: w.storeId, eventId: event.id, type: event.type, at: w.now, idPrefix: newDeliveryIdPrefix() }
+      : null,
     completion: post.response,
   };
 }

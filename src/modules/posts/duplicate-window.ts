@@ -24,7 +24,9 @@ export interface FingerprintClaim {
  * create transaction and inside PostgreSQL's one-statement create (create-statement.ts).
  */
 export function claimFingerprintSql($: FingerprintClaim): RawBuilder<{ claimed: number }> {
-  return sql<{ claimed: number }>`INSERT INTO content_fingerprints AS f (store_id, fingerprint, post_id, created_at) VALUES (${$.storeId}, ${$.fingerprint}, ${$.postId}, ${$.now})
+  return sql<{
+    claimed: number;
+  }>`INSERT INTO content_fingerprints AS f (store_id, fingerprint, post_id, created_at) VALUES (${$.storeId}, ${$.fingerprint}, ${$.postId}, ${$.now})
     ON CONFLICT (store_id, fingerprint) DO UPDATE SET post_id = excluded.post_id, created_at = excluded.created_at
     WHERE f.created_at <= CAST(${$.now} AS bigint) - ${sql.lit(DUPLICATE_WINDOW_MS)}
     RETURNING 1 AS claimed`;
@@ -47,18 +49,33 @@ export function duplicateError(postId: number): ApiError {
  * whether a row for this content exists at all (one from outside the window is replaced when the
  * new post's fingerprint is recorded).
  */
-export async function assertNotDuplicate(trx: Db, storeId: number, fingerprint: string, now: number, exceptPostId?: number): Promise<boolean> {
+export async function assertNotDuplicate(
+  trx: Db,
+  storeId: number,
+  fingerprint: string,
+  now: number,
+  exceptPostId?: number,
+): Promise<boolean> {
   const existing = await findFingerprint(trx, storeId, fingerprint);
-  if (existing && existing.created_at > now - DUPLICATE_WINDOW_MS && existing.post_id !== exceptPostId) throw duplicateError(existing.post_id);
+  if (existing && existing.created_at > now - DUPLICATE_WINDOW_MS && existing.post_id !== exceptPostId)
+    throw duplicateError(existing.post_id);
   return existing !== undefined;
 }
 
 // Every create runs it, so it is compiled once (see queryTemplate).
 const selectFingerprint = queryTemplate((db, $: { storeId: number; fingerprint: string }) =>
-  db.selectFrom('content_fingerprints').select(['post_id', 'created_at']).where('store_id', '=', $.storeId).where('fingerprint', '=', $.fingerprint),
+  db
+    .selectFrom('content_fingerprints')
+    .select(['post_id', 'created_at'])
+    .where('store_id', '=', $.storeId)
+    .where('fingerprint', '=', $.fingerprint),
 );
 
-export async function findFingerprint(db: Db, storeId: number, fingerprint: string): Promise<{ post_id: number; created_at: number } | undefined> {
+export async function findFingerprint(
+  db: Db,
+  storeId: number,
+  fingerprint: string,
+): Promise<{ post_id: number; created_at: number } | undefined> {
   const [row] = await selectFingerprint(db, { storeId, fingerprint });
   return row;
 }

@@ -11,25 +11,68 @@ export const MAX_NESTING_DEPTH = 512;
  */
 export const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   // Text blocks and headings.
-  p: [], br: [], hr: [],
-  h1: [], h2: [], h3: [], h4: [], h5: [], h6: [],
-  blockquote: ['cite'], pre: ['class'],
+  p: [],
+  br: [],
+  hr: [],
+  h1: [],
+  h2: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  h6: [],
+  blockquote: ['cite'],
+  pre: ['class'],
   // Inline semantics.
-  strong: [], b: [], em: [], i: [], u: [], s: [], del: [], ins: [], mark: [],
-  small: [], sub: [], sup: [], q: ['cite'], code: ['class'], kbd: [], samp: [],
-  abbr: ['title'], cite: [], time: ['datetime'], span: [],
+  strong: [],
+  b: [],
+  em: [],
+  i: [],
+  u: [],
+  s: [],
+  del: [],
+  ins: [],
+  mark: [],
+  small: [],
+  sub: [],
+  sup: [],
+  q: ['cite'],
+  code: ['class'],
+  kbd: [],
+  samp: [],
+  abbr: ['title'],
+  cite: [],
+  time: ['datetime'],
+  span: [],
   // Lists.
-  ul: [], ol: ['start', 'reversed', 'type'], li: [], dl: [], dt: [], dd: [],
+  ul: [],
+  ol: ['start', 'reversed', 'type'],
+  li: [],
+  dl: [],
+  dt: [],
+  dd: [],
   // Links and images.
   a: ['href', 'title', 'target', 'rel'],
   img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-  figure: [], figcaption: [],
+  figure: [],
+  figcaption: [],
   // Tables.
-  table: [], caption: [], colgroup: ['span'], col: ['span'],
-  thead: [], tbody: [], tfoot: [], tr: [],
-  th: ['colspan', 'rowspan', 'scope'], td: ['colspan', 'rowspan'],
+  table: [],
+  caption: [],
+  colgroup: ['span'],
+  col: ['span'],
+  thead: [],
+  tbody: [],
+  tfoot: [],
+  tr: [],
+  th: ['colspan', 'rowspan', 'scope'],
+  td: ['colspan', 'rowspan'],
   // Neutral containers that editors commonly produce.
-  div: [], section: [], article: [], aside: [], header: [], footer: [],
+  div: [],
+  section: [],
+  article: [],
+  aside: [],
+  header: [],
+  footer: [],
 };
 
 /**
@@ -39,9 +82,24 @@ export const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
  * their text.
  */
 export const CONTENT_DROPPED_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'xmp',
-  'title', 'textarea', 'option', 'select', 'datalist', 'iframe', 'frameset',
-  'object', 'applet', 'svg', 'math',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'noembed',
+  'noframes',
+  'xmp',
+  'title',
+  'textarea',
+  'option',
+  'select',
+  'datalist',
+  'iframe',
+  'frameset',
+  'object',
+  'applet',
+  'svg',
+  'math',
 ]);
 
 /**
@@ -49,8 +107,26 @@ export const CONTENT_DROPPED_TAGS: ReadonlySet<string> = new Set([
  * ones: href, src and cite). The wider list keeps the check in place should one be allowed.
  */
 export const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'href', 'src', 'cite', 'action', 'formaction', 'data', 'xlink:href', 'poster', 'background', 'ping',
-  'longdesc', 'usemap', 'codebase', 'classid', 'archive', 'profile', 'manifest', 'itemid', 'dynsrc', 'lowsrc',
+  'href',
+  'src',
+  'cite',
+  'action',
+  'formaction',
+  'data',
+  'xlink:href',
+  'poster',
+  'background',
+  'ping',
+  'longdesc',
+  'usemap',
+  'codebase',
+  'classid',
+  'archive',
+  'profile',
+  'manifest',
+  'itemid',
+  'dynsrc',
+  'lowsrc',
 ]);
 
 /**
@@ -63,7 +139,9 @@ export const KEPT_WHEN_EMPTY: ReadonlySet<string> = new Set(['alt', 'reversed'])
 export const LINK_SCHEMES = ['http', 'https', 'mailto', 'tel'];
 const WEB_SCHEMES = ['http', 'https'];
 export const SCHEMES_BY_TAG: Readonly<Record<string, string[]>> = {
-  img: WEB_SCHEMES, blockquote: WEB_SCHEMES, q: WEB_SCHEMES,
+  img: WEB_SCHEMES,
+  blockquote: WEB_SCHEMES,
+  q: WEB_SCHEMES,
 };
 
 /**

@@ -39,7 +39,12 @@ export function threadedFilter(threads: number): HtmlFilter {
       if (html.length < FILTER_IN_PLACE_BELOW) return filterPostHtml(html);
       // A body already in output form costs one scan here, far less than the trip to a thread.
       if (isInFilteredForm(html)) return { html, warnings: [] };
-      pool ??= new Piscina({ filename: workerFile.href, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+      pool ??= new Piscina({
+        filename: workerFile.href,
+        minThreads: threads,
+        maxThreads: threads,
+        idleTimeout: 60_000,
+      });
       const outcome = (await pool.run(html)) as FilterOutcome;
       if (!outcome.ok) throw new PostHtmlNestingError();
       return { html: outcome.html, warnings: outcome.warnings };

@@ -13,8 +13,16 @@
  */
 import { Parser } from 'htmlparser2';
 import {
-  ALLOWED_ATTRIBUTES, CONTENT_DROPPED_TAGS, KEPT_WHEN_EMPTY, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG,
-  URL_ATTRIBUTES, URL_INVISIBLES,
+  ALLOWED_ATTRIBUTES,
+  CONTENT_DROPPED_TAGS,
+  KEPT_WHEN_EMPTY,
+  LANGUAGE_CLASS,
+  LINK_SCHEMES,
+  MAX_NESTING_DEPTH,
+  SCHEME,
+  SCHEMES_BY_TAG,
+  URL_ATTRIBUTES,
+  URL_INVISIBLES,
 } from './html-allow-list.js';
 import { isInFilteredForm } from './html-filtered-form.js';
 
@@ -42,9 +50,25 @@ export class PostHtmlNestingError extends Error {
 
 /** The parser's void elements: they have no content to keep or drop. */
 const VOID_TAGS: ReadonlySet<string> = new Set([
-  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr',
-  'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source',
-  'track', 'wbr',
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
 ]);
 
 /** The allowed void elements, written `<br />`; every other kept element gets an end tag. */
@@ -131,7 +155,9 @@ class AllowListWriter {
     const allowed = Object.hasOwn(ALLOWED_ATTRIBUTES, tag) ? ALLOWED_ATTRIBUTES[tag] : null;
     if (allowed === null) {
       const dropped = CONTENT_DROPPED_TAGS.has(tag);
-      this.warnings.add(`removed element <${displayName(tag)}>${dropped || VOID_TAGS.has(tag) ? '' : ' (content kept)'}`);
+      this.warnings.add(
+        `removed element <${displayName(tag)}>${dropped || VOID_TAGS.has(tag) ? '' : ' (content kept)'}`,
+      );
       if (dropped) this.dropping = 1;
       return;
     }
@@ -172,8 +198,15 @@ class AllowListWriter {
    * The value an attribute is written with, or null when it is removed (and reported). The
    * checks run in a fixed order, and the first that removes the attribute names the warning.
    */
-  private keptValue(tag: string, allowed: readonly string[], name: string, original: string, blank: boolean): string | null {
-    if (!allowed.includes(name)) return this.remove(`removed attribute ${displayName(name)} from <${displayName(tag)}>`);
+  private keptValue(
+    tag: string,
+    allowed: readonly string[],
+    name: string,
+    original: string,
+    blank: boolean,
+  ): string | null {
+    if (!allowed.includes(name))
+      return this.remove(`removed attribute ${displayName(name)} from <${displayName(tag)}>`);
     let value = original;
     const isUrl = URL_ATTRIBUTES.has(name);
     if (isUrl && hasDisguisedScheme(tag, value)) return this.remove(describeRemovedAttribute(tag, name, original));

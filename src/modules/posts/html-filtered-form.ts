@@ -20,7 +20,16 @@
  * - URLs relative or with a scheme the element allows, with nothing a browser might ignore
  *   inside; `class` only as one `language-*` name; no `target` (the filter rewrites `rel`).
  */
-import { ALLOWED_ATTRIBUTES, LANGUAGE_CLASS, LINK_SCHEMES, MAX_NESTING_DEPTH, SCHEME, SCHEMES_BY_TAG, URL_ATTRIBUTES, URL_INVISIBLES } from './html-allow-list.js';
+import {
+  ALLOWED_ATTRIBUTES,
+  LANGUAGE_CLASS,
+  LINK_SCHEMES,
+  MAX_NESTING_DEPTH,
+  SCHEME,
+  SCHEMES_BY_TAG,
+  URL_ATTRIBUTES,
+  URL_INVISIBLES,
+} from './html-allow-list.js';
 
 /** The elements written `<name ... />`: void in the parser, written with ` />` by the filter. */
 const VOID = new Set(['br', 'hr', 'img', 'col']);
@@ -32,11 +41,36 @@ const VOID = new Set(['br', 'hr', 'img', 'col']);
  */
 const P = ['p'];
 const CLOSES_OPEN: Readonly<Record<string, readonly string[]>> = {
-  tr: ['tr', 'th', 'td'], th: ['th'], td: ['thead', 'th', 'td'], li: ['li'],
-  p: P, h1: P, h2: P, h3: P, h4: P, h5: P, h6: P,
-  article: P, aside: P, blockquote: P, div: P, dl: P, figcaption: P, figure: P, footer: P,
-  header: P, hr: P, ol: P, pre: P, section: P, table: P, ul: P,
-  dd: ['dd', 'dt'], dt: ['dd', 'dt'], tbody: ['thead', 'tbody'], tfoot: ['thead', 'tbody'],
+  tr: ['tr', 'th', 'td'],
+  th: ['th'],
+  td: ['thead', 'th', 'td'],
+  li: ['li'],
+  p: P,
+  h1: P,
+  h2: P,
+  h3: P,
+  h4: P,
+  h5: P,
+  h6: P,
+  article: P,
+  aside: P,
+  blockquote: P,
+  div: P,
+  dl: P,
+  figcaption: P,
+  figure: P,
+  footer: P,
+  header: P,
+  hr: P,
+  ol: P,
+  pre: P,
+  section: P,
+  table: P,
+  ul: P,
+  dd: ['dd', 'dt'],
+  dt: ['dd', 'dt'],
+  tbody: ['thead', 'tbody'],
+  tfoot: ['thead', 'tbody'],
 };
 
 const [LT, GT, AMP, SLASH, TAB, LF, CR] = ['<', '>', '&', '/', '\t', '\n', '\r'].map((c) => c.charCodeAt(0));
@@ -91,7 +125,8 @@ function openElement(html: string, at: number, open: string[]): number {
     const a = ATTRIBUTE.exec(html);
     if (!a) break;
     const [, name, raw] = a;
-    if (!allowed.includes(name) || seen.includes(name) || !valueInForm(tag, name, raw.replaceAll('&amp;', '&'))) return -1;
+    if (!allowed.includes(name) || seen.includes(name) || !valueInForm(tag, name, raw.replaceAll('&amp;', '&')))
+      return -1;
     seen.push(name);
     at = ATTRIBUTE.lastIndex;
   }

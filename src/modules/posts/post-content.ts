@@ -11,7 +11,10 @@ import { checkTitle, describeCharacters, normalizeTitle } from './title-rules.js
 
 export function prepareTitle(raw: string, store: Store): string {
   const title = normalizeTitle(raw);
-  const problem = checkTitle(title, { maxLength: store.limits.titleMaxLength, allowsEmoji: store.limits.titleAllowsEmoji });
+  const problem = checkTitle(title, {
+    maxLength: store.limits.titleMaxLength,
+    allowsEmoji: store.limits.titleAllowsEmoji,
+  });
   if (!problem) return title;
   switch (problem.kind) {
     case 'empty':
@@ -21,45 +24,78 @@ export function prepareTitle(raw: string, store: Store): string {
     case 'control_characters':
       throw new ApiError('validation_failed', [detail('title', 'must not contain control characters')]);
     case 'unsupported_characters':
-      throw new ApiError('title_charset_unsupported', [detail('title', `unsupported characters: ${describeCharacters(problem.characters)}`)]);
+      throw new ApiError('title_charset_unsupported', [
+        detail('title', `unsupported characters: ${describeCharacters(problem.characters)}`),
+      ]);
   }
 }
 
 /** Size is measured on body_html as sent (UTF-8 bytes), then the allow-list filter runs. */
-export async function prepareBody(raw: string, store: Store, htmlFilter: HtmlFilter): Promise<{ html: string; warnings: string[] }> {
+export async function prepareBody(
+  raw: string,
+  store: Store,
+  htmlFilter: HtmlFilter,
+): Promise<{ html: string; warnings: string[] }> {
   const bytes = Buffer.byteLength(raw, 'utf8');
   if (bytes > store.limits.bodyMaxBytes) {
-    throw new ApiError('content_too_large', [detail('body_html', `is ${bytes} bytes; the limit is ${store.limits.bodyMaxBytes}`)]);
+    throw new ApiError('content_too_large', [
+      detail('body_html', `is ${bytes} bytes; the limit is ${store.limits.bodyMaxBytes}`),
+    ]);
   }
   try {
     return await htmlFilter.filter(raw);
   } catch (err) {
     if (err instanceof PostHtmlNestingError) {
-      throw new ApiError('validation_failed', [detail('body_html', `nests elements deeper than ${err.maxDepth} levels`)]);
+      throw new ApiError('validation_failed', [
+        detail('body_html', `nests elements deeper than ${err.maxDepth} levels`),
+      ]);
     }
     throw err;
   }
 }
 
-export async function checkCategories(db: Db, store: Store, categoryIds: number[], defaultCategoryId: number | null): Promise<void> {
+export async function checkCategories(
+  db: Db,
+  store: Store,
+  categoryIds: number[],
+  defaultCategoryId: number | null,
+): Promise<void> {
   if (!store.features.blogCategories && categoryIds.length > 0) {
-    throw new ApiError('validation_failed', [detail('category_ids', 'categories are not enabled for this store; send an empty array')]);
+    throw new ApiError('validation_failed', [
+      detail('category_ids', 'categories are not enabled for this store; send an empty array'),
+    ]);
   }
   if (defaultCategoryId !== null && !categoryIds.includes(defaultCategoryId)) {
     throw new ApiError('validation_failed', [detail('default_category_id', 'must be one of category_ids')]);
   }
   if (categoryIds.length === 0) return;
-  const rows = await db.selectFrom('categories').select('id').where('store_id', '=', store.id).where('id', 'in', categoryIds).execute();
+  const rows = await db
+    .selectFrom('categories')
+    .select('id')
+    .where('store_id', '=', store.id)
+    .where('id', 'in', categoryIds)
+    .execute();
   const found = new Set(rows.map((r) => r.id));
   const unknown = categoryIds.map((id, i) => [id, i] as const).filter(([id]) => !found.has(id));
   if (unknown.length > 0) {
-    throw new ApiError('validation_failed', unknown.map(([, i]) => detail(`category_ids[${i}]`, 'is not a category of this store')));
+    throw new ApiError(
+      'validation_failed',
+      unknown.map(([, i]) => detail(`category_ids[${i}]`, 'is not a category of this store')),
+    );
   }
 }
 
-export async function resolveCover(db: Db, store: Store, url: string, publicBaseUrl: string): Promise<{ id: string; basename: string }> {
+export async function resolveCover(
+  db: Db,
+  store: Store,
+  url: string,
+  publicBaseUrl: string,
+): Promise<{ id: string; basename: string }> {
   const image = await findOwnedImageByUrl(db, store, url, publicBaseUrl);
-  if (!image) throw new ApiError('cover_image_not_owned', [detail('cover_image_url', 'is not the url of a live image uploaded by this store')]);
+  if (!image)
+    throw new ApiError('cover_image_not_owned', [
+      detail('cover_image_url', 'is not the url of a live image uploaded by this store'),
+    ]);
   return { id: image.id, basename: image.basename };
 }
 

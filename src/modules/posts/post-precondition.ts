@@ -12,7 +12,12 @@ export type PostPrecondition = (current: PostView) => boolean;
 
 export function checkPrecondition(precondition: PostPrecondition | undefined, current: PostView): void {
   if (precondition && !precondition(current)) {
-    throw new ApiError('precondition_failed', [detail('If-Match', 'does not match the post’s current ETag: it changed since you read it; GET it again, reapply your change and send the new ETag')]);
+    throw new ApiError('precondition_failed', [
+      detail(
+        'If-Match',
+        'does not match the post’s current ETag: it changed since you read it; GET it again, reapply your change and send the new ETag',
+      ),
+    ]);
   }
 }
 
@@ -20,7 +25,13 @@ export function checkPrecondition(precondition: PostPrecondition | undefined, cu
  * Inside a write transaction: locks the post's row (until the transaction ends) and checks the
  * condition against the post as committed. Throws not_found when the post is gone.
  */
-export async function lockAndCheck(trx: Db, storeId: number, id: number, precondition: PostPrecondition | undefined, present: (trx: Db) => Promise<PostView>): Promise<void> {
+export async function lockAndCheck(
+  trx: Db,
+  storeId: number,
+  id: number,
+  precondition: PostPrecondition | undefined,
+  present: (trx: Db) => Promise<PostView>,
+): Promise<void> {
   if (!precondition) return;
   if (!(await lockPost(trx, storeId, id))) throw new ApiError('not_found');
   checkPrecondition(precondition, await present(trx));

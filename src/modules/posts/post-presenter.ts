@@ -27,7 +27,10 @@ export function presentListItem(post: PostListRecord, c: PresentContext): PostLi
     category_ids: post.category_ids,
     default_category_id: post.default_category_id,
     view_count: post.view_count,
-    public_url: status === 'published' ? `${(c.storefrontBase ??= storefrontBase(c.store, c.publicBaseUrl))}/blog/posts/${post.id}` : null,
+    public_url:
+      status === 'published'
+        ? `${(c.storefrontBase ??= storefrontBase(c.store, c.publicBaseUrl))}/blog/posts/${post.id}`
+        : null,
     created_at: formatWithOffset(post.created_at, offset),
     updated_at: formatWithOffset(post.updated_at, offset),
   };

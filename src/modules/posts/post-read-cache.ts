@@ -63,9 +63,21 @@ export class PostReadCache {
     return this.cache.get(postKey(store, id), version, now) as PostView | undefined;
   }
 
-  setPost(version: number | null, store: Store, id: number, view: PostView, publishedAt: number | null, now: number): void {
+  setPost(
+    version: number | null,
+    store: Store,
+    id: number,
+    view: PostView,
+    publishedAt: number | null,
+    now: number,
+  ): void {
     const until = publishedAt !== null && publishedAt > now ? publishedAt : undefined;
-    this.cache.set(postKey(store, id), Object.freeze(view), { version, now, until, size: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER });
+    this.cache.set(postKey(store, id), Object.freeze(view), {
+      version,
+      now,
+      until,
+      size: POST_OVERHEAD_BYTES + view.body_html.length * BODY_BYTES_PER_CHARACTER,
+    });
   }
 
   getPage(version: number | null, store: Store, query: string, now: number): PostPage | undefined {
@@ -73,11 +85,23 @@ export class PostReadCache {
   }
 
   /** `publishTimes`: the publish times of the listed posts (the page changes when one passes). */
-  setPage(version: number | null, store: Store, query: string, page: PostPage, publishTimes: Array<number | null>, now: number): void {
+  setPage(
+    version: number | null,
+    store: Store,
+    query: string,
+    page: PostPage,
+    publishTimes: Array<number | null>,
+    now: number,
+  ): void {
     let until = Infinity;
     for (const at of publishTimes) if (at !== null && at > now && at < until) until = at;
     Object.freeze(page.data);
-    this.cache.set(pageKey(store, query), Object.freeze(page), { version, now, until, size: POST_OVERHEAD_BYTES + page.data.length * LIST_ITEM_BYTES });
+    this.cache.set(pageKey(store, query), Object.freeze(page), {
+      version,
+      now,
+      until,
+      size: POST_OVERHEAD_BYTES + page.data.length * LIST_ITEM_BYTES,
+    });
   }
 }
 

@@ -29,7 +29,10 @@ const LIST_COLUMNS = [
 ] as const;
 
 function fromPosts(db: Db) {
-  return db.selectFrom('posts').leftJoin('images', 'images.id', 'posts.cover_image_id').select('images.basename as cover_basename');
+  return db
+    .selectFrom('posts')
+    .leftJoin('images', 'images.id', 'posts.cover_image_id')
+    .select('images.basename as cover_basename');
 }
 
 /** A post with one row per category link (ordered), folded into `category_ids`. */
@@ -65,11 +68,18 @@ const categoryLinks = queryTemplate((db, $: { postIds: number[] }, postCount) =>
   db
     .selectFrom('post_categories')
     .select(['post_id', 'category_id'])
-    .where('post_id', 'in', Array.from({ length: postCount }, (_, i) => $.postIds[i]))
+    .where(
+      'post_id',
+      'in',
+      Array.from({ length: postCount }, (_, i) => $.postIds[i]),
+    )
     .orderBy('category_id'),
 );
 
-async function attachCategories<R extends { id: number }>(db: Db, rows: R[]): Promise<Array<R & { category_ids: number[] }>> {
+async function attachCategories<R extends { id: number }>(
+  db: Db,
+  rows: R[],
+): Promise<Array<R & { category_ids: number[] }>> {
   if (rows.length === 0) return [];
   const links = await categoryLinks(db, { postIds: rows.map((r) => r.id) }, rows.length);
   const byPost = new Map<number, number[]>();
@@ -87,13 +97,30 @@ export async function findPost(db: Db, storeId: number, id: number): Promise<Pos
 }
 
 /** Sets (null: clears) the post's publish time; the post's row must exist (see lockPost). */
-export async function setPublishedAt(trx: Db, storeId: number, id: number, publishedAt: number | null, now: number): Promise<void> {
-  await trx.updateTable('posts').set({ published_at: publishedAt, updated_at: now }).where('id', '=', id).where('store_id', '=', storeId).execute();
+export async function setPublishedAt(
+  trx: Db,
+  storeId: number,
+  id: number,
+  publishedAt: number | null,
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({ published_at: publishedAt, updated_at: now })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .execute();
 }
 
 /** Whether a product of the shop links to the post. */
 export async function hasProductLinks(db: Db, postId: number): Promise<boolean> {
-  return (await db.selectFrom('post_product_links').select('product_id').where('post_id', '=', postId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('post_product_links')
+      .select('product_id')
+      .where('post_id', '=', postId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export interface DeleteConfirmation {
@@ -109,12 +136,22 @@ export async function saveDeleteConfirmation(db: Db, confirmation: DeleteConfirm
   await db.deleteFrom('delete_confirmations').where('expires_at', '<=', now).execute();
   await db
     .insertInto('delete_confirmations')
-    .values({ token_hash: confirmation.tokenHash, store_id: confirmation.storeId, post_id: confirmation.postId, key_id: confirmation.keyId, expires_at: confirmation.expiresAt })
+    .values({
+      token_hash: confirmation.tokenHash,
+      store_id: confirmation.storeId,
+      post_id: confirmation.postId,
+      key_id: confirmation.keyId,
+      expires_at: confirmation.expiresAt,
+    })
     .execute();
 }
 
 /** Deletes the confirmation if it exists for this post and key and is unexpired at `now`; whether it did. */
-export async function consumeDeleteConfirmation(trx: Db, confirmation: Omit<DeleteConfirmation, 'expiresAt'>, now: number): Promise<boolean> {
+export async function consumeDeleteConfirmation(
+  trx: Db,
+  confirmation: Omit<DeleteConfirmation, 'expiresAt'>,
+  now: number,
+): Promise<boolean> {
   const consumed = await trx
     .deleteFrom('delete_confirmations')
     .where('token_hash', '=', confirmation.tokenHash)
@@ -162,7 +199,11 @@ export interface ListFilter {
 const DRAFTS_LAST = { desc: -1, asc: Number.MAX_SAFE_INTEGER } as const;
 
 /** The value a post sorts on, as the cursor carries it. */
-export function sortKeyOf(post: { created_at: number; updated_at: number; published_at: number | null }, orderBy: ListOrder, direction: 'asc' | 'desc'): number {
+export function sortKeyOf(
+  post: { created_at: number; updated_at: number; published_at: number | null },
+  orderBy: ListOrder,
+  direction: 'asc' | 'desc',
+): number {
   if (orderBy === 'published_at') return post.published_at ?? DRAFTS_LAST[direction];
   return orderBy === 'created_at' ? post.created_at : post.updated_at;
 }
@@ -191,7 +232,14 @@ interface ListShape {
 
 /** shape bits: status (0–3) + 4 × category + 8 × cursor + 16 × since + 32 × order (0–2) + 128 × ascending. */
 function shapeNumber(s: ListShape): number {
-  return STATUS_SHAPES.indexOf(s.status) + (s.category ? 4 : 0) + (s.cursor ? 8 : 0) + (s.since ? 16 : 0) + ORDERS.indexOf(s.orderBy) * 32 + (s.direction === 'asc' ? 128 : 0);
+  return (
+    STATUS_SHAPES.indexOf(s.status) +
+    (s.category ? 4 : 0) +
+    (s.cursor ? 8 : 0) +
+    (s.since ? 16 : 0) +
+    ORDERS.indexOf(s.orderBy) * 32 +
+    (s.direction === 'asc' ? 128 : 0)
+  );
 }
 
 function shapeOf(n: number): ListShape {
@@ -216,7 +264,13 @@ function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[]) {
   if (s.status === 'published') q = q.where('posts.published_at', '<=', $.now);
   if (s.category) {
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('post_categories').select('post_id').whereRef('post_categories.post_id', '=', 'posts.id').where('post_categories.category_id', '=', $.category!)),
+      eb.exists(
+        eb
+          .selectFrom('post_categories')
+          .select('post_id')
+          .whereRef('post_categories.post_id', '=', 'posts.id')
+          .where('post_categories.category_id', '=', $.category!),
+      ),
     );
   }
   if (s.since) q = q.where('posts.updated_at', '>=', $.updatedSince!);
@@ -245,7 +299,15 @@ export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRec
     orderBy: filter.orderBy,
     direction: filter.direction,
   };
-  const args: ListArgs = { store: filter.storeId, now: filter.now, category: filter.categoryId, afterKey: filter.after?.key, afterId: filter.after?.id, limit: filter.limit, updatedSince: filter.updatedSince };
+  const args: ListArgs = {
+    store: filter.storeId,
+    now: filter.now,
+    category: filter.categoryId,
+    afterKey: filter.after?.key,
+    afterId: filter.after?.id,
+    limit: filter.limit,
+    updatedSince: filter.updatedSince,
+  };
   let rows: Array<Omit<PostListRecord, 'category_ids'>>;
   if (filter.terms?.length) {
     // How selective a term is decides the plan (walk the list's index, or start from the
@@ -253,7 +315,9 @@ export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRec
     // does not start with a keyword is sent unnamed (see namePreparedStatements), never with a
     // generic plan. SQLite plans alike either way.
     const compiled = buildList(db, args, variant, filter.terms).compile();
-    rows = (await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({ ...compiled, sql: `/* search */ ${compiled.sql}` })).rows;
+    rows = (
+      await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({ ...compiled, sql: `/* search */ ${compiled.sql}` })
+    ).rows;
   } else {
     rows = await listPage(db, args, shapeNumber(variant));
   }
@@ -315,9 +379,16 @@ export function postRow(post: NewPost, id: number): Selectable<PostsTable> {
   };
 }
 
-const deleteCategoryLinks = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_categories').where('post_id', '=', $.postId));
+const deleteCategoryLinks = queryTemplate((db, $: { postId: number }) =>
+  db.deleteFrom('post_categories').where('post_id', '=', $.postId),
+);
 
-export async function replaceCategories(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
+export async function replaceCategories(
+  trx: Db,
+  storeId: number,
+  postId: number,
+  categoryIds: number[],
+): Promise<void> {
   await deleteCategoryLinks(trx, { postId });
   await addCategoryLinks(trx, storeId, postId, categoryIds);
 }
@@ -325,7 +396,10 @@ export async function replaceCategories(trx: Db, storeId: number, postId: number
 /** Links a post that has none yet (a new one) to its categories. */
 export async function addCategoryLinks(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
   if (categoryIds.length === 0) return;
-  await trx.insertInto('post_categories').values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId }))).execute();
+  await trx
+    .insertInto('post_categories')
+    .values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId })))
+    .execute();
 }
 
 /**
@@ -334,6 +408,11 @@ export async function addCategoryLinks(trx: Db, storeId: number, postId: number,
  * committed row; SQLite holds the database's write lock). False when the post does not exist.
  */
 export async function lockPost(trx: Db, storeId: number, id: number): Promise<boolean> {
-  const result = await trx.updateTable('posts').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  const result = await trx
+    .updateTable('posts')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -22,13 +22,27 @@ export { searchTerms, searchText } from '../../lib/search-text.js';
 
 type SearchRow = { postId: number; text: string };
 type StoreSearchRow = SearchRow & { storeId: number };
-const insertSqlite = queryTemplate((db, $: SearchRow) => db.insertInto('post_search').values({ rowid: $.postId, text: $.text }));
-const deleteSqlite = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_search').where('rowid', '=', $.postId));
-const insertStoreTokens = queryTemplate((db, $: { postId: number; tokens: string }) => db.insertInto('post_search_store').values({ rowid: $.postId, tokens: $.tokens }));
-const deleteStoreTokens = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_search_store').where('rowid', '=', $.postId));
-const insertPostgres = queryTemplate((db, $: StoreSearchRow) => db.insertInto('post_search').values({ post_id: $.postId, store_id: $.storeId, text: $.text }));
-const updatePostgres = queryTemplate((db, $: SearchRow) => db.updateTable('post_search').set({ text: $.text }).where('post_id', '=', $.postId));
-const deletePostgres = queryTemplate((db, $: { postId: number }) => db.deleteFrom('post_search').where('post_id', '=', $.postId));
+const insertSqlite = queryTemplate((db, $: SearchRow) =>
+  db.insertInto('post_search').values({ rowid: $.postId, text: $.text }),
+);
+const deleteSqlite = queryTemplate((db, $: { postId: number }) =>
+  db.deleteFrom('post_search').where('rowid', '=', $.postId),
+);
+const insertStoreTokens = queryTemplate((db, $: { postId: number; tokens: string }) =>
+  db.insertInto('post_search_store').values({ rowid: $.postId, tokens: $.tokens }),
+);
+const deleteStoreTokens = queryTemplate((db, $: { postId: number }) =>
+  db.deleteFrom('post_search_store').where('rowid', '=', $.postId),
+);
+const insertPostgres = queryTemplate((db, $: StoreSearchRow) =>
+  db.insertInto('post_search').values({ post_id: $.postId, store_id: $.storeId, text: $.text }),
+);
+const updatePostgres = queryTemplate((db, $: SearchRow) =>
+  db.updateTable('post_search').set({ text: $.text }).where('post_id', '=', $.postId),
+);
+const deletePostgres = queryTemplate((db, $: { postId: number }) =>
+  db.deleteFrom('post_search').where('post_id', '=', $.postId),
+);
 
 /** The search text of a new post (of store `storeId`), in the creating transaction. */
 export async function insertSearchText(trx: Db, storeId: number, postId: number, text: string): Promise<void> {
@@ -68,14 +82,20 @@ const INDEXED_LENGTH = TRIGRAM_LENGTH;
  * go through the index; every term is then checked on the row's text as a plain substring
  * (instr/strpos: no wildcard or query syntax can leak in).
  */
-export function matchesTerms(eb: ExpressionBuilder<Database, 'posts'>, terms: string[], postgres: boolean, storeId: number): Expression<SqlBool> {
+export function matchesTerms(
+  eb: ExpressionBuilder<Database, 'posts'>,
+  terms: string[],
+  postgres: boolean,
+  storeId: number,
+): Expression<SqlBool> {
   const indexed = terms.filter((t) => [...t].length >= INDEXED_LENGTH);
   if (postgres) {
     // The store's keys of every long term (one array: the post must hold all of them), then
     // strpos, exact for every term. No LIKE: it would let the planner pick the pg_trgm index,
     // whose entries cover every store's posts.
     const conditions = terms.map((t) => sql<SqlBool>`strpos(s.text, ${t}) > 0`);
-    if (indexed.length > 0) conditions.unshift(sql<SqlBool>`s.keys @> post_search_keys(${storeId}::bigint, ${indexed.join(' ')})`);
+    if (indexed.length > 0)
+      conditions.unshift(sql<SqlBool>`s.keys @> post_search_keys(${storeId}::bigint, ${indexed.join(' ')})`);
     return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = ${eb.ref('posts.id')} AND ${sql.join(conditions, sql` AND `)})`;
   }
   const checks = sql.join(

@@ -20,7 +20,16 @@ import { checkCategories, contentFingerprint, prepareBody, prepareTitle, resolve
 import { presentListItem, presentPost, type PresentContext } from './post-presenter.js';
 import { inPlaceFilter, type HtmlFilter } from './html-filter-pool.js';
 import type { PostPage, PostReadCache } from './post-read-cache.js';
-import { findPost, listPosts, postRow, replaceCategories, sortKeyOf, type ListOrder, type PostListRecord, type PostRecord } from './post-repository.js';
+import {
+  findPost,
+  listPosts,
+  postRow,
+  replaceCategories,
+  sortKeyOf,
+  type ListOrder,
+  type PostListRecord,
+  type PostRecord,
+} from './post-repository.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { replaceSearchText, searchTerms, searchText } from './post-search.js';
 import type { CreatePostInput, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
@@ -29,7 +38,10 @@ const LIST_CURSOR_SCOPE = 'posts';
 
 /** Request field names → the post fields they write (for audit `changes`). */
 const FIELD_CHANGES: Record<string, string> = { cover_image_url: 'cover_image' };
-const changedFields = (input: object) => Object.keys(input).map((k) => FIELD_CHANGES[k] ?? k).sort();
+const changedFields = (input: object) =>
+  Object.keys(input)
+    .map((k) => FIELD_CHANGES[k] ?? k)
+    .sort();
 
 export interface PostServiceOptions {
   /** Caches presented posts and pages between reads; null (default) reads the database every time. */
@@ -87,7 +99,8 @@ export class PostService {
     this.writes = options.writes ?? transactionPerWrite(db);
     this.ids = options.ids ?? null;
     this.engine = options.engine ?? 'sqlite';
-    if (this.engine === 'postgres' && !this.ids) throw new Error('a PostService on PostgreSQL needs ids taken ahead (options.ids)');
+    if (this.engine === 'postgres' && !this.ids)
+      throw new Error('a PostService on PostgreSQL needs ids taken ahead (options.ids)');
   }
 
   presentContext(store: Store, now = this.clock.now().getTime()): PresentContext {
@@ -101,7 +114,9 @@ export class PostService {
     const categoryIds = input.category_ids ?? [];
     const defaultCategoryId = input.default_category_id ?? null;
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
-    const cover = input.cover_image_url ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl) : null;
+    const cover = input.cover_image_url
+      ? await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl)
+      : null;
     const fingerprint = contentFingerprint(title, body.html);
     const writes: CreateWrites = {
       storeId: store.id,
@@ -115,14 +130,26 @@ export class PostService {
       categoryIds,
       searchText: searchText(title, input.summary ?? null, body.html),
       fingerprint,
-      audit: { keyId: actor.keyId, application: actor.application, requestId: actor.requestId, changes: JSON.stringify(changedFields(input)) },
+      audit: {
+        keyId: actor.keyId,
+        application: actor.application,
+        requestId: actor.requestId,
+        changes: JSON.stringify(changedFields(input)),
+      },
       quota: { day: taipeiDay(now), limit: store.quotas.postsPerDay },
       deliver: store.features.webhooks,
     };
     // The post as created, without reading it back (test: posts-lifecycle, "a created post
     // reads back as created"); categories in the order a read returns them.
     const present = (id: number) =>
-      presentPost({ ...postRow(writes, id), cover_basename: cover?.basename ?? null, category_ids: [...categoryIds].sort((a, b) => a - b) }, this.presentContext(store, now));
+      presentPost(
+        {
+          ...postRow(writes, id),
+          cover_basename: cover?.basename ?? null,
+          category_ids: [...categoryIds].sort((a, b) => a - b),
+        },
+        this.presentContext(store, now),
+      );
     let post: PostView | undefined;
     const created = (id: number): CreatedPost => {
       post = present(id);
@@ -155,16 +182,26 @@ export class PostService {
   }
 
   /** `precondition`: the write goes ahead only if it holds for the post as it is (If-Match). */
-  async update(store: Store, id: number, input: UpdatePostInput, actor: Actor, precondition?: PostPrecondition): Promise<PostView> {
+  async update(
+    store: Store,
+    id: number,
+    input: UpdatePostInput,
+    actor: Actor,
+    precondition?: PostPrecondition,
+  ): Promise<PostView> {
     const now = this.clock.now().getTime();
     const current = await this.require(store, id);
     if (precondition) checkPrecondition(precondition, presentPost(current, this.presentContext(store, now)));
     const title = input.title !== undefined ? prepareTitle(input.title, store) : current.title;
     const body = input.body_html !== undefined ? await prepareBody(input.body_html, store, this.htmlFilter) : null;
     const categoryIds = input.category_ids !== undefined ? (input.category_ids ?? []) : current.category_ids;
-    const defaultCategoryId = input.default_category_id !== undefined ? input.default_category_id : current.default_category_id;
+    const defaultCategoryId =
+      input.default_category_id !== undefined ? input.default_category_id : current.default_category_id;
     await checkCategories(this.db, store, categoryIds, defaultCategoryId);
-    const coverImageId = input.cover_image_url !== undefined ? (await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl)).id : current.cover_image_id;
+    const coverImageId =
+      input.cover_image_url !== undefined
+        ? (await resolveCover(this.db, store, input.cover_image_url, this.publicBaseUrl)).id
+        : current.cover_image_id;
 
     await this.writes.run(async (trx) => {
       await lockAndCheck(trx, store.id, id, precondition, (db) => this.present(db, store, id, now));
@@ -189,7 +226,13 @@ export class PostService {
         const summary = input.summary !== undefined ? input.summary : current.summary;
         await replaceSearchText(trx, store.id, id, searchText(title, summary, body?.html ?? current.body_html));
       }
-      await recordAudit(trx, actor, { action: 'post.updated', resourceType: 'post', resourceId: id, changes: changedFields(input), at: now });
+      await recordAudit(trx, actor, {
+        action: 'post.updated',
+        resourceType: 'post',
+        resourceId: id,
+        changes: changedFields(input),
+        at: now,
+      });
       await recordEvent(trx, store, 'post.updated', now, () => this.present(trx, store, id, now));
     });
     return presentPost(await this.require(store, id), this.presentContext(store, now));
@@ -208,8 +251,14 @@ export class PostService {
   }
 
   /** `application` is the listing key's: next_cursor is issued to the store and that application. */
-  async list(store: Store, query: PostListQueryInput, application: string, versions: CacheVersions = NO_VERSIONS): Promise<PostPage> {
-    if (query.category_id !== undefined && !store.features.blogCategories) throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
+  async list(
+    store: Store,
+    query: PostListQueryInput,
+    application: string,
+    versions: CacheVersions = NO_VERSIONS,
+  ): Promise<PostPage> {
+    if (query.category_id !== undefined && !store.features.blogCategories)
+      throw new ApiError('feature_unavailable', [detail('category_id', 'categories are not enabled for this store')]);
     const limit = query.limit ?? 20;
     const terms = query.q === undefined ? undefined : searchTerms(query.q);
     if (terms?.length === 0) throw new ApiError('validation_failed', [detail('q', 'must contain at least one word')]);
@@ -239,7 +288,20 @@ export class PostService {
       const read = reads!.getPage(versions.content, store, pageKey, now);
       if (read) return read;
     }
-    const read = this.readPage(store, query, { limit, conditions, holder, after, reads, version: versions.content, pageKey, now, terms, updatedSince, orderBy, direction });
+    const read = this.readPage(store, query, {
+      limit,
+      conditions,
+      holder,
+      after,
+      reads,
+      version: versions.content,
+      pageKey,
+      now,
+      terms,
+      updatedSince,
+      orderBy,
+      direction,
+    });
     return reads ? reads.whilePageRead(versions.content, store, pageKey, read) : read;
   }
 
@@ -258,10 +320,24 @@ export class PostService {
       limit: limit + 1,
     });
     const positionOf = (p: PostListRecord) => [sortKeyOf(p, orderBy, direction), p.id];
-    const { rows: listed, nextCursor } = this.cursors.page(LIST_CURSOR_SCOPE, conditions, rows, limit, positionOf, holder);
+    const { rows: listed, nextCursor } = this.cursors.page(
+      LIST_CURSOR_SCOPE,
+      conditions,
+      rows,
+      limit,
+      positionOf,
+      holder,
+    );
     const c = this.presentContext(store, now);
     const result = { data: listed.map((p) => presentListItem(p, c)), meta: { next_cursor: nextCursor, limit } };
-    reads?.setPage(page.version, store, pageKey, result, listed.map((p) => p.published_at), now);
+    reads?.setPage(
+      page.version,
+      store,
+      pageKey,
+      result,
+      listed.map((p) => p.published_at),
+      now,
+    );
     return result;
   }
 

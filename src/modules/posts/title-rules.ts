@@ -39,6 +39,9 @@ export function checkTitle(title: string, rules: { maxLength: number; allowsEmoj
 /** `😀 (U+1F600)` — both the glyph and its code point, so the client can find it. */
 export function describeCharacters(characters: string[]): string {
   return characters
-    .map((ch) => `${ch} (${[...ch].map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ')})`)
+    .map(
+      (ch) =>
+        `${ch} (${[...ch].map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ')})`,
+    )
     .join(', ');
 }

@@ -22,7 +22,12 @@ export interface QuotaUsage {
  * up. The same SQL runs on its own (consumeQuota) and inside a post's one-statement create on
  * PostgreSQL (create-statement.ts).
  */
-export function takeUnitSql($: { storeId: number; kind: QuotaKind; day: string; limit: number }): RawBuilder<{ taken: number }> {
+export function takeUnitSql($: {
+  storeId: number;
+  kind: QuotaKind;
+  day: string;
+  limit: number;
+}): RawBuilder<{ taken: number }> {
   return sql<{ taken: number }>`INSERT INTO daily_usage AS u (store_id, kind, day, used)
     SELECT CAST(${$.storeId} AS bigint), CAST(${$.kind} AS text), CAST(${$.day} AS text), 1 WHERE CAST(${$.limit} AS integer) > 0
     ON CONFLICT (store_id, kind, day) DO UPDATE SET used = u.used + 1 WHERE u.used < CAST(${$.limit} AS integer)
@@ -30,22 +35,43 @@ export function takeUnitSql($: { storeId: number; kind: QuotaKind; day: string; 
 }
 
 // Every creation runs it, so it is compiled once (see queryTemplate).
-const takeUnit = queryTemplate((db, $: { storeId: number; kind: QuotaKind; day: string; limit: number }) => raw(db, takeUnitSql($)));
+const takeUnit = queryTemplate((db, $: { storeId: number; kind: QuotaKind; day: string; limit: number }) =>
+  raw(db, takeUnitSql($)),
+);
 
 /** Takes one unit of the day's quota in the given transaction; false when it is used up. */
-export async function takeQuotaUnit(trx: Db, unit: { storeId: number; kind: QuotaKind; day: string; limit: number }): Promise<boolean> {
+export async function takeQuotaUnit(
+  trx: Db,
+  unit: { storeId: number; kind: QuotaKind; day: string; limit: number },
+): Promise<boolean> {
   return (await takeUnit(trx, unit)).length > 0;
 }
 
 /** Takes one unit of today's quota in the given transaction, or throws 429 quota_exceeded. */
-export async function consumeQuota(trx: Db, storeId: number, kind: QuotaKind, limit: number, nowMs: number): Promise<void> {
-  if (!(await takeQuotaUnit(trx, { storeId, kind, day: taipeiDay(nowMs), limit }))) throw quotaExceeded(kind, limit, nowMs);
+export async function consumeQuota(
+  trx: Db,
+  storeId: number,
+  kind: QuotaKind,
+  limit: number,
+  nowMs: number,
+): Promise<void> {
+  if (!(await takeQuotaUnit(trx, { storeId, kind, day: taipeiDay(nowMs), limit })))
+    throw quotaExceeded(kind, limit, nowMs);
 }
 
 /** 429 quota_exceeded, retryable at the next Taipei midnight. */
 export function quotaExceeded(kind: QuotaKind, limit: number, nowMs: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((nextTaipeiMidnight(nowMs) - nowMs) / 1000));
-  return new ApiError('quota_exceeded', [{ field: kind === 'posts' ? 'quotas.posts_per_day' : 'quotas.images_per_day', issue: `daily limit of ${limit} reached` }], {
-    'Retry-After': String(retryAfter),
-  });
+  return new ApiError(
+    'quota_exceeded',
+    [
+      {
+        field: kind === 'posts' ? 'quotas.posts_per_day' : 'quotas.images_per_day',
+        issue: `daily limit of ${limit} reached`,
+      },
+    ],
+    {
+      'Retry-After': String(retryAfter),
+    },
+  );
 }

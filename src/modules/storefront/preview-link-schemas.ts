@@ -4,7 +4,12 @@ import { PREVIEW_DEFAULT_SECONDS, PREVIEW_MAX_SECONDS, PREVIEW_MIN_SECONDS } fro
 export const PreviewLinkBody = Type.Object(
   {
     expires_in_seconds: Type.Optional(
-      Type.Integer({ minimum: PREVIEW_MIN_SECONDS, maximum: PREVIEW_MAX_SECONDS, default: PREVIEW_DEFAULT_SECONDS, description: 'How long the link works: 60 seconds to 7 days (default 1 day)' }),
+      Type.Integer({
+        minimum: PREVIEW_MIN_SECONDS,
+        maximum: PREVIEW_MAX_SECONDS,
+        default: PREVIEW_DEFAULT_SECONDS,
+        description: 'How long the link works: 60 seconds to 7 days (default 1 day)',
+      }),
     ),
   },
   { additionalProperties: false, 'x-optional-body': true, description: 'Optional body' },

@@ -30,12 +30,21 @@ export class PreviewLinks {
 
   /** A link to this store's post `postId` (the caller has checked that the post exists). */
   issue(store: Store, postId: number, expiresInSeconds = PREVIEW_DEFAULT_SECONDS): IssuedPreviewLink {
-    if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < PREVIEW_MIN_SECONDS || expiresInSeconds > PREVIEW_MAX_SECONDS) {
-      throw new ApiError('validation_failed', [detail('expires_in_seconds', `must be an integer from ${PREVIEW_MIN_SECONDS} to ${PREVIEW_MAX_SECONDS}`)]);
+    if (
+      !Number.isInteger(expiresInSeconds) ||
+      expiresInSeconds < PREVIEW_MIN_SECONDS ||
+      expiresInSeconds > PREVIEW_MAX_SECONDS
+    ) {
+      throw new ApiError('validation_failed', [
+        detail('expires_in_seconds', `must be an integer from ${PREVIEW_MIN_SECONDS} to ${PREVIEW_MAX_SECONDS}`),
+      ]);
     }
     const expiresAt = Math.floor(this.clock.now().getTime() / 1000) + expiresInSeconds;
     const token = `${postId}.${expiresAt}.${this.sign(store.id, postId, expiresAt)}`;
-    return { url: `${this.publicBaseUrl}/s/${store.handle}/blog/preview/${token}`, expires_at: formatWithOffset(expiresAt * 1000, store.utcOffset) };
+    return {
+      url: `${this.publicBaseUrl}/s/${store.handle}/blog/preview/${token}`,
+      expires_at: formatWithOffset(expiresAt * 1000, store.utcOffset),
+    };
   }
 
   /** The post a token opens for this store, or null: malformed, forged, another store's, or expired. */

@@ -13,7 +13,13 @@ export interface PageStore {
   serviceBase: string;
 }
 
-function layout(store: PageStore, title: string, head: SafeHtml | string, main: SafeHtml, banner: SafeHtml | string = ''): string {
+function layout(
+  store: PageStore,
+  title: string,
+  head: SafeHtml | string,
+  main: SafeHtml,
+  banner: SafeHtml | string = '',
+): string {
   return html`<!doctype html>
 <html lang="zh-Hant-TW">
 <head>
@@ -50,7 +56,12 @@ export interface PostPageInput {
 
 /** What the banner of a preview says about the post's status. */
 function previewBanner(publishedAt: number | null, now: number, offset: string): SafeHtml {
-  const status = publishedAt === null ? '草稿，尚未發佈' : publishedAt > now ? `已排程，將於 ${formatWithOffset(publishedAt, offset).slice(0, 16).replace('T', ' ')} 發佈` : '已發佈';
+  const status =
+    publishedAt === null
+      ? '草稿，尚未發佈'
+      : publishedAt > now
+        ? `已排程，將於 ${formatWithOffset(publishedAt, offset).slice(0, 16).replace('T', ' ')} 發佈`
+        : '已發佈';
   return html`<p class="preview" role="status">預覽：${status}。此頁面只供持有連結的人檢視，不會被搜尋引擎收錄。</p>\n`;
 }
 
@@ -62,9 +73,10 @@ export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl
   const categoryList = categories.length
     ? html` · <ul class="categories">${categories.map((c) => html`<li>${c.name}</li>`)}</ul>`
     : '';
-  const cover = post.cover && coverUrl
-    ? html`<img class="cover" src="${coverUrl}" alt="${post.title}"${post.cover.width ? html` width="${post.cover.width}" height="${post.cover.height}"` : ''}>\n`
-    : '';
+  const cover =
+    post.cover && coverUrl
+      ? html`<img class="cover" src="${coverUrl}" alt="${post.title}"${post.cover.width ? html` width="${post.cover.width}" height="${post.cover.height}"` : ''}>\n`
+      : '';
   const main = html`<article>
 <h1>${post.title}</h1>
 <div class="meta">${post.publishedAt === null ? '草稿' : publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</div>

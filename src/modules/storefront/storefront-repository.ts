@@ -39,7 +39,12 @@ export interface IndexEntry {
 export async function findStoreByHandle(db: Db, handle: string): Promise<StorefrontStore | null> {
   if (!HANDLE_PATTERN.test(handle)) return null;
   // A store that has not finished onboarding shows nothing publicly, as its API reads are refused too.
-  const row = await db.selectFrom('stores').selectAll().where('handle', '=', handle).where('certified', '=', 1).executeTakeFirst();
+  const row = await db
+    .selectFrom('stores')
+    .selectAll()
+    .where('handle', '=', handle)
+    .where('certified', '=', 1)
+    .executeTakeFirst();
   return row ? { store: storeFromRow(row), updatedAt: row.updated_at } : null;
 }
 
@@ -56,10 +61,20 @@ export async function findVisiblePost(db: Db, storeId: number, id: number, now: 
 async function findPost(db: Db, storeId: number, id: number, visibleAt: number | null): Promise<PreviewPost | null> {
   let q = db
     .selectFrom('posts')
-    .leftJoin('images', (join) => join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null))
+    .leftJoin('images', (join) =>
+      join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null),
+    )
     .select([
-      'posts.id', 'posts.title', 'posts.summary', 'posts.body_html', 'posts.published_at', 'posts.updated_at',
-      'posts.default_category_id', 'images.basename', 'images.width', 'images.height',
+      'posts.id',
+      'posts.title',
+      'posts.summary',
+      'posts.body_html',
+      'posts.published_at',
+      'posts.updated_at',
+      'posts.default_category_id',
+      'images.basename',
+      'images.width',
+      'images.height',
     ])
     .where('posts.store_id', '=', storeId)
     .where('posts.id', '=', id);
@@ -105,7 +120,9 @@ export async function listVisiblePosts(
     .where('published_at', '<=', now);
   if (before) {
     const { publishedAt, id } = before;
-    q = q.where((eb) => eb.or([eb('published_at', '<', publishedAt), eb.and([eb('published_at', '=', publishedAt), eb('id', '<', id)])]));
+    q = q.where((eb) =>
+      eb.or([eb('published_at', '<', publishedAt), eb.and([eb('published_at', '=', publishedAt), eb('id', '<', id)])]),
+    );
   }
   const rows = await q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, publishedAt: r.published_at as number }));

@@ -6,7 +6,16 @@ import type { Clock } from '../../lib/clock.js';
 import { imagePublicRef } from '../media/image-refs.js';
 import { storefrontBase } from '../stores/index.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
-import { categoriesOf, findAnyPost, findStoreByHandle, findVisiblePost, listVisiblePosts, type PreviewPost, type StorefrontStore, type VisiblePost } from './storefront-repository.js';
+import {
+  categoriesOf,
+  findAnyPost,
+  findStoreByHandle,
+  findVisiblePost,
+  listVisiblePosts,
+  type PreviewPost,
+  type StorefrontStore,
+  type VisiblePost,
+} from './storefront-repository.js';
 import type { PreviewLinks } from './preview-links.js';
 import { ViewCounter } from './view-counter.js';
 
@@ -70,7 +79,11 @@ export class StorefrontService {
   }
 
   /** A post's page (a preview when `preview` is given); lastModified from the post, the store and its categories. */
-  private async renderPost(found: StorefrontStore, post: VisiblePost | PreviewPost, preview?: { now: number }): Promise<RenderedPostPage> {
+  private async renderPost(
+    found: StorefrontStore,
+    post: VisiblePost | PreviewPost,
+    preview?: { now: number },
+  ): Promise<RenderedPostPage> {
     const { store } = found;
     const categories = await categoriesOf(this.db, store.id, post.id);
     // The main category leads; the rest keep id order.
@@ -83,7 +96,11 @@ export class StorefrontService {
       canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
       ...(preview ? { preview } : {}),
     });
-    return { postId: post.id, html, lastModified: Math.max(post.updatedAt, found.updatedAt, ...categories.map((c) => c.updatedAt)) };
+    return {
+      postId: post.id,
+      html,
+      lastModified: Math.max(post.updatedAt, found.updatedAt, ...categories.map((c) => c.updatedAt)),
+    };
   }
 
   /** A page of the store's published posts, newest publish time first; null for an unknown store or a malformed position. */
@@ -96,7 +113,13 @@ export class StorefrontService {
     }
     const found = await findStoreByHandle(this.db, handle);
     if (!found) return null;
-    const rows = await listVisiblePosts(this.db, found.store.id, this.clock.now().getTime(), INDEX_PAGE_SIZE + 1, position);
+    const rows = await listVisiblePosts(
+      this.db,
+      found.store.id,
+      this.clock.now().getTime(),
+      INDEX_PAGE_SIZE + 1,
+      position,
+    );
     const posts = rows.slice(0, INDEX_PAGE_SIZE);
     const last = posts[posts.length - 1];
     const olderCursor = rows.length > INDEX_PAGE_SIZE && last ? `${last.publishedAt}.${last.id}` : null;

@@ -47,7 +47,8 @@ export class ViewCounter {
     const statements: Array<{ n: number; ids: number[] }> = [];
     for (const [n, ids] of groups) {
       ids.sort((a, b) => a - b);
-      for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) statements.push({ n, ids: ids.slice(i, i + IDS_PER_STATEMENT) });
+      for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT)
+        statements.push({ n, ids: ids.slice(i, i + IDS_PER_STATEMENT) });
     }
     for (let i = 0; i < statements.length; i++) {
       const { n, ids } = statements[i];
@@ -60,7 +61,8 @@ export class ViewCounter {
       } catch (err) {
         // Each statement commits or not as a whole: give back exactly the unwritten counts (the
         // next flush writes them).
-        for (const rest of statements.slice(i)) for (const id of rest.ids) this.pending.set(id, (this.pending.get(id) ?? 0) + rest.n);
+        for (const rest of statements.slice(i))
+          for (const id of rest.ids) this.pending.set(id, (this.pending.get(id) ?? 0) + rest.n);
         throw err;
       }
     }

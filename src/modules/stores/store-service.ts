@@ -71,12 +71,22 @@ export class StoreService {
   async update(handle: string, changes: StoreChanges): Promise<Store | null> {
     const patch: Updateable<StoresTable> = { ...changes, updated_at: this.clock.now().getTime() };
     return this.db.transaction().execute(async (trx) => {
-      const updated = await trx.updateTable('stores').set(patch).where('handle', '=', handle).returningAll().executeTakeFirst();
+      const updated = await trx
+        .updateTable('stores')
+        .set(patch)
+        .where('handle', '=', handle)
+        .returningAll()
+        .executeTakeFirst();
       if (!updated) return null;
       // Switching webhooks off stops them: waiting deliveries fail instead of being retried
       // (docs/webhooks.md); one in flight records its own outcome and is not retried either.
       if (changes.webhooks_enabled === 0) {
-        await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('store_id', '=', updated.id).where('status', '=', 'pending').execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'failed', next_attempt_at: null })
+          .where('store_id', '=', updated.id)
+          .where('status', '=', 'pending')
+          .execute();
       }
       return storeFromRow(updated);
     });
@@ -93,7 +103,10 @@ export class StoreService {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('stores')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }

@@ -49,7 +49,11 @@ export function storeFromRow(row: Selectable<StoresTable>): Store {
     id: row.id,
     handle: row.handle,
     name: row.name,
-    features: { blogCategories: row.categories_enabled === 1, mediaUpload: row.media_enabled === 1, webhooks: row.webhooks_enabled === 1 },
+    features: {
+      blogCategories: row.categories_enabled === 1,
+      mediaUpload: row.media_enabled === 1,
+      webhooks: row.webhooks_enabled === 1,
+    },
     certified: row.certified === 1,
     writesPaused: row.writes_paused === 1,
     limits: {

@@ -15,7 +15,12 @@ export interface StartedAttempt {
 }
 
 /** Records the start of an attempt at `delivery` under its claim `leaseToken`. */
-export async function startAttempt(db: Db, deliveryId: string, leaseToken: string, startedAt: number): Promise<StartedAttempt> {
+export async function startAttempt(
+  db: Db,
+  deliveryId: string,
+  leaseToken: string,
+  startedAt: number,
+): Promise<StartedAttempt> {
   const row = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('stores as s', 's.id', 'd.store_id')
@@ -26,16 +31,38 @@ export async function startAttempt(db: Db, deliveryId: string, leaseToken: strin
   const id = `wha_${randomLowerAlnum(24)}`;
   await db
     .insertInto('webhook_attempts')
-    .values({ id, delivery_id: deliveryId, store_id: row.store_id, lease_token: leaseToken, started_at: startedAt, duration_ms: null, response_status: null, error: null, response_excerpt: null, finished: 0 })
+    .values({
+      id,
+      delivery_id: deliveryId,
+      store_id: row.store_id,
+      lease_token: leaseToken,
+      started_at: startedAt,
+      duration_ms: null,
+      response_status: null,
+      error: null,
+      response_excerpt: null,
+      finished: 0,
+    })
     .execute();
   return { id, handle: row.handle, sequence: row.sequence === null ? null : Number(row.sequence) };
 }
 
 /** Completes an attempt with its outcome. */
-export async function finishAttempt(db: Db, attemptId: string, outcome: SendOutcome, durationMs: number): Promise<void> {
+export async function finishAttempt(
+  db: Db,
+  attemptId: string,
+  outcome: SendOutcome,
+  durationMs: number,
+): Promise<void> {
   await db
     .updateTable('webhook_attempts')
-    .set({ finished: 1, duration_ms: Math.max(0, Math.round(durationMs)), response_status: outcome.status, error: outcome.error ?? null, response_excerpt: outcome.excerpt ?? null })
+    .set({
+      finished: 1,
+      duration_ms: Math.max(0, Math.round(durationMs)),
+      response_status: outcome.status,
+      error: outcome.error ?? null,
+      response_excerpt: outcome.excerpt ?? null,
+    })
     .where('id', '=', attemptId)
     .execute();
 }

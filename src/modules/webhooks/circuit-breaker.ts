@@ -9,7 +9,12 @@ export const CIRCUIT_TIMEOUTS = 3;
 export const CIRCUIT_OPEN_MS = 5 * 60_000;
 
 /** Records one attempt's outcome on its endpoint: `timedOut` when no answer came in time. */
-export async function recordAttemptForCircuit(trx: Db, endpointId: string, timedOut: boolean, now: number): Promise<void> {
+export async function recordAttemptForCircuit(
+  trx: Db,
+  endpointId: string,
+  timedOut: boolean,
+  now: number,
+): Promise<void> {
   if (!timedOut) {
     await trx
       .updateTable('webhook_endpoints')

@@ -33,7 +33,11 @@ export interface ClaimRequest {
 }
 
 /** Claims up to `limit` deliveries fairly; resolves with their ids and the store served first. */
-export async function claimFairly(db: Db, engine: Engine, request: ClaimRequest): Promise<{ ids: string[]; first: number | null }> {
+export async function claimFairly(
+  db: Db,
+  engine: Engine,
+  request: ClaimRequest,
+): Promise<{ ids: string[]; first: number | null }> {
   if (engine === 'postgres') {
     return db.transaction().execute(async (trx) => {
       await sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);

@@ -11,7 +11,11 @@ export interface DeliveryFilters {
   until?: string;
 }
 
-type DeliveryQuery<O> = SelectQueryBuilder<Database & { d: Database['webhook_deliveries']; ev: Database['webhook_events'] }, 'd' | 'ev', O>;
+type DeliveryQuery<O> = SelectQueryBuilder<
+  Database & { d: Database['webhook_deliveries']; ev: Database['webhook_events'] },
+  'd' | 'ev',
+  O
+>;
 
 export function filterDeliveries<O>(q: DeliveryQuery<O>, f: DeliveryFilters): DeliveryQuery<O> {
   if (f.status !== undefined) q = q.where('d.status', '=', f.status as 'pending');
@@ -19,7 +23,12 @@ export function filterDeliveries<O>(q: DeliveryQuery<O>, f: DeliveryFilters): De
     const type = f.event_type;
     const prefix = type.endsWith('.*') ? type.slice(0, -1) : null;
     if (prefix !== null ? !WEBHOOK_EVENT_TYPES.some((t) => t.startsWith(prefix)) : !isEventType(type)) {
-      throw new ApiError('validation_failed', [detail('event_type', `"${type}" is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or a prefix such as post.*`)]);
+      throw new ApiError('validation_failed', [
+        detail(
+          'event_type',
+          `"${type}" is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or a prefix such as post.*`,
+        ),
+      ]);
     }
     q = prefix !== null ? q.where('ev.type', 'like', `${prefix}%`) : q.where('ev.type', '=', type);
   }

@@ -18,7 +18,13 @@ export async function storeQueueFull(trx: Db, storeId: number, limit = STORE_QUE
 
 /** Gives held deliveries a due time, oldest first, while their store's queue has room. */
 export async function releaseHeld(db: Db, now: number, limit = STORE_QUEUE_LIMIT): Promise<number> {
-  const stores = await db.selectFrom('webhook_deliveries').select('store_id').distinct().where('status', '=', 'pending').where('next_attempt_at', 'is', null).execute();
+  const stores = await db
+    .selectFrom('webhook_deliveries')
+    .select('store_id')
+    .distinct()
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', 'is', null)
+    .execute();
   let released = 0;
   for (const { store_id: storeId } of stores) {
     const { rows } = await sql<{ n: number }>`
@@ -36,7 +42,12 @@ export async function releaseHeld(db: Db, now: number, limit = STORE_QUEUE_LIMIT
       .orderBy('created_at')
       .orderBy('id')
       .limit(room);
-    const updated = await db.updateTable('webhook_deliveries').set({ next_attempt_at: now }).where('id', 'in', oldest).where('next_attempt_at', 'is', null).executeTakeFirst();
+    const updated = await db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where('id', 'in', oldest)
+      .where('next_attempt_at', 'is', null)
+      .executeTakeFirst();
     released += Number(updated.numUpdatedRows);
   }
   return released;

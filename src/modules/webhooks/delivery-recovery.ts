@@ -13,7 +13,13 @@ import { parseTypeFilter, typeMatches } from '../events/type-filter.js';
 import type { Store } from '../stores/index.js';
 import { deliveryIdSql, insertDeliveries, newDeliveryIdPrefix } from './event-outbox.js';
 import { subscribes } from './event-types.js';
-import { REPLAY_MAX_EVENTS, type AttemptView, type DeliveryDetailView, type ReplayInput, type ReplayResultView } from './recovery-schemas.js';
+import {
+  REPLAY_MAX_EVENTS,
+  type AttemptView,
+  type DeliveryDetailView,
+  type ReplayInput,
+  type ReplayResultView,
+} from './recovery-schemas.js';
 import { presentDelivery } from './webhook-service.js';
 import { waitingReason } from './webhook-repository.js';
 import type { DeliveryView } from './webhook-schemas.js';
@@ -28,23 +34,39 @@ export class DeliveryRecovery {
   /** One delivery with every attempt, oldest first. */
   async get(store: Store, endpointId: string, deliveryId: string): Promise<DeliveryDetailView> {
     const delivery = await this.delivery(this.db, store, endpointId, deliveryId);
-    const attempts = await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('started_at').orderBy('id').execute();
+    const attempts = await this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', '=', deliveryId)
+      .orderBy('started_at')
+      .orderBy('id')
+      .execute();
     const now = this.clock.now().getTime();
     const claimHeld = (token: string) => delivery.lease_token === token && (delivery.lease_until ?? 0) > now;
     const history: AttemptView[] = attempts.map((a) => {
       const ok = a.response_status !== null && a.response_status >= 200 && a.response_status < 300;
-      const state = a.finished === 1 ? (ok ? 'succeeded' : 'failed') : claimHeld(a.lease_token) ? 'in_progress' : 'interrupted';
+      const state =
+        a.finished === 1 ? (ok ? 'succeeded' : 'failed') : claimHeld(a.lease_token) ? 'in_progress' : 'interrupted';
       return {
         id: a.id,
         started_at: formatWithOffset(Number(a.started_at), store.utcOffset),
         state,
         duration_ms: a.duration_ms,
         response_status: a.response_status,
-        error: a.finished === 1 ? a.error : state === 'interrupted' ? 'the sending process stopped before an answer was recorded' : null,
+        error:
+          a.finished === 1
+            ? a.error
+            : state === 'interrupted'
+              ? 'the sending process stopped before an answer was recorded'
+              : null,
         response_body: a.response_excerpt,
       };
     });
-    return { ...presentDelivery(delivery, store.utcOffset), retry_of: delivery.retry_of ?? null, attempt_history: history };
+    return {
+      ...presentDelivery(delivery, store.utcOffset),
+      retry_of: delivery.retry_of ?? null,
+      attempt_history: history,
+    };
   }
 
   /** A new delivery of the same event to the same endpoint, due now; the delivery must have succeeded or failed. */
@@ -54,7 +76,12 @@ export class DeliveryRecovery {
       const delivery = await this.delivery(trx, store, endpointId, deliveryId);
       await this.enabledEndpoint(trx, store, endpointId);
       if (delivery.status === 'pending') {
-        throw new ApiError('delivery_not_retryable', [detail('status', 'pending: the delivery is still being tried (see next_attempt_at); retry it once it has succeeded or failed')]);
+        throw new ApiError('delivery_not_retryable', [
+          detail(
+            'status',
+            'pending: the delivery is still being tried (see next_attempt_at); retry it once it has succeeded or failed',
+          ),
+        ]);
       }
       const [created] = await insertDeliveries(trx, store.id, delivery.event_id, [endpointId], now);
       await trx.updateTable('webhook_deliveries').set({ retry_of: deliveryId }).where('id', '=', created.id).execute();
@@ -86,7 +113,12 @@ export class DeliveryRecovery {
         SELECT count(*) AS n, min(e.sequence) AS first, max(e.sequence) AS last ${matching}`.execute(trx);
       const count = Number(rows[0].n);
       if (count > REPLAY_MAX_EVENTS) {
-        throw new ApiError('validation_failed', [detail('since', `${count} events match; a replay queues at most ${REPLAY_MAX_EVENTS}: split the time range into several replays`)]);
+        throw new ApiError('validation_failed', [
+          detail(
+            'since',
+            `${count} events match; a replay queues at most ${REPLAY_MAX_EVENTS}: split the time range into several replays`,
+          ),
+        ]);
       }
       if (count > 0) {
         await sql`
@@ -94,14 +126,26 @@ export class DeliveryRecovery {
           SELECT ${deliveryIdSql(newDeliveryIdPrefix(), sql`m.n`)}, ${store.id}, ${endpointId}, m.id, 'pending', 0, NULL, NULL, ${now}, NULL, NULL, ${now}
           FROM (SELECT e.id, row_number() OVER (ORDER BY e.sequence) - 1 AS n ${matching}) m`.execute(trx);
       }
-      return { queued: count, first_sequence: rows[0].first === null ? null : Number(rows[0].first), last_sequence: rows[0].last === null ? null : Number(rows[0].last) };
+      return {
+        queued: count,
+        first_sequence: rows[0].first === null ? null : Number(rows[0].first),
+        last_sequence: rows[0].last === null ? null : Number(rows[0].last),
+      };
     });
   }
 
   private async enabledEndpoint(db: Db, store: Store, endpointId: string) {
-    const endpoint = await db.selectFrom('webhook_endpoints').select(['id', 'enabled', 'events']).where('id', '=', endpointId).where('store_id', '=', store.id).executeTakeFirst();
+    const endpoint = await db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'enabled', 'events'])
+      .where('id', '=', endpointId)
+      .where('store_id', '=', store.id)
+      .executeTakeFirst();
     if (!endpoint) throw new ApiError('not_found');
-    if (endpoint.enabled !== 1) throw new ApiError('delivery_not_retryable', [detail('enabled', 'false: the endpoint is disabled; set enabled to true first')]);
+    if (endpoint.enabled !== 1)
+      throw new ApiError('delivery_not_retryable', [
+        detail('enabled', 'false: the endpoint is disabled; set enabled to true first'),
+      ]);
     return endpoint;
   }
 
@@ -110,7 +154,20 @@ export class DeliveryRecovery {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at', 'd.retry_of', 'd.lease_token', 'd.lease_until'])
+      .select([
+        'd.id',
+        'd.event_id',
+        'ev.type as event_type',
+        'd.status',
+        'd.attempts',
+        'd.last_attempt_at',
+        'd.last_response_status',
+        'd.next_attempt_at',
+        'd.created_at',
+        'd.retry_of',
+        'd.lease_token',
+        'd.lease_until',
+      ])
       .select(waitingReason(this.clock.now().getTime()))
       .where('d.id', '=', deliveryId)
       .where('d.endpoint_id', '=', endpointId)

@@ -157,10 +157,18 @@ export class WebhookWorker {
     const full = claimed.length > 0;
     for (const delivery of claimed) {
       const attempt: Promise<void> = this.attempt(delivery)
-        .catch((err) => this.log.warn({ err, delivery_id: delivery.id }, 'webhook delivery could not be recorded; it is tried again when its claim expires'))
+        .catch((err) =>
+          this.log.warn(
+            { err, delivery_id: delivery.id },
+            'webhook delivery could not be recorded; it is tried again when its claim expires',
+          ),
+        )
         .finally(() => {
           this.inFlight.delete(attempt);
-          if (full && this.running) void this.fill().catch((err) => this.log.warn({ err }, 'webhook claim failed; trying again at the next poll'));
+          if (full && this.running)
+            void this.fill().catch((err) =>
+              this.log.warn({ err }, 'webhook claim failed; trying again at the next poll'),
+            );
         });
       this.inFlight.add(attempt);
     }
@@ -170,7 +178,13 @@ export class WebhookWorker {
   private async claimRows(limit: number): Promise<Claimed[]> {
     const now = this.clock.now().getTime();
     const token = randomToken(16);
-    const { ids, first } = await claimFairly(this.db, this.engine, { now, limit, token, leaseUntil: now + this.leaseMs, after: this.lastFirstStore });
+    const { ids, first } = await claimFairly(this.db, this.engine, {
+      now,
+      limit,
+      token,
+      leaseUntil: now + this.leaseMs,
+      after: this.lastFirstStore,
+    });
     if (first !== null) this.lastFirstStore = first;
     const claimed = ids.map((id) => ({ id }));
     if (claimed.length === 0) return [];
@@ -178,8 +192,24 @@ export class WebhookWorker {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-      .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.attempts', 'd.created_at', 'd.lease_token', 'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_until', 'ev.body'])
-      .where('d.id', 'in', claimed.map((c) => c.id))
+      .select([
+        'd.id',
+        'd.endpoint_id',
+        'd.event_id',
+        'd.attempts',
+        'd.created_at',
+        'd.lease_token',
+        'e.url',
+        'e.secret',
+        'e.previous_secret',
+        'e.previous_secret_until',
+        'ev.body',
+      ])
+      .where(
+        'd.id',
+        'in',
+        claimed.map((c) => c.id),
+      )
       .where('d.lease_token', '=', token)
       .execute();
   }
@@ -198,7 +228,8 @@ export class WebhookWorker {
         outcome = { status: null, error: `target refused: ${check.problem}` };
       } else {
         const timestamp = Math.floor(this.clock.now().getTime() / 1000);
-        const secrets = d.previous_secret && (d.previous_secret_until ?? 0) > startedAt ? [d.secret, d.previous_secret] : [d.secret];
+        const secrets =
+          d.previous_secret && (d.previous_secret_until ?? 0) > startedAt ? [d.secret, d.previous_secret] : [d.secret];
         outcome = await this.sender(
           check.target,
           {
@@ -217,14 +248,29 @@ export class WebhookWorker {
     await this.record(d, startedAt, outcome, { id: log.id, durationMs: performance.now() - started });
   }
 
-  private async record(d: Claimed, attemptedAt: number, outcome: SendOutcome, attempt: { id: string; durationMs: number }): Promise<void> {
+  private async record(
+    d: Claimed,
+    attemptedAt: number,
+    outcome: SendOutcome,
+    attempt: { id: string; durationMs: number },
+  ): Promise<void> {
     const now = this.clock.now().getTime();
     const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const attempts = d.attempts + 1;
     const next = succeeded ? null : nextAttemptAt(attempts, d.created_at, now, this.random);
     const status = succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
     if (!succeeded) {
-      this.log.warn({ delivery_id: d.id, endpoint_id: d.endpoint_id, response_status: outcome.status, error: outcome.error, attempts, status }, 'webhook attempt failed');
+      this.log.warn(
+        {
+          delivery_id: d.id,
+          endpoint_id: d.endpoint_id,
+          response_status: outcome.status,
+          error: outcome.error,
+          attempts,
+          status,
+        },
+        'webhook attempt failed',
+      );
     }
     // Set inside the transaction's callback, hence the widened type after it.
     let recorded = null as AttemptOutcome | null;
@@ -234,7 +280,15 @@ export class WebhookWorker {
       // overwrite the outcome of the instance that took the delivery over.
       const updated = await trx
         .updateTable('webhook_deliveries')
-        .set({ status, attempts, last_attempt_at: attemptedAt, last_response_status: outcome.status, next_attempt_at: next, lease_token: null, lease_until: null })
+        .set({
+          status,
+          attempts,
+          last_attempt_at: attemptedAt,
+          last_response_status: outcome.status,
+          next_attempt_at: next,
+          lease_token: null,
+          lease_until: null,
+        })
         .where('id', '=', d.id)
         .where('lease_token', '=', d.lease_token)
         .executeTakeFirst();
@@ -242,10 +296,20 @@ export class WebhookWorker {
       await recordAttemptForCircuit(trx, d.endpoint_id, outcome.timedOut === true, now);
       recorded = status === 'succeeded' ? 'succeeded' : status === 'failed' ? 'failed' : 'retrying';
       if (succeeded) {
-        await trx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', d.endpoint_id).where('failing_since', 'is not', null).execute();
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ failing_since: null })
+          .where('id', '=', d.endpoint_id)
+          .where('failing_since', 'is not', null)
+          .execute();
         return;
       }
-      await trx.updateTable('webhook_endpoints').set({ failing_since: attemptedAt }).where('id', '=', d.endpoint_id).where('failing_since', 'is', null).execute();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: attemptedAt })
+        .where('id', '=', d.endpoint_id)
+        .where('failing_since', 'is', null)
+        .execute();
       await disableIfFailingTooLong(trx, d.endpoint_id, now);
       // A disabled endpoint gets no more retries (this may be a test event sent to one), nor
       // does any endpoint of a store whose webhooks were switched off.
@@ -256,7 +320,11 @@ export class WebhookWorker {
         .where('e.id', '=', d.endpoint_id)
         .executeTakeFirst();
       if (status === 'pending' && (endpoint?.enabled !== 1 || endpoint.webhooks_enabled !== 1)) {
-        await trx.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('id', '=', d.id).execute();
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'failed', next_attempt_at: null })
+          .where('id', '=', d.id)
+          .execute();
         recorded = 'failed';
       }
     });

@@ -29,13 +29,17 @@ export const newDeliveryIdPrefix = () => `whd_${randomLowerAlnum(ID_RANDOM_LENGT
 
 /** The id of the delivery numbered `ordinal` (from 0) of a statement whose prefix is `prefix`. */
 export function deliveryIdSql(prefix: unknown, ordinal: RawBuilder<unknown>): RawBuilder<string> {
-  const digits = [2, 1, 0].map((place) => sql`substr(${sql.lit(BASE36)}, CAST((${ordinal} / ${sql.lit(36 ** place)}) % 36 + 1 AS integer), 1)`);
+  const digits = [2, 1, 0].map(
+    (place) => sql`substr(${sql.lit(BASE36)}, CAST((${ordinal} / ${sql.lit(36 ** place)}) % 36 + 1 AS integer), 1)`,
+  );
   return sql<string>`(CAST(${prefix} AS text) || ${sql.join(digits, sql` || `)})`;
 }
 
 /** Due now, or held (no due time) while the store's queue is full (delivery-queue.ts). */
 export function dueUnlessQueueFullSql(storeId: unknown, at: unknown): RawBuilder<number | null> {
-  return sql<number | null>`CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries WHERE store_id = ${storeId} AND status = 'pending' AND next_attempt_at IS NOT NULL LIMIT ${sql.lit(STORE_QUEUE_LIMIT)}) queued) >= ${sql.lit(STORE_QUEUE_LIMIT)}
+  return sql<
+    number | null
+  >`CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries WHERE store_id = ${storeId} AND status = 'pending' AND next_attempt_at IS NOT NULL LIMIT ${sql.lit(STORE_QUEUE_LIMIT)}) queued) >= ${sql.lit(STORE_QUEUE_LIMIT)}
     THEN NULL ELSE CAST(${at} AS bigint) END`;
 }
 
@@ -96,7 +100,11 @@ const insertSubscriberDeliveries = {
 const engineOf = (db: Db): Engine => (isPostgres(db) ? 'postgres' : 'sqlite');
 
 /** Writes an event's row and, unless `deliveries` is null (webhooks off), its deliveries to the subscribed endpoints. */
-export async function writeEvent(trx: Db, event: EventRowArgs, deliveries: SubscriberDeliveriesArgs | null): Promise<void> {
+export async function writeEvent(
+  trx: Db,
+  event: EventRowArgs,
+  deliveries: SubscriberDeliveriesArgs | null,
+): Promise<void> {
   const engine = engineOf(trx);
   await insertEventRow[engine](trx, event);
   if (deliveries) await insertSubscriberDeliveries[engine](trx, deliveries);
@@ -110,10 +118,20 @@ export type EventData = () => unknown;
  * to every enabled endpoint subscribed to `type` while the store's webhooks feature is on.
  * Resolves with the event's id.
  */
-export async function recordEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: EventData): Promise<string> {
+export async function recordEvent(
+  trx: Db,
+  store: Store,
+  type: WebhookEventType,
+  at: number,
+  data: EventData,
+): Promise<string> {
   const id = newEventId();
   const body = eventBody(store, type, at, await data());
-  await writeEvent(trx, { id, storeId: store.id, type, body, at }, store.features.webhooks ? { storeId: store.id, eventId: id, type, at, idPrefix: newDeliveryIdPrefix() } : null);
+  await writeEvent(
+    trx,
+    { id, storeId: store.id, type, body, at },
+    store.features.webhooks ? { storeId: store.id, eventId: id, type, at, idPrefix: newDeliveryIdPrefix() } : null,
+  );
   return id;
 }
 
@@ -124,7 +142,13 @@ export async function recordEvent(trx: Db, store: Store, type: WebhookEventType,
  * caller records the event that undoes it.
  */
 export async function withdrawDeliveries(trx: Db, eventId: string): Promise<void> {
-  await trx.deleteFrom('webhook_deliveries').where('event_id', '=', eventId).where('status', '=', 'pending').where('attempts', '=', 0).where('lease_token', 'is', null).execute();
+  await trx
+    .deleteFrom('webhook_deliveries')
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .where('lease_token', 'is', null)
+    .execute();
 }
 
 export interface RecordedDelivery {
@@ -142,7 +166,14 @@ export function eventBody(store: Store, type: WebhookEventType, at: number, data
  * Writes one event and a pending delivery of it to each of `endpointIds`, due at once, or held
  * while the store's queue is full (delivery-queue.ts).
  */
-export async function insertEvent(trx: Db, store: Store, type: WebhookEventType, at: number, data: unknown, endpointIds: string[]): Promise<{ eventId: string; deliveries: RecordedDelivery[] }> {
+export async function insertEvent(
+  trx: Db,
+  store: Store,
+  type: WebhookEventType,
+  at: number,
+  data: unknown,
+  endpointIds: string[],
+): Promise<{ eventId: string; deliveries: RecordedDelivery[] }> {
   const eventId = newEventId();
   const body = eventBody(store, type, at, data);
   await insertEventRow[engineOf(trx)](trx, { id: eventId, storeId: store.id, type, body, at });
@@ -150,7 +181,13 @@ export async function insertEvent(trx: Db, store: Store, type: WebhookEventType,
 }
 
 /** A pending delivery of an event already recorded to each of `endpointIds`, due at `at` (or held). */
-export async function insertDeliveries(trx: Db, storeId: number, eventId: string, endpointIds: string[], at: number): Promise<RecordedDelivery[]> {
+export async function insertDeliveries(
+  trx: Db,
+  storeId: number,
+  eventId: string,
+  endpointIds: string[],
+  at: number,
+): Promise<RecordedDelivery[]> {
   if (endpointIds.length === 0) return [];
   // Held (no due time) while the store's queue is full; delivery-queue.ts releases it later.
   const due = (await storeQueueFull(trx, storeId)) ? null : at;
@@ -182,7 +219,13 @@ export async function insertDeliveries(trx: Db, storeId: number, eventId: string
  * future time is waited for (the schedule scan sends the event when it arrives); anything else
  * clears the wait. Call it in the transaction that sets `published_at`.
  */
-export async function setPublishSchedule(trx: Db, storeId: number, postId: number, publishedAt: number | null, now: number): Promise<void> {
+export async function setPublishSchedule(
+  trx: Db,
+  storeId: number,
+  postId: number,
+  publishedAt: number | null,
+  now: number,
+): Promise<void> {
   if (publishedAt !== null && publishedAt > now) {
     await trx
       .insertInto('webhook_schedules')

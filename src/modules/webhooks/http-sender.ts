@@ -38,7 +38,10 @@ export function httpSender(timers: Timers, timeoutMs = SEND_TIMEOUT_MS): Sender 
       };
       // The checked address, whatever the resolver would answer now.
       const pinned: LookupFunction = (_hostname, options, callback) => {
-        if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+        if ((options as { all?: boolean }).all)
+          (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+            { address: target.address, family: target.family },
+          ]);
         else callback(null, target.address, target.family);
       };
       const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -48,7 +51,10 @@ export function httpSender(timers: Timers, timeoutMs = SEND_TIMEOUT_MS): Sender 
         lookup: pinned,
         agent: false,
       });
-      const timer = timers.setTimeout(() => finish({ status: null, error: `no complete answer within ${timeoutMs} ms`, timedOut: true }), timeoutMs);
+      const timer = timers.setTimeout(
+        () => finish({ status: null, error: `no complete answer within ${timeoutMs} ms`, timedOut: true }),
+        timeoutMs,
+      );
       req.on('error', (err) => finish({ status: null, error: err.message }));
       req.on('response', (res: IncomingMessage) => {
         const status = res.statusCode ?? null;

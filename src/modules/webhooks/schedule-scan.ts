@@ -14,11 +14,21 @@ const SCAN_BATCH = 100;
 
 /** Records the `post.published` event of every scheduled post whose time has come. Returns how many it took. */
 export async function publishDueSchedules(db: Db, now: number, publicBaseUrl: string): Promise<number> {
-  const due = await db.selectFrom('webhook_schedules').selectAll().where('due_at', '<=', now).orderBy('due_at').limit(SCAN_BATCH).execute();
+  const due = await db
+    .selectFrom('webhook_schedules')
+    .selectAll()
+    .where('due_at', '<=', now)
+    .orderBy('due_at')
+    .limit(SCAN_BATCH)
+    .execute();
   let taken = 0;
   for (const row of due) {
     await db.transaction().execute(async (trx) => {
-      const deleted = await trx.deleteFrom('webhook_schedules').where('post_id', '=', row.post_id).where('due_at', '=', row.due_at).executeTakeFirst();
+      const deleted = await trx
+        .deleteFrom('webhook_schedules')
+        .where('post_id', '=', row.post_id)
+        .where('due_at', '=', row.due_at)
+        .executeTakeFirst();
       // Another instance took it first (or the post was rescheduled meanwhile).
       if (Number(deleted.numDeletedRows) !== 1) return;
       taken++;
@@ -26,7 +36,9 @@ export async function publishDueSchedules(db: Db, now: number, publicBaseUrl: st
       const post = await findPost(trx, row.store_id, row.post_id);
       if (!storeRow || !post || post.published_at !== row.due_at) return;
       const store = storeFromRow(storeRow);
-      await recordEvent(trx, store, 'post.published', row.due_at, () => presentPost(post, { store, now: Math.max(now, row.due_at), publicBaseUrl }));
+      await recordEvent(trx, store, 'post.published', row.due_at, () =>
+        presentPost(post, { store, now: Math.max(now, row.due_at), publicBaseUrl }),
+      );
     });
   }
   return taken;

@@ -17,6 +17,11 @@ export function sign(secret: string, id: string, timestampSeconds: number, body:
 }
 
 /** The `webhook-signature` header: one signature per live secret, newest first. */
-export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   return secrets.map((secret) => sign(secret, id, timestampSeconds, body)).join(' ');
 }

@@ -34,7 +34,8 @@ export function checkUrlForm(raw: string, rules: TargetRules): { ok: true; url: 
   } catch {
     return { ok: false, problem: 'must be an absolute URL, e.g. https://example.com/hooks/blog' };
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return { ok: false, problem: 'must use https' };
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+    return { ok: false, problem: 'must use https' };
   if (url.username || url.password) return { ok: false, problem: 'must not contain a user name or password' };
   if (!url.hostname) return { ok: false, problem: 'must name a host' };
   if (rules.ports && !rules.ports.includes(portOf(url))) {
@@ -107,7 +108,11 @@ export function normaliseUrl(url: URL): string {
 }
 
 /** The URL's form, then its host's addresses: every one must be public (unless allowed). */
-export async function checkTarget(raw: string, rules: TargetRules, resolve: Resolver = systemResolver): Promise<TargetCheck> {
+export async function checkTarget(
+  raw: string,
+  rules: TargetRules,
+  resolve: Resolver = systemResolver,
+): Promise<TargetCheck> {
   const { allowPrivate } = rules;
   const form = checkUrlForm(raw, rules);
   if (!form.ok) return form;
@@ -125,7 +130,10 @@ export async function checkTarget(raw: string, rules: TargetRules, resolve: Reso
   }
   if (addresses.length === 0) return { ok: false, problem: `host "${host}" does not resolve` };
   if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) {
-    return { ok: false, problem: 'must resolve to public internet addresses only (not loopback, private or reserved ones)' };
+    return {
+      ok: false,
+      problem: 'must resolve to public internet addresses only (not loopback, private or reserved ones)',
+    };
   }
   const [first] = addresses;
   return { ok: true, target: { url, address: first.address, family: first.family === 6 ? 6 : 4 } };

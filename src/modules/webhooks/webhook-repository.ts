@@ -9,7 +9,13 @@ import { filterDeliveries, type DeliveryFilters } from './delivery-filters.js';
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 export function listEndpoints(db: Db, storeId: number): Promise<EndpointRow[]> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('store_id', '=', storeId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** The endpoint of this store; with `lock`, locked on PostgreSQL until the transaction ends (SQLite has one writer at a time). */
@@ -25,7 +31,11 @@ export function findEndpoint(db: Db, storeId: number, id: string, lock = false):
  */
 export async function countEndpointsLocked(trx: Db, storeId: number): Promise<number> {
   if (isPostgres(trx)) await trx.selectFrom('stores').select('id').where('id', '=', storeId).forUpdate().execute();
-  const count = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+  const count = await trx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('store_id', '=', storeId)
+    .executeTakeFirstOrThrow();
   return Number(count.n);
 }
 
@@ -34,7 +44,12 @@ export async function insertEndpoint(trx: Db, row: EndpointRow): Promise<void> {
 }
 
 /** Changes the endpoint of this store (null: there is none); `storeId` null: of any store. */
-export function updateEndpoint(trx: Db, storeId: number | null, id: string, change: Updateable<WebhookEndpointsTable>): Promise<EndpointRow | undefined> {
+export function updateEndpoint(
+  trx: Db,
+  storeId: number | null,
+  id: string,
+  change: Updateable<WebhookEndpointsTable>,
+): Promise<EndpointRow | undefined> {
   let q = trx.updateTable('webhook_endpoints').set(change).where('id', '=', id);
   if (storeId !== null) q = q.where('store_id', '=', storeId);
   return q.returningAll().executeTakeFirst();
@@ -43,7 +58,11 @@ export function updateEndpoint(trx: Db, storeId: number | null, id: string, chan
 /** Deletes the endpoint and its deliveries; false when the store has no such endpoint. */
 export async function deleteEndpoint(trx: Db, storeId: number, id: string): Promise<boolean> {
   await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).where('store_id', '=', storeId).execute();
-  const deleted = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  const deleted = await trx
+    .deleteFrom('webhook_endpoints')
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
   return Number(deleted.numDeletedRows) === 1;
 }
 
@@ -68,14 +87,29 @@ function deliveryRows(db: Db, storeId: number, now: number) {
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select(['d.id', 'd.event_id', 'ev.type as event_type', 'd.status', 'd.attempts', 'd.last_attempt_at', 'd.last_response_status', 'd.next_attempt_at', 'd.created_at'])
+    .select([
+      'd.id',
+      'd.event_id',
+      'ev.type as event_type',
+      'd.status',
+      'd.attempts',
+      'd.last_attempt_at',
+      'd.last_response_status',
+      'd.next_attempt_at',
+      'd.created_at',
+    ])
     .select(waitingReason(now))
     .where('d.store_id', '=', storeId);
 }
 
 export type DeliveryListRow = Awaited<ReturnType<ReturnType<typeof deliveryRows>['execute']>>[number];
 
-export async function findDelivery(db: Db, storeId: number, id: string, now: number): Promise<DeliveryListRow | undefined> {
+export async function findDelivery(
+  db: Db,
+  storeId: number,
+  id: string,
+  now: number,
+): Promise<DeliveryListRow | undefined> {
   const [row] = await deliveryRows(db, storeId, now).where('d.id', '=', id).execute();
   return row;
 }
@@ -92,7 +126,10 @@ export interface DeliveryPage {
 
 /** A page of the endpoint's deliveries, newest first; throws validation_failed for an unknown event type filter. */
 export function listDeliveries(db: Db, page: DeliveryPage): Promise<DeliveryListRow[]> {
-  let q = filterDeliveries(deliveryRows(db, page.storeId, page.now).where('d.endpoint_id', '=', page.endpointId), page.filters);
+  let q = filterDeliveries(
+    deliveryRows(db, page.storeId, page.now).where('d.endpoint_id', '=', page.endpointId),
+    page.filters,
+  );
   const { after } = page;
   if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(after.createdAt, after.id)));
   return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.limit).execute();

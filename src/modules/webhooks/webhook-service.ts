@@ -25,7 +25,14 @@ import {
   updateEndpoint,
   type EndpointRow,
 } from './webhook-repository.js';
-import { checkTarget, normaliseUrl, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
+import {
+  checkTarget,
+  normaliseUrl,
+  systemResolver,
+  targetRules,
+  type Resolver,
+  type TargetRules,
+} from './target-check.js';
 import {
   ENDPOINTS_PER_STORE,
   type CreateWebhookInput,
@@ -58,9 +65,20 @@ export function presentEndpoint(row: EndpointRow, offset: string): WebhookEndpoi
 /** Problems with an `events` list: each a known type, or "*" alone. */
 function eventProblems(events: string[]): ErrorDetail[] {
   if (events.includes(ALL_EVENTS)) {
-    return events.length === 1 ? [] : [detail('events', `"${ALL_EVENTS}" stands for every event type and must be the only item`)];
+    return events.length === 1
+      ? []
+      : [detail('events', `"${ALL_EVENTS}" stands for every event type and must be the only item`)];
   }
-  return events.flatMap((e, i) => (isEventType(e) ? [] : [detail(`events[${i}]`, `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or "${ALL_EVENTS}"`)]));
+  return events.flatMap((e, i) =>
+    isEventType(e)
+      ? []
+      : [
+          detail(
+            `events[${i}]`,
+            `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or "${ALL_EVENTS}"`,
+          ),
+        ],
+  );
 }
 
 export interface WebhookServiceOptions {
@@ -95,7 +113,11 @@ export class WebhookService {
     return presentEndpoint(await this.require(this.db, store, id), store.utcOffset);
   }
 
-  async create(store: Store, input: CreateWebhookInput, actor: Actor): Promise<WebhookEndpointView & { secret: string }> {
+  async create(
+    store: Store,
+    input: CreateWebhookInput,
+    actor: Actor,
+  ): Promise<WebhookEndpointView & { secret: string }> {
     const problems = eventProblems(input.events);
     if (problems.length > 0) throw new ApiError('validation_failed', problems);
     const url = await this.checkUrl(input.url);
@@ -121,11 +143,19 @@ export class WebhookService {
       // Concurrent creates of one store queue on its row, so the limit holds across instances.
       const count = await countEndpointsLocked(trx, store.id);
       if (count >= ENDPOINTS_PER_STORE) {
-        throw new ApiError('validation_failed', [detail('url', `a store has at most ${ENDPOINTS_PER_STORE} webhook endpoints; delete one first`)]);
+        throw new ApiError('validation_failed', [
+          detail('url', `a store has at most ${ENDPOINTS_PER_STORE} webhook endpoints; delete one first`),
+        ]);
       }
       await insertEndpoint(trx, row);
       const changes = ['url', 'events', ...(input.description !== undefined ? ['description'] : [])];
-      await recordAudit(trx, actor, { action: 'webhook.created', resourceType: 'webhook', resourceId: row.id, changes, at: now });
+      await recordAudit(trx, actor, {
+        action: 'webhook.created',
+        resourceType: 'webhook',
+        resourceId: row.id,
+        changes,
+        at: now,
+      });
     });
     return { ...presentEndpoint(row, store.utcOffset), secret: row.secret };
   }
@@ -144,12 +174,20 @@ export class WebhookService {
         ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         // Enabling starts afresh; disabling by hand leaves no reason (the reason is the service's).
-        ...(input.enabled !== undefined ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null } : {}),
+        ...(input.enabled !== undefined
+          ? { enabled: input.enabled ? 1 : 0, disabled_reason: null, failing_since: null }
+          : {}),
         updated_at: now,
       });
       if (!updated) throw new ApiError('not_found');
       if (input.enabled === false) await failWaitingDeliveries(trx, id);
-      await recordAudit(trx, actor, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: Object.keys(input).sort(), at: now });
+      await recordAudit(trx, actor, {
+        action: 'webhook.updated',
+        resourceType: 'webhook',
+        resourceId: id,
+        changes: Object.keys(input).sort(),
+        at: now,
+      });
       return updated;
     });
     return presentEndpoint(row, store.utcOffset);
@@ -159,7 +197,13 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     await this.db.transaction().execute(async (trx) => {
       if (!(await deleteEndpoint(trx, store.id, id))) throw new ApiError('not_found');
-      await recordAudit(trx, actor, { action: 'webhook.deleted', resourceType: 'webhook', resourceId: id, changes: [], at: now });
+      await recordAudit(trx, actor, {
+        action: 'webhook.deleted',
+        resourceType: 'webhook',
+        resourceId: id,
+        changes: [],
+        at: now,
+      });
     });
   }
 
@@ -167,11 +211,19 @@ export class WebhookService {
   async disableByOperator(id: string): Promise<(WebhookEndpointView & { store: string }) | null> {
     const now = this.clock.now().getTime();
     return this.db.transaction().execute(async (trx) => {
-      const updated = await updateEndpoint(trx, null, id, { enabled: 0, disabled_reason: 'disabled by the service operator', updated_at: now });
+      const updated = await updateEndpoint(trx, null, id, {
+        enabled: 0,
+        disabled_reason: 'disabled by the service operator',
+        updated_at: now,
+      });
       if (!updated) return null;
       await failWaitingDeliveries(trx, id);
       const store = await findStoreHandle(trx, updated.store_id);
-      await recordAudit(trx, { storeId: updated.store_id, keyId: null, application: null, requestId: null }, { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: ['enabled'], at: now });
+      await recordAudit(
+        trx,
+        { storeId: updated.store_id, keyId: null, application: null, requestId: null },
+        { action: 'webhook.updated', resourceType: 'webhook', resourceId: id, changes: ['enabled'], at: now },
+      );
       return { ...presentEndpoint(updated, store.utc_offset), store: store.handle };
     });
   }
@@ -184,9 +236,20 @@ export class WebhookService {
       // Locked, so that two concurrent rotations run one after the other (each keeps the
       // secret it replaces).
       const current = await this.require(trx, store, id, true);
-      const updated = await updateEndpoint(trx, null, id, { secret, previous_secret: current.secret, previous_secret_until: now + ROTATION_OVERLAP_MS, updated_at: now });
+      const updated = await updateEndpoint(trx, null, id, {
+        secret,
+        previous_secret: current.secret,
+        previous_secret_until: now + ROTATION_OVERLAP_MS,
+        updated_at: now,
+      });
       if (!updated) throw new Error(`Webhook endpoint ${id} vanished while locked`);
-      await recordAudit(trx, actor, { action: 'webhook.secret_rotated', resourceType: 'webhook', resourceId: id, changes: ['secret'], at: now });
+      await recordAudit(trx, actor, {
+        action: 'webhook.secret_rotated',
+        resourceType: 'webhook',
+        resourceId: id,
+        changes: ['secret'],
+        at: now,
+      });
       return updated;
     });
     return { ...presentEndpoint(row, store.utcOffset), secret };
@@ -197,7 +260,9 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     const deliveryId = await this.db.transaction().execute(async (trx) => {
       const endpoint = await this.require(trx, store, id);
-      const { deliveries: [delivery] } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
+      const {
+        deliveries: [delivery],
+      } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
       return delivery.id;
     });
     const view = await findDelivery(this.db, store.id, deliveryId, now);
@@ -205,10 +270,21 @@ export class WebhookService {
   }
 
   /** Newest first, cursor-paged like the post list. */
-  async deliveries(store: Store, id: string, query: DeliveryListQueryInput, application: string): Promise<{ data: DeliveryView[]; meta: { next_cursor: string | null; limit: number } }> {
+  async deliveries(
+    store: Store,
+    id: string,
+    query: DeliveryListQueryInput,
+    application: string,
+  ): Promise<{ data: DeliveryView[]; meta: { next_cursor: string | null; limit: number } }> {
     await this.require(this.db, store, id);
     const limit = query.limit ?? 20;
-    const conditions = { endpoint: id, status: query.status, event_type: query.event_type, since: query.since, until: query.until };
+    const conditions = {
+      endpoint: id,
+      status: query.status,
+      event_type: query.event_type,
+      since: query.since,
+      until: query.until,
+    };
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(DELIVERY_CURSOR_SCOPE, conditions, query.cursor, holder);
     const rows = await listDeliveries(this.db, {
@@ -219,7 +295,14 @@ export class WebhookService {
       limit: limit + 1,
       now: this.clock.now().getTime(),
     });
-    const { rows: page, nextCursor } = this.cursors.page(DELIVERY_CURSOR_SCOPE, conditions, rows, limit, (r) => [r.created_at, r.id], holder);
+    const { rows: page, nextCursor } = this.cursors.page(
+      DELIVERY_CURSOR_SCOPE,
+      conditions,
+      rows,
+      limit,
+      (r) => [r.created_at, r.id],
+      holder,
+    );
     return { data: page.map((r) => presentDelivery(r, store.utcOffset)), meta: { next_cursor: nextCursor, limit } };
   }
 
