@@ -185,6 +185,7 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       deleteEndpoint: (db) => webhooks.deleteEndpoint(db, 1, SAMPLE_ENDPOINT.id),
       findStoreHandle: (db) => webhooks.findStoreHandle(db, 1),
       findDelivery: (db) => webhooks.findDelivery(db, 1, 'whd_sample', NOW),
+      findEndpointDelivery: (db) => webhooks.findEndpointDelivery(db, 1, SAMPLE_ENDPOINT.id, 'whd_sample', NOW),
       'listDeliveries (first page)': (db) =>
         webhooks.listDeliveries(db, {
           storeId: 1,

@@ -42,6 +42,12 @@ select "d"."id", "d"."event_id", "ev"."type" as "event_type", "d"."status", "d".
     when d.status = 'pending' and e.circuit_open_until > $1 then 'circuit_open'
     else null end as "waiting_reason" from "webhook_deliveries" as "d" inner join "webhook_events" as "ev" on "ev"."id" = "d"."event_id" inner join "webhook_endpoints" as "e" on "e"."id" = "d"."endpoint_id" where "d"."store_id" = $2 and "d"."id" = $3;
 
+-- findEndpointDelivery
+select "d"."id", "d"."event_id", "ev"."type" as "event_type", "d"."status", "d"."attempts", "d"."last_attempt_at", "d"."last_response_status", "d"."next_attempt_at", "d"."created_at", case
+    when d.status = 'pending' and d.next_attempt_at is null then 'store_queue_full'
+    when d.status = 'pending' and e.circuit_open_until > $1 then 'circuit_open'
+    else null end as "waiting_reason", "d"."retry_of", "d"."lease_token", "d"."lease_until" from "webhook_deliveries" as "d" inner join "webhook_events" as "ev" on "ev"."id" = "d"."event_id" inner join "webhook_endpoints" as "e" on "e"."id" = "d"."endpoint_id" where "d"."store_id" = $2 and "d"."id" = $3 and "d"."endpoint_id" = $4;
+
 -- listDeliveries (first page)
 select "d"."id", "d"."event_id", "ev"."type" as "event_type", "d"."status", "d"."attempts", "d"."last_attempt_at", "d"."last_response_status", "d"."next_attempt_at", "d"."created_at", case
     when d.status = 'pending' and d.next_attempt_at is null then 'store_queue_full'

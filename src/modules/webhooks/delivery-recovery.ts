@@ -21,7 +21,7 @@ import {
   type ReplayResultView,
 } from './recovery-schemas.js';
 import { presentDelivery } from './webhook-service.js';
-import { waitingReason } from './webhook-repository.js';
+import { findEndpointDelivery } from './webhook-repository.js';
 import type { DeliveryView } from './webhook-schemas.js';
 
 export class DeliveryRecovery {
@@ -150,29 +150,7 @@ export class DeliveryRecovery {
   }
 
   private async delivery(db: Db, store: Store, endpointId: string, deliveryId: string) {
-    const row = await db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .select([
-        'd.id',
-        'd.event_id',
-        'ev.type as event_type',
-        'd.status',
-        'd.attempts',
-        'd.last_attempt_at',
-        'd.last_response_status',
-        'd.next_attempt_at',
-        'd.created_at',
-        'd.retry_of',
-        'd.lease_token',
-        'd.lease_until',
-      ])
-      .select(waitingReason(this.clock.now().getTime()))
-      .where('d.id', '=', deliveryId)
-      .where('d.endpoint_id', '=', endpointId)
-      .where('d.store_id', '=', store.id)
-      .executeTakeFirst();
+    const row = await findEndpointDelivery(db, store.id, endpointId, deliveryId, this.clock.now().getTime());
     if (!row) throw new ApiError('not_found');
     return row;
   }

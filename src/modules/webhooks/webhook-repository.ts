@@ -114,6 +114,15 @@ export async function findDelivery(
   return row;
 }
 
+/** One delivery of an endpoint with what a retry needs (its origin and lease), for the detail and recovery. */
+export function findEndpointDelivery(db: Db, storeId: number, endpointId: string, deliveryId: string, now: number) {
+  return deliveryRows(db, storeId, now)
+    .select(['d.retry_of', 'd.lease_token', 'd.lease_until'])
+    .where('d.id', '=', deliveryId)
+    .where('d.endpoint_id', '=', endpointId)
+    .executeTakeFirst();
+}
+
 export interface DeliveryPage {
   storeId: number;
   endpointId: string;
