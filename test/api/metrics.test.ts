@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { watchSlots } from '../helpers/slot-watch.js';
 import { upload, uniqueJpeg } from './media-support.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
+import { createPost } from '../helpers/posts.js';
 
 interface Sample {
   name: string;
@@ -87,6 +88,23 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     const routes = new Set(after.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
     for (const route of routes)
       assert.ok(route === 'unmatched' || /^\/[\w/:.-]*$/.test(route!), `route label ${route}`);
+  });
+
+  // The hooks behind these counts run on every request in callback style (src/http/metrics.ts):
+  // a cached read, the hottest path, must still be counted once, timed, and leave nothing in flight.
+  it('counts a cached read once, times it, and leaves no request in flight', async () => {
+    const { key } = await suite.t.tenant();
+    const url = `/v1/blog/posts/${(await createPost(suite.t, key)).id}`;
+    assert.equal((await suite.t.request({ method: 'GET', url, key })).statusCode, 200);
+    const before = await scrape(suite.t);
+    for (let i = 0; i < 3; i++) assert.equal((await suite.t.request({ method: 'GET', url, key })).statusCode, 200);
+    const after = await scrape(suite.t);
+    const labels = { method: 'GET', route: '/v1/blog/posts/:id', status: '200' };
+    const delta = (name: string) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    assert.equal(delta('http_requests_total'), 3);
+    assert.equal(delta('http_request_duration_seconds_count'), 3);
+    assert.ok(delta('http_request_duration_seconds_sum') > 0);
+    assert.equal(valueOf(after, 'http_requests_in_flight'), 0);
   });
 
   it('counts error answers by code and limit refusals by limit: rate, concurrency, quota', async () => {
