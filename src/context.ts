@@ -207,7 +207,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       jobs,
       observers,
       poolUsage: () => handle.poolUsage(),
-      webhooks: new WebhookService(db, handle.engine, clock, cursors, {
+      webhooks: new WebhookService(db, clock, cursors, {
         allowPrivateTargets,
         allowedPorts: config.webhookAllowedPorts,
       }),

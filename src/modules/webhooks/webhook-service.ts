@@ -1,7 +1,7 @@
 // Webhook endpoints of a store and their deliveries (issue: signed webhooks). Every change is
 // audited in its own transaction; the secret leaves the service only in the create and rotate
 // answers.
-import type { Db, Engine } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
@@ -95,7 +95,6 @@ export class WebhookService {
 
   constructor(
     private readonly db: Db,
-    private readonly engine: Engine,
     private readonly clock: Clock,
     private readonly cursors: CursorCodec,
     private readonly options: WebhookServiceOptions,
