@@ -11,6 +11,7 @@ import { cacheVersionsStampedMigration } from './migrations/0010-cache-versions-
 import { storeIsolationMigration } from './migrations/0011-store-isolation.js';
 import { eventFeedMigration } from './migrations/0012-event-feed.js';
 import { storeSearchKeysMigration } from './migrations/0013-store-search-keys.js';
+import { plainSearchTextMigration } from './migrations/0014-plain-search-text.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -42,6 +43,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0011-store-isolation', storeIsolationMigration(engine)),
     expand('0012-event-feed', eventFeedMigration(engine)),
     expand('0013-store-search-keys', storeSearchKeysMigration(engine)),
+    // SQLite: the same table name and columns, no longer FTS5; the previous release uses it only by rowid.
+    expand('0014-plain-search-text', plainSearchTextMigration(engine)),
   ];
 }
 

@@ -1,7 +1,7 @@
 // Free-text search over posts (`q` of GET /v1/blog/posts). Each post has one row of search text
 // (the distinct words of its title, summary and body without markup, lower-cased), written with the post in the same
-// transaction. SQLite keeps it in an FTS5 table with the trigram tokenizer (`post_search`, rowid =
-// post id); PostgreSQL in a table (migration 0009-post-search). The indexes find the posts
+// transaction, in `post_search` (SQLite: rowid = post id, a plain table since migration
+// 0014-plain-search-text; PostgreSQL: migration 0009-post-search). The indexes find the posts
 // holding a term of three characters or more; every term is then checked with instr/strpos on
 // the same text, which is also how shorter terms (a two-character Chinese word) are found.
 // Both engines look terms up by trigrams that name the post's store, so one store's search
