@@ -29,13 +29,6 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     if (policy) await admit(ctx, policy, request, reply);
   });
 
-  // The release is not awaited: it goes out with the next turn's Redis commands (auto-pipelining)
-  // and never fails (a lost release ages out, see traffic/redis-slots.ts).
-  const release = (request: FastifyRequest) => {
-    const releaseSlot = request.releaseSlot;
-    request.releaseSlot = null;
-    if (releaseSlot) void releaseSlot();
-  };
   // PostgreSQL with Redis: a write drops its store's version copy in Redis after its commit and
   // before its answer leaves, so every instance's next read of that store reads the versions
   // again. A refusal (4xx) committed nothing; a 5xx may have, so it drops too. A drop that fails
@@ -58,13 +51,24 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   }
 
   app.addHook('onResponse', (request, _reply, done) => {
-    release(request);
+    releaseSlotOf(request);
     done();
   });
   app.addHook('onRequestAbort', (request, done) => {
-    release(request);
+    releaseSlotOf(request);
     done();
   });
+}
+
+/**
+ * Gives the request's in-flight slot back, once whichever way the exchange ends first. Not
+ * awaited: it goes out with the next turn's Redis commands (auto-pipelining) and never fails (a
+ * lost release ages out, see traffic/redis-slots.ts).
+ */
+function releaseSlotOf(request: FastifyRequest): void {
+  const releaseSlot = request.releaseSlot;
+  request.releaseSlot = null;
+  if (releaseSlot) void releaseSlot();
 }
 
 const rateClassOf = (method: string): RateClass => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
@@ -193,11 +197,7 @@ async function admitAgain(
  * second request, the parser's error closes the connection, and the slot would stay held.
  */
 function releaseWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
-  const release = () => {
-    const releaseSlot = request.releaseSlot;
-    request.releaseSlot = null;
-    if (releaseSlot) void releaseSlot();
-  };
+  const release = () => releaseSlotOf(request);
   if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
   else reply.raw.once('close', release);
 }

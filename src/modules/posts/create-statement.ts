@@ -20,23 +20,16 @@ import { takeUnitSql } from '../quotas/index.js';
 import { insertEventSql, insertSubscriberDeliveriesSql } from '../webhooks/event-outbox.js';
 import { claimFingerprintSql } from './duplicate-window.js';
 import { createRows, type CreatedPost, type CreateWrites } from './create-writes.js';
+import type { NewPost } from './post-repository.js';
 
 /** A rule the statement refused: the error code it aborted with. */
 export type CreateRefusal = 'duplicate_content' | 'quota_exceeded';
 
 const ABORT = 'P0001';
 
-/** The statement's arguments, one value each (see queryTemplate). */
-interface StatementArgs {
+/** The statement's arguments, one value each (see queryTemplate): the post's row, then the rest. */
+interface StatementArgs extends NewPost {
   id: number;
-  storeId: number;
-  title: string;
-  summary: string | null;
-  bodyHtml: string;
-  warnings: string;
-  coverImageId: string | null;
-  defaultCategoryId: number | null;
-  now: number;
   searchText: string;
   categoryIds: number[];
   fingerprint: string;
