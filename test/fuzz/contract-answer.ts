@@ -6,8 +6,8 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.j
 import { API_VERSION_DATE } from '../../src/version.js';
 import type { NoAnswer, RawAnswer } from './raw-http.js';
 
-/** The API's statuses (docs/api-behaviour.md) without the 5xx ones. */
-const CONTRACT_STATUSES = new Set([200, 201, 202, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429]);
+/** The API's statuses (docs/api-behaviour.md) without the 5xx ones; 304 answers a read's If-None-Match. */
+const CONTRACT_STATUSES = new Set([200, 201, 202, 204, 304, 401, 403, 404, 409, 410, 413, 415, 422, 429]);
 const REQUEST_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export function isAnswer(res: RawAnswer | NoAnswer): res is RawAnswer {
@@ -28,6 +28,13 @@ export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string):
   assert.ok(requestId !== undefined && REQUEST_ID.test(requestId), `X-Request-Id missing or malformed:\n${show()}`);
   assert.equal(res.headers['x-svc-api-version'], API_VERSION_DATE, `X-Svc-Api-Version:\n${show()}`);
   assert.equal(res.headers['cache-control'], 'no-store', `Cache-Control:\n${show()}`);
+  if (res.status === 304) {
+    // A conditional read whose copy is current (`If-None-Match`, `*` included): no body, the ETag.
+    assert.ok(method === 'GET' || method === 'HEAD', `304 to a ${method}:\n${show()}`);
+    assert.ok(res.headers.etag !== undefined, `a 304 without its ETag:\n${show()}`);
+    assert.equal(res.body.length, 0, `a 304 answer has no body:\n${show()}`);
+    return;
+  }
   if (method === 'HEAD' || res.status === 204) {
     assert.equal(res.body.length, 0, `a ${method} ${res.status} answer has no body:\n${show()}`);
     return;
