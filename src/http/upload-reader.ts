@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, detail, type ErrorDetail } from '../lib/api-error.js';
+import { systemTimers, type Timers } from '../lib/timers.js';
 import { FILE_FIELD, type UploadedFile } from '../modules/media/index.js';
 
 /** The part of @fastify/multipart's request API this reader uses. */
@@ -21,6 +22,8 @@ export interface UploadReadOptions {
   idleTimeoutMs: number;
   /** The whole body must arrive within this time, however steadily it trickles; null: no total limit. */
   totalTimeoutMs: number | null;
+  /** What the two limits wait on (default: the system's; tests move time by hand). */
+  timers?: Timers;
 }
 
 // Errors raised while the body is still arriving leave unread bytes on the connection; closing
@@ -42,12 +45,13 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
     current?.destroy();
     fail(invalid(detail(FILE_FIELD, issue)));
   };
-  let idle: NodeJS.Timeout | undefined;
+  const timers = options.timers ?? systemTimers;
+  let idle: unknown;
   let settled = false;
   const touch = () => {
     if (settled) return;
-    clearTimeout(idle);
-    idle = setTimeout(
+    if (idle !== undefined) timers.clearTimeout(idle);
+    idle = timers.setTimeout(
       () => abort(`was not received completely: no data arrived for ${options.idleTimeoutMs / 1000} seconds`),
       options.idleTimeoutMs,
     );
@@ -56,7 +60,10 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
   const total =
     totalTimeoutMs === null
       ? undefined
-      : setTimeout(() => abort(`was not received completely within ${totalTimeoutMs / 1000} seconds`), totalTimeoutMs);
+      : timers.setTimeout(
+          () => abort(`was not received completely within ${totalTimeoutMs / 1000} seconds`),
+          totalTimeoutMs,
+        );
 
   const reading = readParts(source, options.maxBytes, touch, (stream) => (current = stream));
   // After a timeout the reading is left behind; it ends when the connection closes.
@@ -68,8 +75,8 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
     throw toUploadError(err);
   } finally {
     settled = true;
-    clearTimeout(idle);
-    clearTimeout(total);
+    if (idle !== undefined) timers.clearTimeout(idle);
+    if (total !== undefined) timers.clearTimeout(total);
   }
 }
 

@@ -1,5 +1,5 @@
-// Timers that background work (the webhook worker, the cache-version reconcile) waits with,
-// injected so tests decide when time passes.
+// Timers that background work (the webhook worker, the cache-version reconcile) and an upload's
+// time limits wait with, injected so tests decide when time passes.
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
@@ -8,7 +8,7 @@ export interface Timers {
 export const systemTimers: Timers = {
   setTimeout: (callback, ms) => {
     const handle = setTimeout(callback, ms);
-    // A pending poll never keeps a process alive on its own.
+    // A pending wait never keeps a process alive on its own (an upload's connection does).
     handle.unref();
     return handle;
   },

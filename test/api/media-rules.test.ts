@@ -1,6 +1,6 @@
 // POST /v1/media/images: de-duplication, daily quota, audit events, concurrent twins, and
 // bodies that are too large or never finish (streamed, not buffered).
-import { after, before, it, type TestContext } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -11,6 +11,7 @@ import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { settled } from '../helpers/settled.js';
+import { manualTimers } from '../helpers/manual-timers.js';
 import { LocalMediaStore, MediaService, type MediaStore } from '../../src/modules/media/index.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { assertImageObject, deleteImage, upload, uniqueJpeg } from './media-support.js';
@@ -234,60 +235,66 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
   });
 
   /**
-   * Sends an upload that stalls after 64 KiB on mocked timers, lets everything sent reach the
-   * reader, then moves time to just before `limitMs` (no answer yet) and onto it (the answer).
+   * Sends an upload that stalls after 64 KiB, on upload timers the test moves by hand, lets
+   * everything sent reach the reader, then moves time to just before `limitMs` (no answer yet)
+   * and onto it (the answer).
    */
-  async function stalledUpload(tc: TestContext, limitMs: number) {
-    tc.mock.timers.enable({ apis: ['setTimeout'] });
-    const body = streamedUpload(200 * 1024, { stallAfter: 64 * 1024 });
-    let answered = false;
-    const answer = t.app
-      .inject({
-        method: 'POST',
-        url: '/v1/media/images',
-        headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
-        payload: body.stream,
-      })
-      .finally(() => (answered = true));
-    await body.stalled;
-    // What was sent is still passing through the multipart parser: let it arrive.
-    await settled(() => false, 50);
-    tc.mock.timers.tick(limitMs - 1);
-    assert.equal(await settled(() => answered, 50), false, `no answer before ${limitMs} ms`);
-    tc.mock.timers.tick(1);
-    assert.ok(await settled(() => answered, 500), `an answer at ${limitMs} ms`);
-    const res = await answer;
-    body.stream.destroy();
-    return res;
+  async function stalledUpload(limitMs: number) {
+    const timers = manualTimers();
+    const saved = t.ctx.media.uploadTimers;
+    t.ctx.media.uploadTimers = timers;
+    try {
+      const body = streamedUpload(200 * 1024, { stallAfter: 64 * 1024 });
+      let answered = false;
+      const answer = t.app
+        .inject({
+          method: 'POST',
+          url: '/v1/media/images',
+          headers: { authorization: `Bearer ${key}`, 'content-type': body.contentType },
+          payload: body.stream,
+        })
+        .finally(() => (answered = true));
+      await body.stalled;
+      // What was sent is still passing through the multipart parser: let it arrive.
+      await settled(() => false, 50);
+      timers.tick(limitMs - 1);
+      assert.equal(await settled(() => answered, 50), false, `no answer before ${limitMs} ms`);
+      timers.tick(1);
+      assert.ok(await settled(() => answered, 500), `an answer at ${limitMs} ms`);
+      const res = await answer;
+      body.stream.destroy();
+      assert.equal(timers.pending(), 0, 'the answer cleared both limits');
+      return res;
+    } finally {
+      t.ctx.media.uploadTimers = saved;
+    }
   }
 
-  it('abandons a stalled upload after the idle timeout (422, connection closed)', async (tc) => {
+  it('abandons a stalled upload after the idle timeout (422, connection closed)', async () => {
     const settings = t.ctx.media.settings;
     const saved = { ...settings };
     settings.uploadIdleTimeoutMs = 300;
     try {
-      const res = await stalledUpload(tc, 300);
+      const res = await stalledUpload(300);
       assertError(res, 'validation_failed', [
         { field: 'file', issue: 'was not received completely: no data arrived for 0.3 seconds' },
       ]);
       assert.equal(res.headers.connection, 'close');
     } finally {
-      tc.mock.timers.reset();
       Object.assign(settings, saved);
     }
   });
 
-  it('abandons an upload that does not finish within the total time', async (tc) => {
+  it('abandons an upload that does not finish within the total time', async () => {
     const settings = t.ctx.media.settings;
     const saved = { ...settings };
     settings.uploadTotalTimeoutMs = 400;
     try {
-      const res = await stalledUpload(tc, 400);
+      const res = await stalledUpload(400);
       assertError(res, 'validation_failed', [
         { field: 'file', issue: 'was not received completely within 0.4 seconds' },
       ]);
     } finally {
-      tc.mock.timers.reset();
       Object.assign(settings, saved);
     }
   });

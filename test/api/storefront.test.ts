@@ -12,6 +12,7 @@ import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { VIEW_FLUSH_INTERVAL_MS } from '../../src/modules/storefront/index.js';
 import { PeriodicJobs } from '../../src/lib/periodic.js';
 import { settled } from '../helpers/settled.js';
+import { manualTimers } from '../helpers/manual-timers.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
@@ -475,12 +476,12 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal(await viewCount(draft.id), 0);
   });
 
-  it('views reach the database a second after they are counted, without anyone asking', async (tc) => {
+  it('views reach the database a second after they are counted, without anyone asking', async () => {
     const post = await publishedPost();
     // A fresh instance whose view-flush job (as a server runs it) waits on the test's timers.
     const other = await secondInstance(suite.t);
-    tc.mock.timers.enable({ apis: ['setTimeout'] });
-    const flushes = new PeriodicJobs([other.ctx.jobs.job('view-counts')]);
+    const timers = manualTimers();
+    const flushes = new PeriodicJobs([other.ctx.jobs.job('view-counts')], { timers });
     flushes.start();
     try {
       // The row itself is watched while the write runs (reading through the API would spend the key's allowance).
@@ -493,17 +494,16 @@ describeTenantApp('store front pages', (suite) => {
             .executeTakeFirstOrThrow()
         ).view_count;
       await Promise.all(Array.from({ length: 3 }, () => other.app.inject({ method: 'GET', url: postUrl(post.id) })));
-      tc.mock.timers.tick(VIEW_FLUSH_INTERVAL_MS - 1);
+      timers.tick(VIEW_FLUSH_INTERVAL_MS - 1);
       assert.equal(
         await settled(async () => (await stored()) !== 0, 50),
         false,
         'nothing is written before the second is up',
       );
-      tc.mock.timers.tick(1);
+      timers.tick(1);
       assert.ok(await settled(async () => (await stored()) === 3), 'the timer wrote the 3 views');
       assert.equal((await apiPost(post.id)).view_count, 3);
     } finally {
-      tc.mock.timers.reset();
       await flushes.stop();
       await other.close();
     }

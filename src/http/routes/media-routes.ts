@@ -80,6 +80,7 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
           maxBytes: Math.min(store.limits.imageMaxBytes, IMAGE_BYTES_CEILING),
           idleTimeoutMs: ctx.media.settings.uploadIdleTimeoutMs,
           totalTimeoutMs: ctx.media.settings.uploadTotalTimeoutMs,
+          timers: ctx.media.uploadTimers,
         });
         const result = await ctx.media.upload(store, file, actorOf(request));
         return reply.code(result.created ? 201 : 200).send(result.image);

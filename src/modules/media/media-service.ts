@@ -6,6 +6,7 @@ import type { AppConfig, MediaSettings } from '../../config/config.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { systemTimers, type Timers } from '../../lib/timers.js';
 import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import { recordEvent, withdrawDeliveries } from '../webhooks/event-outbox.js';
@@ -64,6 +65,8 @@ export interface ServedImage {
 export class MediaService {
   /** Hears how long each image took to process (metrics). */
   observer: Observer = noObserver;
+  /** What an upload's idle and total limits wait on (src/http/upload-reader.ts); tests move time by hand. */
+  uploadTimers: Timers = systemTimers;
 
   constructor(
     private readonly db: Db,
