@@ -15,6 +15,7 @@ import { createContext } from '../../src/context.js';
 import { SCOPES } from '../../src/modules/keys/index.js';
 import { searchText } from '../../src/modules/posts/post-search.js';
 import { storeSearchTokens } from '../../src/lib/search-text.js';
+import { postBodyCeiling } from '../../src/lib/request-bounds.js';
 import type { BenchOptions } from './options.js';
 import { spawn } from 'node:child_process';
 import { readCpuSeconds, ROOT, startApiServer, type RunningServer } from './processes.js';
@@ -40,8 +41,15 @@ const WIDE_Q = (() => {
 interface Stores {
   aKey: string;
   bKey: string;
+  /** A store whose body_max_bytes lets a MAX_JSON_BODY_BYTES post body in: the bounds rows' largest bodies. */
+  cKey: string;
   bPostIds: number[];
 }
+
+/** Store C's limits.body_max_bytes: the smallest whose post-body ceiling reaches 16 MiB. */
+const C_BODY_MAX_BYTES = 2.5 * 1024 * 1024;
+/** The longest post body a default store (body_max_bytes 1 MiB) reads: what A's largest bodies are. */
+const A_LARGEST_BODY = postBodyCeiling(1024 * 1024);
 
 async function seed(databaseUrl: string, database: never, workDir: string, engine: string): Promise<Stores> {
   const ctx = await createContext({
@@ -51,18 +59,23 @@ async function seed(databaseUrl: string, database: never, workDir: string, engin
   try {
     const a = await ctx.stores.create({ handle: 'noisy-a', name: 'Noisy A', categories: true });
     const b = await ctx.stores.create({ handle: 'quiet-b', name: 'Quiet B' });
-    // A: the default limits of a key. B: room for the measurement, so B measures latency, not refusals.
+    const c = await ctx.stores.create({ handle: 'wide-c', name: 'Wide C' });
+    await ctx.stores.update(c.handle, { body_max_bytes: C_BODY_MAX_BYTES });
+    // A: the default limits of a key. B and C: room for the measurement, so they measure latency and work, not refusals.
     const aKey = (await ctx.keys.issue({ storeId: a.id, application: 'noisy', scopes: [...SCOPES] })).key;
-    const bKey = (
-      await ctx.keys.issue({
-        storeId: b.id,
-        application: 'quiet',
-        scopes: [...SCOPES],
-        readPerMinute: 10_000_000,
-        writePerMinute: 10_000_000,
-        concurrency: 1000,
-      })
-    ).key;
+    const roomy = async (storeId: number, application: string) =>
+      (
+        await ctx.keys.issue({
+          storeId,
+          application,
+          scopes: [...SCOPES],
+          readPerMinute: 10_000_000,
+          writePerMinute: 10_000_000,
+          concurrency: 1000,
+        })
+      ).key;
+    const bKey = await roomy(b.id, 'quiet');
+    const cKey = await roomy(c.id, 'bounds');
     const now = Date.now();
     const insert = async (storeId: number, count: number, bytes: number) => {
       const ids: number[] = [];
@@ -108,7 +121,7 @@ async function seed(databaseUrl: string, database: never, workDir: string, engin
     };
     await insert(a.id, A_POSTS, 20 * 1024);
     const bPostIds = await insert(b.id, B_POSTS, 2 * 1024);
-    return { aKey, bKey, bPostIds };
+    return { aKey, bKey, cKey, bPostIds };
   } finally {
     await ctx.close();
   }
@@ -149,6 +162,8 @@ async function call(
     json: (await res.json().catch(() => null)) as { id: number | string; event_id: string },
   };
 }
+
+const mib = (bytes: number) => (bytes / 1048576).toFixed(0);
 
 /** The largest body of the most values each route allows: ~16 MiB where post HTML goes, 64 KiB elsewhere. */
 function wideBody(bytes: number): string {
@@ -271,6 +286,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     if (category.status !== 201) throw new Error(`A's category: ${category.status} ${JSON.stringify(category.json)}`);
     const largeBody = wideBody(MAX_BODY);
     const smallBody = wideBody(64 * 1024);
+    const aLargest = wideBody(A_LARGEST_BODY);
     stopLoops.length = 0;
 
     /** Store A's load, in a process of its own; resolves with its answers' counts once stopped. */
@@ -284,6 +300,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
           API_KEY: stores.aKey,
           CATEGORY_ID: String(category.json.id),
           WIDE_Q,
+          LARGEST_BODY: String(A_LARGEST_BODY),
           MAX_BODY: String(MAX_BODY),
           ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}),
         },
@@ -372,20 +389,31 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
       '|---|---|---:|---:|',
     );
     const deep = `{"title":"t","body_html":"b","x":${'['.repeat(MAX_BODY / 2 - 40)}${']'.repeat(MAX_BODY / 2 - 40)}}`;
+    // The 16 MiB rows go to store C, whose body_max_bytes lets them in; a default store refuses
+    // them by their length before reading them (the first row), and reads at most A's largest.
     const bounds: Array<[string, string, string, string, string?]> = [
-      ['POST /v1/blog/posts, 16 MiB of 1-value fields', 'POST', '/v1/blog/posts', largeBody],
-      ['POST /v1/blog/posts, 16 MiB of nested arrays', 'POST', '/v1/blog/posts', deep],
+      ['POST /v1/blog/posts, 16 MiB, default store (refused by its length)', 'POST', '/v1/blog/posts', largeBody],
+      [
+        `POST /v1/blog/posts, ${mib(A_LARGEST_BODY)} MiB of 1-value fields, default store (its largest)`,
+        'POST',
+        '/v1/blog/posts',
+        aLargest,
+      ],
+      ['POST /v1/blog/posts, 16 MiB of 1-value fields', 'POST', '/v1/blog/posts', largeBody, stores.cKey],
+      ['POST /v1/blog/posts, 16 MiB of nested arrays', 'POST', '/v1/blog/posts', deep, stores.cKey],
       [
         'POST /v1/blog/posts, 16 MiB body_html (one string, some non-ASCII)',
         'POST',
         '/v1/blog/posts',
         htmlBody(MAX_BODY, ''),
+        stores.cKey,
       ],
       [
         'POST /v1/blog/posts, 16 MiB body_html with an escaped surrogate pair',
         'POST',
         '/v1/blog/posts',
         htmlBody(MAX_BODY, '\\ud83d\\ude00'),
+        stores.cKey,
       ],
       [
         'POST /v1/blog/posts, 10,000 unknown fields',

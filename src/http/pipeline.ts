@@ -1,9 +1,10 @@
 // The request pipeline in its fixed order (docs/api-behaviour.md, "Error precedence"; first match wins):
 // request id + common headers → 401 → 403 → 429 rate → 429 concurrency → 503 store gates →
-// 404 feature → (Fastify) body parse + schema 422 → idempotency → handler (404, 409/413/415/422, quota).
+// 404 feature → 413 a post body longer than the store could need → (Fastify) body parse + schema 422 → idempotency → handler (404, 409/413/415/422, quota).
 // Everything up to the feature flag runs in onRequest, so it wins over a malformed body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
+import { postBodyCeiling } from '../lib/request-bounds.js';
 import { parseBearer, type Caller } from '../modules/keys/index.js';
 import type { SharedRead } from '../cache/index.js';
 import { decide, type Admission, type AdmitRequest, type RateClass } from '../traffic/index.js';
@@ -154,6 +155,24 @@ async function admit(
   if (policy.feature === 'media_upload' && !caller.store.features.mediaUpload)
     throw new ApiError('feature_unavailable');
   if (policy.feature === 'webhooks' && !caller.store.features.webhooks) throw new ApiError('feature_unavailable');
+  if (policy.postBody) refuseUnneededLength(request, caller.store.limits.bodyMaxBytes);
+}
+
+/**
+ * A post body whose announced length no post within the store's limit could need is refused
+ * before it is read (the connection then lingers: connection-guard.ts), instead of being
+ * received, checked and parsed up to MAX_JSON_BODY_BYTES only to fail the same limit later.
+ */
+function refuseUnneededLength(request: FastifyRequest, bodyMaxBytes: number): void {
+  const length = Number(request.headers['content-length']);
+  const ceiling = postBodyCeiling(bodyMaxBytes);
+  if (!(length > ceiling)) return;
+  throw new ApiError('content_too_large', [
+    detail(
+      'body',
+      `is ${length} bytes; a post whose body_html is within limits.body_max_bytes (${bodyMaxBytes}) needs at most ${ceiling}`,
+    ),
+  ]);
 }
 
 const scopeAllows = (policy: RoutePolicy, caller: Caller) =>

@@ -14,6 +14,8 @@ export interface RoutePolicy {
   tenantGate?: boolean;
   /** Create endpoints that take an Idempotency-Key. */
   idempotent?: boolean;
+  /** Takes a post's body_html (create, update): a body longer than the store could need is refused unread. */
+  postBody?: boolean;
 }
 
 declare module 'fastify' {

@@ -18,6 +18,22 @@ export const MAX_JSON_VALUES = 10_000;
 /** Largest JSON body of an operation that carries no post HTML (categories, webhooks, publish…). */
 export const SMALL_JSON_BODY_BYTES = 64 * 1024;
 
+/** JSON spells a byte of text in at most 6 (`\u00XX`; a 4-byte character as two `\uXXXX`, 12). */
+const JSON_BYTES_PER_TEXT_BYTE = 6;
+
+/** Room for a post's other fields (each bounded by its schema) and the formatting between them. */
+const POST_OTHER_FIELDS_BYTES = 1024 * 1024;
+
+/**
+ * The longest JSON body a post create or update can need when its body_html may hold
+ * `bodyMaxBytes` bytes (the store's limits.body_max_bytes): a longer Content-Length is refused
+ * before a byte is read, so a store's own limit, not MAX_JSON_BODY_BYTES, bounds what it makes
+ * the server receive and parse.
+ */
+export function postBodyCeiling(bodyMaxBytes: number): number {
+  return JSON_BYTES_PER_TEXT_BYTE * bodyMaxBytes + POST_OTHER_FIELDS_BYTES;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 

@@ -141,6 +141,58 @@ describeTenantApp(
       );
     });
 
+    it("refuses a post body longer than the store's body_max_bytes could need by its length, before reading it", async () => {
+      const store = await suite.t.createStore({ changes: { body_max_bytes: 1024 } });
+      const key = await suite.t.issueKey(store);
+      const post = await createPost(suite.t, key);
+      // 6 bytes of JSON per byte of text (\u00XX), and 1 MiB for the other fields and spacing.
+      const ceiling = 6 * 1024 + 1024 * 1024;
+      const announced = (method: 'POST' | 'PATCH', url: string, length: number, payload = '{}') =>
+        suite.t.app.inject({
+          method,
+          url,
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'content-length': String(length),
+            'idempotency-key': `bw-len-${++n}`,
+          },
+          payload,
+        });
+      const issue = (length: number) =>
+        `is ${length} bytes; a post whose body_html is within limits.body_max_bytes (1024) needs at most ${ceiling}`;
+      // Only two bytes follow the headers: the answer cannot have waited for the body.
+      for (const [method, url] of [
+        ['POST', '/v1/blog/posts'],
+        ['PATCH', `/v1/blog/posts/${post.id}`],
+      ] as const) {
+        assertError(await announced(method, url, ceiling + 1), 'content_too_large', [
+          { field: 'body', issue: issue(ceiling + 1) },
+        ]);
+      }
+      // At the ceiling the body is read: its body_html is measured against the limit as usual.
+      const html = `<p>${'x'.repeat(1100)}</p>`;
+      const padded = (length: number) => {
+        const json = JSON.stringify({ title: 't', body_html: html });
+        return json.slice(0, -1) + ' '.repeat(length - json.length) + '}';
+      };
+      assertError(await announced('POST', '/v1/blog/posts', ceiling, padded(ceiling)), 'content_too_large', [
+        { field: 'body_html', issue: `is ${Buffer.byteLength(html)} bytes; the limit is 1024` },
+      ]);
+      // The default store (1 MiB) takes a 16 MiB body to nothing but this refusal.
+      const big = 16 * 1024 * 1024;
+      assertError(await raw('POST', '/v1/blog/posts', ' '.repeat(big - 2) + '{}'), 'content_too_large', [
+        {
+          field: 'body',
+          issue: `is ${big} bytes; a post whose body_html is within limits.body_max_bytes (1048576) needs at most ${6 * 1048576 + 1048576}`,
+        },
+      ]);
+      // Other routes keep their own bound.
+      assertError(await announced('POST', '/v1/blog/categories', 70_000), 'content_too_large', [
+        { field: 'body', issue: 'exceeds the size this endpoint accepts' },
+      ]);
+    });
+
     it('refuses a body on operations that take none, and query parameters on operations that take none', async () => {
       const post = await createPost(suite.t, suite.key);
       const hook = await suite.t.request({

@@ -51,7 +51,7 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post<{ Body: Static<typeof CreatePostBody> }>(
     '/v1/blog/posts',
     {
-      config: { policy: { scope: 'write_blog', idempotent: true } },
+      config: { policy: { scope: 'write_blog', idempotent: true, postBody: true } },
       // A replayed creation is answered from its stored JSON, before the handler.
       onSend: async (_request, reply, payload) => {
         if (reply.statusCode === 201 && !reply.hasHeader('etag') && typeof payload === 'string')
@@ -132,7 +132,7 @@ export function registerPostRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.patch<Id & { Body: Static<typeof UpdatePostBody> }>(
     '/v1/blog/posts/:id',
     {
-      config: { policy: { scope: 'write_blog' } },
+      config: { policy: { scope: 'write_blog', postBody: true } },
       schema: {
         tags,
         security,
