@@ -27,6 +27,7 @@ import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
 import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
 import { registerMetrics } from './http/metrics.js';
+import { LingerAllowance } from './http/linger-allowance.js';
 import { ShutdownFlag } from './http/readiness.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
 import { IMAGE_BYTES_CEILING } from './http/routes/media-routes.js';
@@ -81,10 +82,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // time and size so the client, still sending, can read the answer; connection-guard.ts).
   // Hooks on every request are callback-style, not async: an async hook costs a promise and a
   // turn of the microtask queue per request, which showed in a cached read's profile.
+  // A key's refusals linger a bounded number of times a minute (linger-allowance.ts).
+  const lingering = new LingerAllowance();
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.complete) {
       reply.header('Connection', 'close');
-      guard.lingerAfterAnswer(request.raw);
+      const caller = request.caller;
+      if (!caller || lingering.take(caller.keyId, ctx.clock.now().getTime())) guard.lingerAfterAnswer(request.raw);
+      else guard.closeAfterAnswer(request.raw);
     } else if (shutdownFlag.shuttingDown) reply.header('Connection', 'close');
     done(null, payload);
   });

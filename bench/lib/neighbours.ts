@@ -221,7 +221,9 @@ function send(
     socket.on('close', finish);
     socket.on('error', () => undefined);
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
-    socket.end(body);
+    // No half-close: the server closes after its answer (Connection: close). A FIN sent with the
+    // body could end the exchange before a slow answer was written.
+    socket.write(body);
   });
 }
 
@@ -303,6 +305,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
           LARGEST_BODY: String(A_LARGEST_BODY),
           MAX_BODY: String(MAX_BODY),
           ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}),
+          ...(process.env.NOISY_IGNORE_LIMITS ? { NOISY_IGNORE_LIMITS: process.env.NOISY_IGNORE_LIMITS } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -313,7 +316,8 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
         child.kill('SIGTERM');
         await exited;
-        return JSON.parse(out.slice(out.indexOf('ready') + 5).trim() || '{}') as Record<string, number>;
+        // The line after the 'ready' line: the answers' counts.
+        return JSON.parse(out.slice(out.indexOf('\n') + 1).trim() || '{}') as Record<string, number>;
       };
     };
     let statuses: Record<string, number> = {};

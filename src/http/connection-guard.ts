@@ -29,7 +29,8 @@ export type ConnectionLimits = Pick<
 >;
 
 /** Why a connection was refused or cut (the metric's label). */
-export type GuardEvent = 'refused_pending_limit' | 'cut_body_timeout' | 'cut_upload_idle' | 'cut_lingering';
+export type GuardEvent =
+  'refused_pending_limit' | 'cut_body_timeout' | 'cut_upload_idle' | 'cut_lingering' | 'closed_refusal_unread';
 
 /** The largest body a client may send, by kind: what a lingering close reads at most. */
 export interface LargestBodies {
@@ -160,6 +161,15 @@ export class ConnectionGuard {
       // The client has sent everything it will and closed its side: nothing left to wait for.
       socket.once('end', () => socket.destroy());
     };
+  }
+
+  /**
+   * The answer to this request closes its connection while the body may still be arriving, and
+   * the rest is not read (the key's lingering allowance is spent: linger-allowance.ts): Node
+   * closes the connection once the answer is written. Counted for the metric.
+   */
+  closeAfterAnswer(request: IncomingMessage): void {
+    if (this.admitted.has(request.socket) && !request.complete) this.emit('closed_refusal_unread');
   }
 
   private track(request: IncomingMessage): void {

@@ -12,6 +12,7 @@ import { watchSlots } from '../helpers/slot-watch.js';
 import type { ErrorCode } from '../../src/lib/error-catalogue.js';
 import { multipartBody } from './media-support.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
+import { LINGERING_REFUSALS_PER_MINUTE } from '../../src/http/linger-allowance.js';
 
 /** The largest JSON body, small so that bodies of exactly that size stay quick. */
 const MAX_JSON = 256 * 1024;
@@ -278,6 +279,54 @@ describeTenantApp('early refusals reach the client', { env: ENV, tenant: false }
       await fetch(`${base}/v1/blog/posts`, { headers: { authorization: `Bearer ${key}` } }),
     );
     assert.equal(next.statusCode, 200, next.body);
+  });
+});
+
+describeTenantApp('early refusals of a key that keeps sending', { env: ENV, tenant: false }, (suite) => {
+  it(`reads and drops a key's refused bodies ${LINGERING_REFUSALS_PER_MINUTE} times a minute, then closes at once after the answer`, async () => {
+    await suite.t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(suite.t.app.server.address() as AddressInfo).port}`;
+    const store = await suite.t.createStore({ changes: { writes_paused: 1 } });
+    const key = await suite.t.issueKey(store, undefined, { readPerMinute: 10_000, writePerMinute: 10_000 });
+    const events: string[] = [];
+    const stop = suite.t.app.connectionGuard.onEvent((event) => events.push(event));
+    const started = suite.t.clock.now().toISOString();
+    /** A refused body sent on: how much the server took before closing, and whether the answer came. */
+    const refusal = async () => {
+      const client = rawClient(base);
+      client.socket.write(
+        `POST /v1/blog/posts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_JSON}\r\n\r\n{`,
+      );
+      await client.answered;
+      assert.match(client.received(), /^HTTP\/1\.1 503 /);
+      assert.match(client.received(), /\r\nconnection: close\r\n/i);
+      let sent = 1;
+      const piece = Buffer.alloc(16 * 1024, 0x20);
+      while (
+        sent < MAX_JSON &&
+        (await write(client.socket, piece.subarray(0, Math.min(piece.length, MAX_JSON - sent))))
+      )
+        sent += Math.min(piece.length, MAX_JSON - sent);
+      client.socket.end();
+      await client.closed;
+      return { sent, error: client.error() };
+    };
+    try {
+      for (let i = 0; i < LINGERING_REFUSALS_PER_MINUTE; i++)
+        assert.deepEqual(await refusal(), { sent: MAX_JSON, error: null }, `refusal ${i + 1} lingers`);
+      assert.deepEqual(events, []);
+      const unread = await refusal();
+      assert.ok(unread.sent < MAX_JSON, `the server closed at once: the client sent ${unread.sent} bytes`);
+      assert.notEqual(unread.error, null, 'the client met the closed connection');
+      assert.deepEqual(events, ['closed_refusal_unread']);
+      // A minute later the key's refusals linger again.
+      suite.t.clock.advance(60_000);
+      assert.deepEqual(await refusal(), { sent: MAX_JSON, error: null });
+      assert.deepEqual(events, ['closed_refusal_unread']);
+    } finally {
+      stop();
+      suite.t.clock.set(started);
+    }
   });
 });
 
