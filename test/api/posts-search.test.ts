@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { assertError } from '../helpers/assertions.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
-import { SEARCH_WALK_ROWS } from '../../src/modules/posts/post-repository.js';
 
 describeTenantApp('GET /v1/blog/posts search and order', (suite) => {
   let otherKey: string;
@@ -300,46 +299,5 @@ describeTenantApp('GET /v1/blog/posts order_by and the sync feed', (suite) => {
       continued.data.map((p) => p.id),
       first.data.map((p) => p.id),
     );
-  });
-});
-
-describeTenantApp('search beyond the list’s next posts', { tenant: false }, (suite) => {
-  it(`answers a common term from the list's next ${SEARCH_WALK_ROWS} posts and a rare one from the index, with the same pages`, async () => {
-    const store = await suite.t.createStore({ changes: { posts_per_day: 10_000 } });
-    const key = await suite.t.issueKey(store, undefined, { readPerMinute: 100_000, writePerMinute: 100_000 });
-    const count = SEARCH_WALK_ROWS + 30;
-    const created: number[] = [];
-    for (let i = 0; i < count; i++) {
-      // "lighthouse" in the oldest posts' part, past the first walk from the newest, and in a new one.
-      const rare = i === 5 || i === count - 5 ? ' lighthouse' : '';
-      const post = await createPost(suite.t, key, { title: `Harbour ${i}`, body_html: `<p>harbour walk${rare}</p>` });
-      created.push(post.id);
-    }
-    const newestFirst = [...created].reverse();
-    const search = async (query: string) => {
-      const before = suite.t.ctx.queryCount();
-      const res = await suite.t.request({ method: 'GET', url: `/v1/blog/posts?${query}`, key });
-      assert.equal(res.statusCode, 200, res.body);
-      const body = res.json() as { data: Array<{ id: number }>; meta: { next_cursor: string | null } };
-      return {
-        ids: body.data.map((p) => p.id),
-        next: body.meta.next_cursor,
-        statements: suite.t.ctx.queryCount() - before,
-      };
-    };
-    // Every page of a term all posts hold, the last ones past the first walk.
-    const walked: number[] = [];
-    let page = await search('q=harbour&limit=50');
-    const common = page.statements;
-    walked.push(...page.ids);
-    while (page.next) {
-      page = await search(`q=harbour&limit=50&cursor=${encodeURIComponent(page.next)}`);
-      walked.push(...page.ids);
-    }
-    assert.deepEqual(walked, newestFirst);
-    const rare = await search('q=lighthouse');
-    assert.deepEqual(rare.ids, [created[count - 5], created[5]]);
-    // PostgreSQL asks the index only when the walk came up short: one statement more.
-    assert.equal(rare.statements - common, suite.target.name === 'postgres' ? 1 : 0);
   });
 });

@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.js';
 import { queryTemplate } from '../../db/query-template.js';
 import type { PostsTable } from '../../db/schema.js';
 import { isPostgres } from '../../db/engine-of.js';
-import { deleteSearchText, hasIndexedTerm, matchesTerms } from './post-search.js';
+import { deleteSearchText, matchesTerms } from './post-search.js';
 
 /** A post as stored, with its cover's file name and its categories. */
 export type PostRecord = Selectable<PostsTable> & { cover_basename: string | null; category_ids: number[] };
@@ -257,7 +257,7 @@ function shapeOf(n: number): ListShape {
  * The list query of one shape. `$` gives the value of an argument: a placeholder for a compiled
  * template, or the value itself for a search (whose terms vary too much to template).
  */
-function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[], walk?: number) {
+function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[]) {
   let q = fromPosts(db).select(LIST_COLUMNS).where('posts.store_id', '=', $.store);
   if (s.status === 'draft') q = q.where('posts.published_at', 'is', null);
   if (s.status === 'scheduled') q = q.where('posts.published_at', '>', $.now);
@@ -274,18 +274,7 @@ function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[], walk?: n
     );
   }
   if (s.since) q = q.where('posts.updated_at', '>=', $.updatedSince!);
-  if (terms && terms.length > 0) {
-    q = q.where((eb) => matchesTerms(eb, terms, isPostgres(db), $.store as number, walk === undefined));
-    // Only among the list's next `walk` posts, checked one by one (see listPosts).
-    if (walk !== undefined)
-      q = q.where(
-        'posts.id',
-        'in',
-        buildList(db, { ...$, limit: walk }, s)
-          .clearSelect()
-          .select('posts.id'),
-      );
-  }
+  if (terms && terms.length > 0) q = q.where((eb) => matchesTerms(eb, terms, isPostgres(db), $.store as number));
   const key =
     s.orderBy === 'published_at'
       ? sql<number>`COALESCE(posts.published_at, ${sql.lit(DRAFTS_LAST[s.direction])})`
@@ -298,9 +287,6 @@ function buildList(db: Db, $: ListArgs, s: ListShape, terms?: string[], walk?: n
   }
   return q.orderBy(key, s.direction).orderBy('posts.id', s.direction).limit($.limit);
 }
-
-/** PostgreSQL: how many of the list's next posts a search checks one by one before asking its index. */
-export const SEARCH_WALK_ROWS = 400;
 
 const listPage = queryTemplate((db, $: ListArgs, variantNumber) => buildList(db, $, shapeOf(variantNumber)));
 
@@ -324,26 +310,14 @@ export async function listPosts(db: Db, filter: ListFilter): Promise<PostListRec
   };
   let rows: Array<Omit<PostListRecord, 'category_ids'>>;
   if (filter.terms?.length) {
-    // PostgreSQL: common terms are found fastest by checking the list's next posts one by one,
-    // rare ones by the store's search keys, and the planner cannot tell which from the keys
-    // array (two words in most posts read and intersected long posting lists: 50 ms). So the
-    // next SEARCH_WALK_ROWS posts are checked first; a full page among them is the page (they
-    // are the first matches in the list's order), otherwise the index is asked.
-    const search = async (walk?: number) => {
-      // How selective a term is decides the plan, so each search is planned with its own terms:
-      // a statement that does not start with a keyword is sent unnamed (namePreparedStatements),
-      // never with a generic plan. SQLite plans alike either way.
-      const compiled = buildList(db, args, variant, filter.terms, walk).compile();
-      return (
-        await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({
-          ...compiled,
-          sql: `/* search */ ${compiled.sql}`,
-        })
-      ).rows;
-    };
-    rows = [];
-    if (isPostgres(db) && hasIndexedTerm(filter.terms)) rows = await search(SEARCH_WALK_ROWS);
-    if (rows.length < filter.limit) rows = await search();
+    // How selective a term is decides the plan (walk the list's index, or start from the
+    // search index), so PostgreSQL must plan each search with its own terms: a statement that
+    // does not start with a keyword is sent unnamed (see namePreparedStatements), never with a
+    // generic plan. SQLite plans alike either way.
+    const compiled = buildList(db, args, variant, filter.terms).compile();
+    rows = (
+      await db.executeQuery<Omit<PostListRecord, 'category_ids'>>({ ...compiled, sql: `/* search */ ${compiled.sql}` })
+    ).rows;
   } else {
     rows = await listPage(db, args, shapeNumber(variant));
   }

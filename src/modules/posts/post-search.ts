@@ -77,9 +77,6 @@ export async function deleteSearchText(trx: Db, postId: number): Promise<void> {
 /** The trigram indexes need three characters to look anything up. */
 const INDEXED_LENGTH = TRIGRAM_LENGTH;
 
-/** Whether any term is long enough for the search indexes. */
-export const hasIndexedTerm = (terms: string[]): boolean => terms.some((t) => [...t].length >= INDEXED_LENGTH);
-
 /**
  * A condition on `posts` for a post containing every term. Terms of three characters or more
  * go through the index; every term is then checked on the row's text as a plain substring
@@ -90,8 +87,6 @@ export function matchesTerms(
   terms: string[],
   postgres: boolean,
   storeId: number,
-  /** PostgreSQL: false to check each post's text only (the caller bounds the posts checked). */
-  useIndex = true,
 ): Expression<SqlBool> {
   const indexed = terms.filter((t) => [...t].length >= INDEXED_LENGTH);
   if (postgres) {
@@ -99,7 +94,7 @@ export function matchesTerms(
     // strpos, exact for every term. No LIKE: it would let the planner pick the pg_trgm index,
     // whose entries cover every store's posts.
     const conditions = terms.map((t) => sql<SqlBool>`strpos(s.text, ${t}) > 0`);
-    if (indexed.length > 0 && useIndex)
+    if (indexed.length > 0)
       conditions.unshift(sql<SqlBool>`s.keys @> post_search_keys(${storeId}::bigint, ${indexed.join(' ')})`);
     return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = ${eb.ref('posts.id')} AND ${sql.join(conditions, sql` AND `)})`;
   }
