@@ -9,6 +9,7 @@
 // see which of A's requests slows B; `over` (MAX_JSON_BODY_BYTES bodies, which A's store refuses by
 // their length before reading them) is not in the default set, which sends only what A's store allows.
 import { KEY_DEFAULTS } from '../src/modules/keys/key-service.js';
+import { wideBody } from './lib/wide-body.js';
 
 const { API_URL, API_KEY, CATEGORY_ID, WIDE_Q, MAX_BODY, LARGEST_BODY, NOISY_LOOPS, NOISY_IGNORE_LIMITS } =
   process.env as Record<string, string>;
@@ -16,17 +17,6 @@ const kinds = new Set((NOISY_LOOPS || 'big,small,rename,search').split(','));
 const hostile = NOISY_IGNORE_LIMITS === '1';
 // A's key is issued with the default limits.
 const { writePerMinute: WRITES_PER_MINUTE, readPerMinute: READS_PER_MINUTE } = KEY_DEFAULTS;
-
-function wideBody(bytes: number): string {
-  const parts: string[] = [];
-  let size = 2;
-  for (let i = 0; size < bytes - 16; i++) {
-    const p = `"f${i}":1`;
-    parts.push(p);
-    size += p.length + 1;
-  }
-  return `{${parts.join(',')}}`;
-}
 
 const largestBody = wideBody(Number(LARGEST_BODY));
 const overBody = kinds.has('over') ? wideBody(Number(MAX_BODY)) : '';
@@ -112,7 +102,8 @@ const writes = chosen.filter(([, s]) => s.write).map(([, s]) => s.send);
 const reads = chosen.filter(([, s]) => !s.write).map(([, s]) => s.send);
 let turn = 0;
 const loops = hostile
-  ? [...chosen.map(([, s]) => flood(s.send)), ...reads.map((send) => flood(send))]
+  ? // Every kind back to back, the searches on two loops (a search answers far sooner than a write).
+    [...chosen.map(([, s]) => flood(s.send)), ...reads.map((send) => flood(send))]
   : [
       // The writes take turns at the write limit; the searches run at the read limit.
       writes.length > 0 && paced(() => writes[turn++ % writes.length]!, 60_000 / WRITES_PER_MINUTE),

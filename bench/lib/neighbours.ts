@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { readCpuSeconds, ROOT, startApiServer, type RunningServer } from './processes.js';
 import * as scenario from './scenarios.js';
 import { articleHtml, createBenchDatabase } from './seed.js';
+import { wideBody } from './wide-body.js';
 
 const A_POSTS = 2000;
 const B_POSTS = 100;
@@ -164,18 +165,6 @@ async function call(
 }
 
 const mib = (bytes: number) => (bytes / 1048576).toFixed(0);
-
-/** The largest body of the most values each route allows: ~16 MiB where post HTML goes, 64 KiB elsewhere. */
-function wideBody(bytes: number): string {
-  const parts: string[] = [];
-  let size = 2;
-  for (let i = 0; size < bytes - 16; i++) {
-    const p = `"f${i}":1`;
-    parts.push(p);
-    size += p.length + 1;
-  }
-  return `{${parts.join(',')}}`;
-}
 
 /**
  * A post body of one long body_html string just under `bytes` (the largest a post route takes),

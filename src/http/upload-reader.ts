@@ -50,7 +50,7 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
   let settled = false;
   const touch = () => {
     if (settled) return;
-    if (idle !== undefined) timers.clearTimeout(idle);
+    timers.clearTimeout(idle);
     idle = timers.setTimeout(
       () => abort(`was not received completely: no data arrived for ${options.idleTimeoutMs / 1000} seconds`),
       options.idleTimeoutMs,
@@ -75,8 +75,8 @@ export async function readImageUpload(source: MultipartSource, options: UploadRe
     throw toUploadError(err);
   } finally {
     settled = true;
-    if (idle !== undefined) timers.clearTimeout(idle);
-    if (total !== undefined) timers.clearTimeout(total);
+    timers.clearTimeout(idle);
+    timers.clearTimeout(total);
   }
 }
 

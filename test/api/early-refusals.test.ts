@@ -302,11 +302,11 @@ describeTenantApp('early refusals of a key that keeps sending', { env: ENV, tena
       assert.match(client.received(), /\r\nconnection: close\r\n/i);
       let sent = 1;
       const piece = Buffer.alloc(16 * 1024, 0x20);
-      while (
-        sent < MAX_JSON &&
-        (await write(client.socket, piece.subarray(0, Math.min(piece.length, MAX_JSON - sent))))
-      )
-        sent += Math.min(piece.length, MAX_JSON - sent);
+      while (sent < MAX_JSON) {
+        const next = piece.subarray(0, Math.min(piece.length, MAX_JSON - sent));
+        if (!(await write(client.socket, next))) break;
+        sent += next.length;
+      }
       client.socket.end();
       await client.closed;
       return { sent, error: client.error() };
