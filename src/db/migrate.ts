@@ -12,6 +12,7 @@ import { storeIsolationMigration } from './migrations/0011-store-isolation.js';
 import { eventFeedMigration } from './migrations/0012-event-feed.js';
 import { storeSearchKeysMigration } from './migrations/0013-store-search-keys.js';
 import { plainSearchTextMigration } from './migrations/0014-plain-search-text.js';
+import { dropUnreadTrigramIndexMigration } from './migrations/0015-drop-unread-trigram-index.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -45,6 +46,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0013-store-search-keys', storeSearchKeysMigration(engine)),
     // SQLite: the same table name and columns, no longer FTS5; the previous release uses it only by rowid.
     expand('0014-plain-search-text', plainSearchTextMigration(engine)),
+    // PostgreSQL: an index only the release before 0013 read.
+    expand('0015-drop-unread-trigram-index', dropUnreadTrigramIndexMigration(engine)),
   ];
 }
 

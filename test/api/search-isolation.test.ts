@@ -102,6 +102,11 @@ describeEachEngine('search per store', (target) => {
         !others.indexes.includes('post_search_text_trgm'),
         'the plan does not use the index of every store’s text',
       );
+      // Migration 0015 dropped that index: nothing read it, and every create wrote it.
+      const { rows: trigramIndexes } = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'post_search_text_trgm'`.execute(t.ctx.db);
+      assert.equal(trigramIndexes[0].n, 0);
       assert.equal(others.buffers, nobodys.buffers, 'A’s posts add no buffer to B’s search');
       // The same lookup of A's own word reads A's entries (the index does find them).
       const own = await t.ctx.db

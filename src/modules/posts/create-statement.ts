@@ -9,6 +9,11 @@
 // - the daily quota: its conditional upsert returns no row when the day's units are used up;
 // - either failing calls blog_abort(), which undoes the whole statement; the duplicate is
 //   checked first, as in the transaction.
+// The quota's upsert locks the store's row of the day until the commit, so a store's creates
+// take it one after the other: it is taken last. A data-modifying CTE the main query does not
+// read runs after the main query, so the main query reads every other write (each returns a
+// row) before it reads the quota; taken first, the lock was held through all of them and
+// creates of one store waited for each other's whole statement, not only for the commit.
 // The post's id is taken from IdBlocks beforehand, so the rows that refer to it and the
 // response stored for replays are complete when the statement is sent.
 import { sql } from 'kysely';
@@ -63,22 +68,26 @@ const createStatement = queryTemplate((db, $: StatementArgs, shape: number) =>
       WITH post AS (
         INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
         VALUES (${$.id}, ${$.storeId}, ${$.title}, ${$.summary}, ${$.bodyHtml}, ${$.warnings}, ${$.coverImageId}, ${$.defaultCategoryId}, NULL, 0, ${$.now}, ${$.now})
+        RETURNING 1
       ), search AS (
-        INSERT INTO post_search (post_id, store_id, text) VALUES (${$.id}, ${$.storeId}, ${$.searchText})
+        INSERT INTO post_search (post_id, store_id, text) VALUES (${$.id}, ${$.storeId}, ${$.searchText}) RETURNING 1
       ), links AS (
         INSERT INTO post_categories (post_id, category_id, store_id)
-        SELECT ${$.id}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c
+        SELECT ${$.id}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c RETURNING 1
       ), fingerprint AS (${claimFingerprintSql({ storeId: $.storeId, fingerprint: $.fingerprint, postId: $.id, now: $.now })}
-      ), audit AS (${insertAuditSql({ storeId: $.storeId, occurredAt: $.now, action: 'post.created', resourceType: 'post', resourceId: $.resourceId, keyId: $.keyId, application: $.application, requestId: $.requestId, changes: $.changes })}
+      ), audit AS (${insertAuditSql({ storeId: $.storeId, occurredAt: $.now, action: 'post.created', resourceType: 'post', resourceId: $.resourceId, keyId: $.keyId, application: $.application, requestId: $.requestId, changes: $.changes })} RETURNING 1
       ), quota AS (${takeUnitSql({ storeId: $.storeId, kind: 'posts', day: $.day, limit: $.limit })}
-      ), event AS (${insertEventSql('postgres', { id: $.eventId, storeId: $.storeId, type: 'post.created', body: $.eventBody, at: $.now })}
-      )${shape & WITH_DELIVERIES ? sql`, deliveries AS (${insertSubscriberDeliveriesSql('postgres', { storeId: $.storeId, eventId: $.eventId, type: 'post.created', at: $.now, idPrefix: $.deliveryIdPrefix })})` : sql``}${
+      ), event AS (${insertEventSql('postgres', { id: $.eventId, storeId: $.storeId, type: 'post.created', body: $.eventBody, at: $.now })} RETURNING 1
+      )${shape & WITH_DELIVERIES ? sql`, deliveries AS (${insertSubscriberDeliveriesSql('postgres', { storeId: $.storeId, eventId: $.eventId, type: 'post.created', at: $.now, idPrefix: $.deliveryIdPrefix })} RETURNING 1)` : sql``}${
         shape & WITH_COMPLETION
-          ? sql`, replay AS (${completeRecordSql({ storeId: $.storeId, application: $.idemApplication, key: $.idemKey, statusCode: $.statusCode, body: $.responseBody, location: $.location })})`
+          ? sql`, replay AS (${completeRecordSql({ storeId: $.storeId, application: $.idemApplication, key: $.idemKey, statusCode: $.statusCode, body: $.responseBody, location: $.location })} RETURNING 1)`
           : sql``
       }
       SELECT CASE
         WHEN NOT EXISTS (SELECT 1 FROM fingerprint) THEN blog_abort('duplicate_content')
+        -- Never true: it makes every other write run here, before the quota (see above).
+        WHEN (SELECT count(*) FROM post) + (SELECT count(*) FROM search) + (SELECT count(*) FROM links)
+          + (SELECT count(*) FROM audit) + (SELECT count(*) FROM event)${shape & WITH_DELIVERIES ? sql` + (SELECT count(*) FROM deliveries)` : sql``}${shape & WITH_COMPLETION ? sql` + (SELECT count(*) FROM replay)` : sql``} < 0 THEN NULL
         WHEN NOT EXISTS (SELECT 1 FROM quota) THEN blog_abort('quota_exceeded')
         ELSE true
       END AS created`,
