@@ -7,15 +7,24 @@
 import { sql } from 'kysely';
 import type { Db, Engine } from './database.js';
 
+/**
+ * Queues a statement of a write to run in the same transaction after every write that shares
+ * it, just before the commit, and only if the write that queued it succeeded. SQLite's FTS5
+ * writes the terms it holds in memory as a new segment of its index at every savepoint and
+ * release; a term insert queued here, outside the writes' savepoints, joins the others of the
+ * group in one segment written at the commit.
+ */
+export type BeforeCommit = (statement: (trx: Db) => Promise<unknown>) => void;
+
 export interface WriteTransactions {
   /**
    * Runs `work` in a transaction and resolves with its result once that transaction has
-   * committed. `work` must only use `trx` and must not wait for anything but its statements:
-   * other writes may share the transaction and wait for it to end.
-   * If `work` throws, its changes are undone and the error is passed on; other writes are not
-   * affected.
+   * committed. `work` must only use `trx` (and `beforeCommit`) and must not wait for anything
+   * but its statements: other writes may share the transaction and wait for it to end.
+   * If `work` throws, its changes are undone, what it queued is dropped and the error is passed
+   * on; other writes are not affected.
    */
-  run<T>(work: (trx: Db) => Promise<T>): Promise<T>;
+  run<T>(work: (trx: Db, beforeCommit: BeforeCommit) => Promise<T>): Promise<T>;
 }
 
 /** Most writes in one group commit, so that a burst never holds the database for long. */
@@ -28,11 +37,23 @@ export function writeTransactions(db: Db, engine: Engine): WriteTransactions {
 
 /** Each write in a transaction of its own. */
 export function transactionPerWrite(db: Db): WriteTransactions {
-  return { run: (work) => db.transaction().execute(work) };
+  return { run: (work) => db.transaction().execute((trx) => runThenQueued(trx, work)) };
+}
+
+/** Each write's statements on their own, no transaction (a write of one statement). */
+export function statementsOnTheirOwn(db: Db): WriteTransactions {
+  return { run: (work) => runThenQueued(db, work) };
+}
+
+async function runThenQueued<T>(trx: Db, work: (trx: Db, beforeCommit: BeforeCommit) => Promise<T>): Promise<T> {
+  const queued: Array<(trx: Db) => Promise<unknown>> = [];
+  const value = await work(trx, (statement) => queued.push(statement));
+  for (const statement of queued) await statement(trx);
+  return value;
 }
 
 interface PendingWrite {
-  work: (trx: Db) => Promise<unknown>;
+  work: (trx: Db, beforeCommit: BeforeCommit) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -54,7 +75,7 @@ export class GroupCommit implements WriteTransactions {
     private readonly maxWrites = MAX_WRITES_PER_COMMIT,
   ) {}
 
-  run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: Db, beforeCommit: BeforeCommit) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
@@ -76,11 +97,13 @@ export class GroupCommit implements WriteTransactions {
     const succeeded: Array<{ write: PendingWrite; value: unknown }> = [];
     try {
       await this.db.transaction().execute(async (trx) => {
+        const beforeCommit: Array<(trx: Db) => Promise<unknown>> = [];
         for (const write of batch) {
           await sql`savepoint grouped_write`.execute(trx);
+          const queued: Array<(trx: Db) => Promise<unknown>> = [];
           let value: unknown;
           try {
-            value = await write.work(trx);
+            value = await write.work(trx, (statement) => queued.push(statement));
           } catch (err) {
             // If this fails too, the transaction is gone: the catch below tells everyone.
             await sql`rollback to grouped_write`.execute(trx);
@@ -89,8 +112,11 @@ export class GroupCommit implements WriteTransactions {
             continue;
           }
           await sql`release grouped_write`.execute(trx);
+          beforeCommit.push(...queued);
           succeeded.push({ write, value });
         }
+        // If one fails, the transaction is undone and the catch below tells every write.
+        for (const statement of beforeCommit) await statement(trx);
       });
     } catch (err) {
       // Writes already told of their own failure ignore this.

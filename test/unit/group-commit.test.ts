@@ -136,4 +136,44 @@ describe('group commit (SQLite)', () => {
     assert.equal(await late, 'late');
     assert.equal(commits, 2);
   });
+
+  it('runs what a write queued before the commit after every write of the group, in the same transaction, and drops what a failed write queued', async () => {
+    const group = new GroupCommit(db);
+    const order: string[] = [];
+    const queuing = (name: string, fail = false) =>
+      group.run(async (trx, beforeCommit) => {
+        await insert(name)(trx);
+        order.push(name);
+        beforeCommit(async (t) => {
+          order.push(`${name}:queued`);
+          await insert(`${name}-late`)(t);
+        });
+        if (fail) throw new Error(`${name} failed`);
+        return name;
+      });
+    const outcomes = await Promise.allSettled([queuing('p'), queuing('q', true), queuing('r')]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(order, ['p', 'q', 'r', 'p:queued', 'r:queued']);
+    assert.equal(commits, 1);
+    assert.deepEqual(committedNames(), ['p', 'p-late', 'r', 'r-late']);
+  });
+
+  it('when a queued statement fails, tells every write of the transaction and keeps none of their writes', async () => {
+    const group = new GroupCommit(db);
+    const outcomes = await Promise.allSettled([
+      group.run(insert('kept-until-the-end')),
+      group.run(async (trx, beforeCommit) => {
+        beforeCommit(insert('kept-until-the-end')); // a unique violation, outside any savepoint
+        return insert('queues-a-clash')(trx);
+      }),
+    ]);
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'rejected');
+      assert.equal((outcome as PromiseRejectedResult).reason.code, 'SQLITE_CONSTRAINT_UNIQUE');
+    }
+    assert.deepEqual(committedNames(), []);
+  });
 });

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import { sql, type RawBuilder } from 'kysely';
 import { raw, writeTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
-import type { WriteTransactions } from '../../db/group-commit.js';
+import { statementsOnTheirOwn, type WriteTransactions } from '../../db/group-commit.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** An in-progress record older than this belongs to a request that died; a retry takes it over. */
@@ -81,7 +81,7 @@ export class IdempotencyService {
     /** How the record is first written (default: on its own). */
     writes?: WriteTransactions,
   ) {
-    this.writes = writes ?? { run: (work) => work(db) };
+    this.writes = writes ?? statementsOnTheirOwn(db);
   }
 
   async begin(scope: IdempotencyScope, requestHash: string): Promise<BeginOutcome> {

@@ -3,6 +3,7 @@
 // the ones PostgreSQL sends as one statement (create-statement.ts, create-writes.ts), in the same
 // order: the duplicate window before the quota, which counts successful creations only.
 import type { Db } from '../../db/database.js';
+import type { BeforeCommit } from '../../db/group-commit.js';
 import { insertAudit } from '../audit/index.js';
 import { storeResponse } from '../idempotency/index.js';
 import { quotaExceeded, takeQuotaUnit } from '../quotas/index.js';
@@ -14,16 +15,17 @@ import { insertSearchText } from './post-search.js';
 
 /**
  * Writes the post and everything its create records, in `trx`; `created` gives the post as
- * created once its id is known. Throws duplicate_content or quota_exceeded (the caller's
+ * created once its id is known; the search tokens go through `beforeCommit` when given. Throws duplicate_content or quota_exceeded (the caller's
  * transaction then undoes every write). Resolves with the post's id.
  */
 export async function runCreateTransaction(
   trx: Db,
   w: CreateWrites,
   created: (id: number) => CreatedPost,
+  beforeCommit?: BeforeCommit,
 ): Promise<number> {
   const { id } = await insertPost(trx, w);
-  await insertSearchText(trx, w.storeId, id, w.searchText);
+  await insertSearchText(trx, w.storeId, id, w.searchText, beforeCommit);
   await addCategoryLinks(trx, w.storeId, id, w.categoryIds);
   const rows = createRows(w, created(id));
   await claimFingerprint(trx, rows.fingerprint);

@@ -12,6 +12,7 @@
 // checked against.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { BeforeCommit } from '../../db/group-commit.js';
 import { queryTemplate } from '../../db/query-template.js';
 import { isPostgres } from '../../db/engine-of.js';
 import type { Database } from '../../db/schema.js';
@@ -44,14 +45,27 @@ const deletePostgres = queryTemplate((db, $: { postId: number }) =>
   db.deleteFrom('post_search').where('post_id', '=', $.postId),
 );
 
-/** The search text of a new post (of store `storeId`), in the creating transaction. */
-export async function insertSearchText(trx: Db, storeId: number, postId: number, text: string): Promise<void> {
+/**
+ * The search text of a new post (of store `storeId`), in the creating transaction. SQLite: with
+ * `beforeCommit`, the store tokens are inserted just before the commit, outside the write's
+ * savepoint, so FTS5 writes the tokens of every create of a group commit as one segment of its
+ * index instead of one segment a create (see group-commit.ts).
+ */
+export async function insertSearchText(
+  trx: Db,
+  storeId: number,
+  postId: number,
+  text: string,
+  beforeCommit?: BeforeCommit,
+): Promise<void> {
   if (isPostgres(trx)) {
     await insertPostgres(trx, { postId, storeId, text });
-  } else {
-    await insertSqlite(trx, { postId, text });
-    await insertStoreTokens(trx, { postId, tokens: storeSearchTokens(storeId, text) });
+    return;
   }
+  await insertSqlite(trx, { postId, text });
+  const tokens = storeSearchTokens(storeId, text);
+  if (beforeCommit) beforeCommit((trx) => insertStoreTokens(trx, { postId, tokens }));
+  else await insertStoreTokens(trx, { postId, tokens });
 }
 
 /** Replaces a post's search text (FTS5 has no in-place update cheaper than delete + insert). */

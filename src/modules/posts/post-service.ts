@@ -170,7 +170,7 @@ export class PostService {
     }
 
     try {
-      await this.writes.run((trx) => runCreateTransaction(trx, writes, created));
+      await this.writes.run((trx, beforeCommit) => runCreateTransaction(trx, writes, created, beforeCommit));
       return post!;
     } catch (err) {
       if (isUniqueViolation(err)) {
