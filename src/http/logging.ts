@@ -52,7 +52,11 @@ const LEVEL_VALUES: Record<string, number> = {
 };
 
 export function registerAccessLog(app: FastifyInstance): void {
-  const log = app.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+  const root = app.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+  // The access line is made of the fields below only (no header, no body), so the redaction of
+  // the root logger has nothing to find in it; skipping it halves the line's cost (pino's
+  // redaction copies and walks every logged object, about half of the line's CPU).
+  const log = root.child({}, { redact: { paths: [] } }) as typeof root;
   app.addHook('onResponse', (request, reply, done) => {
     // A route may log above info (health probes every few seconds log at warn only).
     const routeLevel = request.routeOptions.logLevel;
