@@ -3,6 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { SqliteTableVersion, type TableVersion } from './table-version.js';
+import { WalIndexHeader } from './wal-index-header.js';
 
 /** Prepared statements cached per SQL text (least recently used dropped beyond this many). */
 export const STATEMENT_CACHE_SIZE = 500;
@@ -27,6 +28,8 @@ export class StatementCache implements SqliteDatabase {
   /** Statements run so far (each is prepared, or found here, right before it runs). */
   count = 0;
   private readonly dataVersion: BetterSqlite3.Statement;
+  private readonly walIndex: WalIndexHeader | null;
+  private lastDataVersion = 0;
 
   constructor(
     private readonly sqlite: BetterSqlite3.Database,
@@ -34,9 +37,11 @@ export class StatementCache implements SqliteDatabase {
   ) {
     this.statements = new LRUCache({ max: size });
     this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    this.walIndex = sqlite.memory ? null : WalIndexHeader.open(sqlite.name);
   }
 
   close(): void {
+    this.walIndex?.close();
     this.sqlite.close();
   }
 
@@ -52,9 +57,21 @@ export class StatementCache implements SqliteDatabase {
     return cached.statement;
   }
 
-  /** PRAGMA data_version (commits by other connections), or null inside a transaction (see table-version.ts). */
+  /**
+   * PRAGMA data_version (commits by other connections), or null inside a transaction (see
+   * table-version.ts). The pragma runs only when the WAL index's header says a connection may
+   * have committed since it last ran (wal-index-header.ts).
+   */
   readDataVersion(): number | null {
-    return this.sqlite.inTransaction ? null : (this.dataVersion.get() as number);
+    if (this.sqlite.inTransaction) return null;
+    if (this.walIndex?.unchanged()) return this.lastDataVersion;
+    try {
+      this.lastDataVersion = this.dataVersion.get() as number;
+    } catch (err) {
+      this.walIndex?.forget();
+      throw err;
+    }
+    return this.lastDataVersion;
   }
 
   tableVersion(tables: readonly string[]): TableVersion {
