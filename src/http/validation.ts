@@ -170,8 +170,16 @@ function textError(instancePath: string, message: string): ErrorObject {
   return { keyword: 'unicode', instancePath, schemaPath: '', params: {}, message };
 }
 
-const pointer = (path: string, key: string | number) =>
-  `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointer = (path: string, key: string | number) => {
+  const name = String(key);
+  return name.includes('~') || name.includes('/')
+    ? `${path}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    : `${path}/${name}`;
+};
+
+/** What is wrong with a string as text, or null. */
+const textIssue = (text: string): string | null =>
+  !isWellFormed(text) ? NOT_TEXT_ISSUE : hasNul(text) ? NUL_ISSUE : null;
 
 /**
  * Every string (values and field names, at any depth) that is not well-formed Unicode, and every
@@ -188,30 +196,35 @@ function invalidTextErrors(data: unknown): ErrorObject[] {
 function collectTextErrors(data: unknown, path: string, errors: ErrorObject[]): void {
   if (errors.length >= KEPT) return;
   if (typeof data === 'string') {
-    if (!isWellFormed(data)) errors.push(textError(path, NOT_TEXT_ISSUE));
-    else if (hasNul(data)) errors.push(textError(path, NUL_ISSUE));
+    const issue = textIssue(data);
+    if (issue) errors.push(textError(path, issue));
     return;
   }
   if (typeof data !== 'object' || data === null) return;
+  // A value's path is spelled only for an error or a nested object: every request's headers
+  // and parameters pass here, almost always without one.
   if (Array.isArray(data)) {
-    for (let i = 0; i < data.length && errors.length < KEPT; i++) {
-      if (typeof data[i] === 'object' || typeof data[i] === 'string')
-        collectTextErrors(data[i], pointer(path, i), errors);
-    }
+    for (let i = 0; i < data.length && errors.length < KEPT; i++) collectValue(data[i], path, i, errors);
     return;
   }
   const record = data as Record<string, unknown>;
   for (const key in record) {
     if (errors.length >= KEPT) return;
     if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
-    if (!isWellFormed(key)) errors.push(textError(pointer(path, key), NOT_TEXT_ISSUE));
-    else if (hasNul(key)) errors.push(textError(pointer(path, key), NUL_ISSUE));
-    else if (typeof record[key] === 'object' || typeof record[key] === 'string')
-      collectTextErrors(record[key], pointer(path, key), errors);
+    const keyIssue = textIssue(key);
+    if (keyIssue) errors.push(textError(pointer(path, key), keyIssue));
+    else collectValue(record[key], path, key, errors);
   }
   const notUtf8 = (data as { [INVALID_QUERY_TEXT]?: string[] })[INVALID_QUERY_TEXT];
   for (const name of notUtf8 ?? [])
     if (errors.length < KEPT) errors.push(textError(pointer(path, name), NOT_UTF8_ISSUE));
+}
+
+function collectValue(value: unknown, path: string, key: string | number, errors: ErrorObject[]): void {
+  if (typeof value === 'string') {
+    const issue = textIssue(value);
+    if (issue) errors.push(textError(pointer(path, key), issue));
+  } else if (typeof value === 'object' && value !== null) collectTextErrors(value, pointer(path, key), errors);
 }
 
 /** Fields that are read-only in create and update bodies (docs/api-behaviour.md), with the way to change them. */

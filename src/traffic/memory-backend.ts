@@ -1,6 +1,6 @@
 import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
-import type { Admission, AdmitRequest, TrafficControl } from './types.js';
+import type { Admission, AdmitRequest, RateClass, TrafficControl } from './types.js';
 import { assertCount, assertKeyId, assertRateClass } from './validate.js';
 import { WINDOW_MS, decide } from './window.js';
 
@@ -18,7 +18,9 @@ interface Window {
 }
 
 export function createMemoryTrafficControl(clock: Clock): TrafficControl {
-  const windows = new Map<string, Window>();
+  // One map a rate class, keyed by key id: a key made of both would be a new string to hash
+  // on every request.
+  const windowsOf: Record<RateClass, Map<string, Window>> = { read: new Map(), write: new Map() };
   const inFlight = new Map<string, number>();
   let lastSweepMs = Number.NEGATIVE_INFINITY;
 
@@ -26,12 +28,14 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
   function sweep(nowMs: number): void {
     if (nowMs - lastSweepMs < WINDOW_MS) return;
     lastSweepMs = nowMs;
-    for (const [key, window] of windows) {
-      if (nowMs >= window.startMs + WINDOW_MS) windows.delete(key);
+    for (const windows of Object.values(windowsOf)) {
+      for (const [key, window] of windows) {
+        if (nowMs >= window.startMs + WINDOW_MS) windows.delete(key);
+      }
     }
   }
 
-  function countRequest(key: string, nowMs: number): Window {
+  function countRequest(windows: Map<string, Window>, key: string, nowMs: number): Window {
     const current = windows.get(key);
     if (current && nowMs < current.startMs + WINDOW_MS) {
       current.count += 1;
@@ -66,7 +70,7 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     const nowMs = clock.now().getTime();
     sweep(nowMs);
     // Every request counts, refused ones included, so hammering a full allowance stays refused.
-    const window = countRequest(`${rateClass}:${keyId}`, nowMs);
+    const window = countRequest(windowsOf[rateClass], keyId, nowMs);
     const windowEndMs = window.startMs + WINDOW_MS;
     const decision = decide(limitPerMinute, window.count, nowMs, windowEndMs);
     let release: (() => Promise<void>) | null = null;
@@ -79,7 +83,8 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
   }
 
   async function close(): Promise<void> {
-    windows.clear();
+    windowsOf.read.clear();
+    windowsOf.write.clear();
     inFlight.clear();
   }
 
