@@ -6,16 +6,22 @@
 // --cpu-us: the row's "CPU µs/req" from the same run; each stage's share of the profile's busy
 // time is applied to it (the profiler samples wall time, so its own totals include time the
 // process waited for a CPU on a busy machine).
+// --steady S: only the S seconds before the profile's last second (the row's steady state, not
+// the warm-up and the first read of every post before it).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { stagesOf, type CpuProfile } from './lib/profile-stages.js';
+import { stagesOf, steadyState, type CpuProfile } from './lib/profile-stages.js';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'cpu-us': { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { 'cpu-us': { type: 'string' }, steady: { type: 'string' } },
+});
 if (positionals.length !== 1) {
-  console.error('usage: node --import tsx bench/profile-stages.ts FILE.cpuprofile [--cpu-us N]');
+  console.error('usage: node --import tsx bench/profile-stages.ts FILE.cpuprofile [--cpu-us N] [--steady SECONDS]');
   process.exit(2);
 }
-const profile = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as CpuProfile;
+const whole = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as CpuProfile;
+const profile = values.steady === undefined ? whole : steadyState(whole, Number(values.steady));
 const stages = [...stagesOf(profile)].sort((a, b) => b[1] - a[1]);
 const total = stages.reduce((sum, [, us]) => sum + us, 0);
 const cpuUs = values['cpu-us'] === undefined ? null : Number(values['cpu-us']);

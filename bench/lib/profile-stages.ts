@@ -16,6 +16,25 @@ export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  startTime: number;
+}
+
+/**
+ * Keeps the samples of the `seconds` before the profile's last second: a row's steady state,
+ * without the warm-up and first reads before it (a profiled server runs one row) nor the stop
+ * after it.
+ */
+export function steadyState(profile: CpuProfile, seconds: number): CpuProfile {
+  const at: number[] = [];
+  let t = profile.startTime;
+  for (const delta of profile.timeDeltas) at.push((t += delta));
+  const end = at[at.length - 1] ?? t;
+  const keep = (i: number) => at[i] >= end - (seconds + 1) * 1e6 && at[i] <= end - 1e6;
+  return {
+    ...profile,
+    samples: profile.samples.filter((_, i) => keep(i)),
+    timeDeltas: profile.timeDeltas.filter((_, i) => keep(i)),
+  };
 }
 
 /** Stage → frames it owns, by function name or file; the first match from the sample up wins. */

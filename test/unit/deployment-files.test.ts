@@ -6,6 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { missingTool } from '../helpers/tools.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config.js';
@@ -56,6 +57,9 @@ function dockerfileEnv(): Record<string, string> {
   return env;
 }
 
+// The compose checks need docker-compose (it resolves the file without a daemon).
+const noCompose = missingTool('docker-compose', 'docker-compose');
+
 describe('deployment files and the configuration', () => {
   const known = serviceVariables();
 
@@ -92,22 +96,26 @@ describe('deployment files and the configuration', () => {
     );
   });
 
-  it('compose.yaml sets only variables the service reads, and the service accepts them as they are', () => {
-    const env = composeApiEnv();
-    for (const name of Object.keys(env))
-      assert.ok(
-        known.has(name) || OUTSIDE_THE_SCHEMA.test(name),
-        `${name} in compose.yaml is not a variable the service reads`,
-      );
-    const config = loadConfig(env);
-    assert.equal(config.database.engine, 'postgres');
-    assert.equal(config.mediaStore.kind, 's3');
-    assert.equal(config.redisUrl, env.REDIS_URL);
-    assert.equal(config.ops.migrateOnStart, false);
-    assert.ok(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY, 'the bucket needs credentials');
-  });
+  it(
+    'compose.yaml sets only variables the service reads, and the service accepts them as they are',
+    { skip: noCompose },
+    () => {
+      const env = composeApiEnv();
+      for (const name of Object.keys(env))
+        assert.ok(
+          known.has(name) || OUTSIDE_THE_SCHEMA.test(name),
+          `${name} in compose.yaml is not a variable the service reads`,
+        );
+      const config = loadConfig(env);
+      assert.equal(config.database.engine, 'postgres');
+      assert.equal(config.mediaStore.kind, 's3');
+      assert.equal(config.redisUrl, env.REDIS_URL);
+      assert.equal(config.ops.migrateOnStart, false);
+      assert.ok(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY, 'the bucket needs credentials');
+    },
+  );
 
-  it('compose.yaml is valid, and refuses to start without its secrets', () => {
+  it('compose.yaml is valid, and refuses to start without its secrets', { skip: noCompose }, () => {
     resolvedCompose();
     const bare = spawnSync('docker-compose', ['-f', 'compose.yaml', 'config', '--quiet'], {
       encoding: 'utf8',
@@ -117,46 +125,50 @@ describe('deployment files and the configuration', () => {
     assert.match(bare.stderr, /set [A-Z_]+_PASSWORD/);
   });
 
-  it('compose.yaml: restart policies, pinned images, log rotation, only the balancer published, a tagged API image', () => {
-    const { services, networks } = resolvedCompose();
-    const oneShot = new Set(['minio-setup', 'migrate', 'cli']);
-    for (const [name, service] of Object.entries<any>(services)) {
-      assert.equal(service.restart, oneShot.has(name) ? 'no' : 'unless-stopped', `${name} restart policy`);
+  it(
+    'compose.yaml: restart policies, pinned images, log rotation, only the balancer published, a tagged API image',
+    { skip: noCompose },
+    () => {
+      const { services, networks } = resolvedCompose();
+      const oneShot = new Set(['minio-setup', 'migrate', 'cli']);
+      for (const [name, service] of Object.entries<any>(services)) {
+        assert.equal(service.restart, oneShot.has(name) ? 'no' : 'unless-stopped', `${name} restart policy`);
+        assert.deepEqual(
+          service.logging,
+          { driver: 'json-file', options: { 'max-size': '10m', 'max-file': '5' } },
+          `${name} log rotation`,
+        );
+        assert.match(service.image, /^[\w./-]+:(?!latest$)[\w.-]*\d[\w.-]*$/, `${name} image pinned to a release`);
+        const ports = (service.ports ?? []).map((p: any) =>
+          typeof p === 'string' ? p : `${p.host_ip ?? ''}:${p.published}:${p.target}`,
+        );
+        if (name === 'lb') assert.ok(ports.length > 0);
+        else if (name === 'prometheus')
+          for (const port of ports) assert.match(port, /^127\.0\.0\.1:/, 'Prometheus on loopback only');
+        else assert.deepEqual(ports, [], `${name} publishes nothing`);
+        if (!['lb', 'api'].includes(name))
+          assert.deepEqual(Object.keys(service.networks), ['internal'], `${name} on the internal network only`);
+      }
+      assert.equal(networks.internal.internal, true);
+      for (const name of ['api', 'migrate', 'cli'])
+        assert.equal(services[name].image, 'store-blog-api:0.1.0', `${name} runs the tagged image`);
+      // The service's bucket credentials are not MinIO's root account.
+      assert.notEqual(services.api.environment.AWS_ACCESS_KEY_ID, services.minio.environment.MINIO_ROOT_USER);
+      assert.notEqual(services.api.environment.AWS_SECRET_ACCESS_KEY, services.minio.environment.MINIO_ROOT_PASSWORD);
+      const policy = JSON.parse(readFileSync('deploy/minio-bucket-policy.json', 'utf8'));
+      const actions = policy.Statement.flatMap((s: any) => s.Action).sort();
+      assert.ok(
+        actions.every((a: string) => /^s3:(Get|Put|Delete|List|AbortMultipartUpload)/.test(a)),
+        actions.join(),
+      );
       assert.deepEqual(
-        service.logging,
-        { driver: 'json-file', options: { 'max-size': '10m', 'max-file': '5' } },
-        `${name} log rotation`,
+        [...new Set(policy.Statement.flatMap((s: any) => s.Resource))],
+        ['arn:aws:s3:::blog-media', 'arn:aws:s3:::blog-media/*'],
       );
-      assert.match(service.image, /^[\w./-]+:(?!latest$)[\w.-]*\d[\w.-]*$/, `${name} image pinned to a release`);
-      const ports = (service.ports ?? []).map((p: any) =>
-        typeof p === 'string' ? p : `${p.host_ip ?? ''}:${p.published}:${p.target}`,
-      );
-      if (name === 'lb') assert.ok(ports.length > 0);
-      else if (name === 'prometheus')
-        for (const port of ports) assert.match(port, /^127\.0\.0\.1:/, 'Prometheus on loopback only');
-      else assert.deepEqual(ports, [], `${name} publishes nothing`);
-      if (!['lb', 'api'].includes(name))
-        assert.deepEqual(Object.keys(service.networks), ['internal'], `${name} on the internal network only`);
-    }
-    assert.equal(networks.internal.internal, true);
-    for (const name of ['api', 'migrate', 'cli'])
-      assert.equal(services[name].image, 'store-blog-api:0.1.0', `${name} runs the tagged image`);
-    // The service's bucket credentials are not MinIO's root account.
-    assert.notEqual(services.api.environment.AWS_ACCESS_KEY_ID, services.minio.environment.MINIO_ROOT_USER);
-    assert.notEqual(services.api.environment.AWS_SECRET_ACCESS_KEY, services.minio.environment.MINIO_ROOT_PASSWORD);
-    const policy = JSON.parse(readFileSync('deploy/minio-bucket-policy.json', 'utf8'));
-    const actions = policy.Statement.flatMap((s: any) => s.Action).sort();
-    assert.ok(
-      actions.every((a: string) => /^s3:(Get|Put|Delete|List|AbortMultipartUpload)/.test(a)),
-      actions.join(),
-    );
-    assert.deepEqual(
-      [...new Set(policy.Statement.flatMap((s: any) => s.Resource))],
-      ['arn:aws:s3:::blog-media', 'arn:aws:s3:::blog-media/*'],
-    );
-  });
+    },
+  );
 
-  it('compose.yaml gives the API longer to stop than its drain and grace together', () => {
+  it('compose.yaml gives the API longer to stop than its drain and grace together', { skip: noCompose }, () => {
     const { services } = resolvedCompose();
     const config = loadConfig(composeApiEnv());
     const period = String(services.api.stop_grace_period);
