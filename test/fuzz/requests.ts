@@ -570,16 +570,19 @@ function segmentText(seg: Segment, w: World): string {
       : 'ref' in seg && seg.template
         ? seg.template.replace('{}', String(resolveRef(seg.ref, w)))
         : encodeComponent(asText('ref' in seg ? resolveRef(seg.ref, w) : seg.value));
-  // The sentinel post is only ever reached through the records it uses, never addressed itself,
-  // however a segment might be read as a number.
+  // The sentinel post and its categories are only ever reached through the records that use
+  // them, never addressed themselves, however a segment might be read as a number (a hostile
+  // integer is often small, and their ids are small on a fresh database: one run renamed the
+  // sentinel's category through PATCH /v1/blog/categories/11).
   let decoded = text;
   try {
     decoded = decodeURIComponent(text);
   } catch {
     // left as sent
   }
-  return decoded.trim() !== '' && Number(decoded.trim()) === w.sentinelPostId
-    ? String(w.sentinelPostId + 10_000_000)
+  const asNumber = decoded.trim() !== '' ? Number(decoded.trim()) : NaN;
+  return asNumber === w.sentinelPostId || w.sentinelCategories.includes(asNumber)
+    ? String(asNumber + 10_000_000)
     : text;
 }
 
