@@ -14,7 +14,10 @@ import type { Db, Engine } from './database.js';
  * release; a term insert queued here, outside the writes' savepoints, joins the others of the
  * group in one segment written at the commit.
  */
-export type BeforeCommit = (statement: (trx: Db) => Promise<unknown>) => void;
+export type BeforeCommit = (statement: QueuedStatement) => void;
+
+/** A statement queued by a write for just before its transaction's commit. */
+export type QueuedStatement = (trx: Db) => Promise<unknown>;
 
 export interface WriteTransactions {
   /**
@@ -46,7 +49,7 @@ export function statementsOnTheirOwn(db: Db): WriteTransactions {
 }
 
 async function runThenQueued<T>(trx: Db, work: (trx: Db, beforeCommit: BeforeCommit) => Promise<T>): Promise<T> {
-  const queued: Array<(trx: Db) => Promise<unknown>> = [];
+  const queued: QueuedStatement[] = [];
   const value = await work(trx, (statement) => queued.push(statement));
   for (const statement of queued) await statement(trx);
   return value;
@@ -97,10 +100,10 @@ export class GroupCommit implements WriteTransactions {
     const succeeded: Array<{ write: PendingWrite; value: unknown }> = [];
     try {
       await this.db.transaction().execute(async (trx) => {
-        const beforeCommit: Array<(trx: Db) => Promise<unknown>> = [];
+        const beforeCommit: QueuedStatement[] = [];
         for (const write of batch) {
           await sql`savepoint grouped_write`.execute(trx);
-          const queued: Array<(trx: Db) => Promise<unknown>> = [];
+          const queued: QueuedStatement[] = [];
           let value: unknown;
           try {
             value = await write.work(trx, (statement) => queued.push(statement));

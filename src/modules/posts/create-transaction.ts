@@ -15,8 +15,9 @@ import { insertSearchText } from './post-search.js';
 
 /**
  * Writes the post and everything its create records, in `trx`; `created` gives the post as
- * created once its id is known; the search tokens go through `beforeCommit` when given. Throws duplicate_content or quota_exceeded (the caller's
- * transaction then undoes every write). Resolves with the post's id.
+ * created once its id is known; the search tokens go through `beforeCommit` when given. Throws
+ * duplicate_content or quota_exceeded (the caller's transaction then undoes every write).
+ * Resolves with the post's id.
  */
 export async function runCreateTransaction(
   trx: Db,
