@@ -4,6 +4,7 @@
 // 127.0.0.1 made at the start. The one exception is Caddy's `request_buffers`, left out for a
 // Caddy older than 2.6.4 (below).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { missingTool } from '../helpers/tools.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,10 +26,9 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
-/** The binary a balancer needs, or why the test cannot run (CI installs them: .ci/run). */
+/** Why a test cannot run here without the balancer (its Debian package bears its name; CI installs it). */
 export function missingBalancer(name: BalancerName): string | undefined {
-  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-  return found.status === 0 ? undefined : `${name} is not installed`;
+  return missingTool(name, name);
 }
 
 function selfSignedCertificate(dir: string): { cert: string; key: string; both: string } {

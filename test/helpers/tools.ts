@@ -1,6 +1,6 @@
-// Commands some tests run (promtool, docker-compose): a machine without one skips those tests
-// with the reason and how to install it; CI (REQUIRE_TOOLS=1, .ci/run installs them) fails
-// instead, so a skip never hides a failure there.
+// Commands some tests run (promtool, docker-compose, the load balancers): a machine without one
+// skips those tests with the reason and how to install it; CI (REQUIRE_TOOLS=1, .ci/run installs
+// them) fails instead, so a skip never hides a failure there.
 import { spawnSync } from 'node:child_process';
 
 /** Why a test needing `command` cannot run here, or undefined when it is installed. */
