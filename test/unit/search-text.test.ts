@@ -37,7 +37,23 @@ describe('searchText', () => {
   });
 
   it('keeps the words the reference split gives, in the same order, on mixed texts', () => {
-    const pieces = ['Word', 'wORD', '字', '𠀋𠀋', ' ', '  ', '\t', '\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u200b', 'ΣΑΣ', 'x'];
+    const pieces = [
+      'Word',
+      'wORD',
+      '字',
+      '𠀋𠀋',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      'ΣΑΣ',
+      'x',
+    ];
     let seed = 12345;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let round = 0; round < 500; round++) {
