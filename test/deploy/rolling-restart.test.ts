@@ -95,6 +95,12 @@ describeOnPostgres('deploys and crashes behind the reference load balancers', (p
     return `${name} ${what}: ${load.outcomes.length} requests (${ops}) over ${(load.now() / 1000).toFixed(1)} s, ${load.failures().length} failed`;
   }
 
+  /** The log lines at error level or above of every process started, for a failure's message. */
+  function serverErrors(): string {
+    const lines = running.flatMap((server) => `${server.stdout()}\n${server.stderr()}`.split('\n'));
+    return lines.filter((line) => /"level":(5|6)0/.test(line)).join('\n');
+  }
+
   /** Every acknowledged write is there, read straight from a process. */
   async function assertWritesKept(load: Load, server: ServerProcess): Promise<void> {
     for (const id of load.created.posts) {
@@ -131,6 +137,7 @@ describeOnPostgres('deploys and crashes behind the reference load balancers', (p
         }
         console.log(summary(name, 'rolling restart', load));
         for (const failure of load.failures().slice(0, 20)) console.log(`  failed: ${JSON.stringify(failure)}`);
+        if (load.failures().length > 0) console.log(serverErrors());
         assert.equal(load.failures().length, 0, balancer.log());
         assert.ok(load.created.posts.length > 0 && load.created.images.length > 0);
         await assertWritesKept(load, servers[0]);
