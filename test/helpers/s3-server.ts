@@ -93,8 +93,8 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: data }));
     },
     async clear() {
-      const all = await keys();
-      if (all.length > 0)
+      // A listing holds at most 1,000 keys, as does one DeleteObjects: page until none is left.
+      for (let all = await keys(); all.length > 0; all = await keys())
         await client.send(
           new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: all.map((Key) => ({ Key })) } }),
         );

@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isWhiteSpace, searchTerms, searchText } from '../../src/lib/search-text.js';
+import { random } from '../helpers/html-bodies.js';
 
 /** The rule as first written: split on `\s+`, distinct, joined; empty words dropped. */
 const referenceWords = (text: string) => [...new Set(text.toLowerCase().split(/\s+/u))].filter((w) => w.length > 0);
@@ -54,11 +55,11 @@ describe('searchText', () => {
       'ΣΑΣ',
       'x',
     ];
-    let seed = 12345;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const next = random(12345);
+    const below = (n: number) => Math.floor(next() * n);
     for (let round = 0; round < 500; round++) {
       let text = '';
-      for (let i = next() % 40; i > 0; i--) text += pieces[next() % pieces.length];
+      for (let i = below(40); i > 0; i--) text += pieces[below(pieces.length)];
       assert.equal(searchText(text, null, ''), referenceWords(`${text}  `).join(' '), JSON.stringify(text));
     }
   });
