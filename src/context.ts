@@ -1,6 +1,9 @@
 // AppContext: everything a request or a CLI command needs, built once per process.
 import { ConfigError, type AppConfig } from './config/config.js';
 import { openDatabase, type Db, type DatabaseHandle, type Engine, type PoolUsage } from './db/database.js';
+import { DATABASE_FAILURE_KINDS, databaseFailureKind, type DatabaseFailureKind } from './db/database-errors.js';
+import type { CircuitBreaker } from './lib/circuit-breaker.js';
+import { DependencyHealth } from './lib/dependency-health.js';
 import { writeTransactions } from './db/group-commit.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { loadServiceSecret, readServiceSetting } from './db/service-secret.js';
@@ -60,6 +63,12 @@ export interface AppContext {
   sharedVersions: SharedVersions | null;
   /** Redis errors by kind, for metrics, /readyz and the log (null without REDIS_URL). */
   redisHealth: RedisHealth | null;
+  /** Failures of the link to PostgreSQL by kind (never SQL errors), for the same (null on SQLite). */
+  databaseHealth: DependencyHealth<DatabaseFailureKind> | null;
+  /** The circuit breakers of this process's dependencies (PostgreSQL, Redis), for metrics, /readyz and the log. */
+  breakers: CircuitBreaker[];
+  /** Readiness: the database answers now, asked outside the request pool. */
+  checkDatabase(): Promise<void>;
   /** Statements this process has sent to the database so far (tests count them per request). */
   queryCount(): number;
   /** Cleanup passes (a periodic job; the CLI runs one pass on demand). */
@@ -101,12 +110,19 @@ export interface ContextOptions {
 
 export async function createContext(config: AppConfig, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
+  const databaseHealth =
+    config.database.engine === 'postgres'
+      ? new DependencyHealth<DatabaseFailureKind>(clock, DATABASE_FAILURE_KINDS, databaseFailureKind)
+      : null;
   const handle =
     options.database ??
     openDatabase(config.database, {
       poolSize: config.ops.databasePoolMax,
       statementTimeoutMs: config.ops.databaseStatementTimeoutMs,
       connectTimeoutMs: config.ops.databaseConnectTimeoutMs,
+      poolWaitTimeoutMs: config.ops.databasePoolWaitTimeoutMs,
+      checkTimeoutMs: config.ops.healthCheckTimeoutMs,
+      onLinkFailure: (err) => databaseHealth?.record(err),
     });
   try {
     if (options.migrate !== false) await migrateToLatest(handle);
@@ -135,6 +151,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
         prefix: config.redisPrefix,
         identity,
         health: redisHealth,
+        databaseHealth,
       });
     } catch (err) {
       await traffic.close();
@@ -202,6 +219,9 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       traffic,
       sharedVersions,
       redisHealth,
+      databaseHealth,
+      breakers: [handle.breaker, traffic.redis?.breaker ?? null].filter((b): b is CircuitBreaker => b !== null),
+      checkDatabase: () => handle.check(),
       queryCount: () => handle.queryCount(),
       housekeeping,
       jobs,
@@ -275,7 +295,13 @@ async function openSharedVersions(
   handle: DatabaseHandle,
   traffic: TrafficControl,
   options: ContextOptions,
-  redis: { url: string; prefix: string; identity: string; health: RedisHealth | null },
+  redis: {
+    url: string;
+    prefix: string;
+    identity: string;
+    health: RedisHealth | null;
+    databaseHealth: DependencyHealth<DatabaseFailureKind> | null;
+  },
 ): Promise<SharedVersions | null> {
   if (handle.engine !== 'postgres' || (options.operator && options.readOnly)) return null;
   const report = (err: unknown) => {
@@ -295,8 +321,15 @@ async function openSharedVersions(
     : await loadServiceSecret(handle.db, SHARED_VERSIONS_SETTING);
   if (namespace === null) return null;
   const connection = traffic.redis;
-  const shared = new SharedVersions(connection.client, handle.db, redis.prefix, namespace, redis.identity, report, () =>
-    connection.whenSettled(),
+  const shared = new SharedVersions(
+    connection.client,
+    handle.db,
+    redis.prefix,
+    namespace,
+    redis.identity,
+    report,
+    () => connection.whenSettled(),
+    (err) => redis.databaseHealth?.record(err),
   );
   if (options.operator) {
     try {

@@ -21,6 +21,22 @@ async function main(): Promise<void> {
     ),
   );
 
+  // PostgreSQL link failures: the same, one line per kind per minute (src/db/database-errors.ts).
+  ctx.databaseHealth?.setLog(({ kind, err, suppressed }) =>
+    log.warn({ err, kind, suppressed }, 'PostgreSQL failing: requests that need it answer 503 service_unavailable'),
+  );
+  // A breaker opening or closing is one line each way (src/lib/circuit-breaker.ts).
+  for (const breaker of ctx.breakers) {
+    breaker.onChange((state) =>
+      state === 'open'
+        ? log.warn(
+            { dependency: breaker.name },
+            `${breaker.name}: circuit open after repeated timeouts; not waiting on it until a probe answers`,
+          )
+        : log.info({ dependency: breaker.name }, `${breaker.name}: circuit closed; it answers again`),
+    );
+  }
+
   const demo = await ensureDemoStore(ctx);
   if (demo.created) {
     process.stdout.write(

@@ -7,6 +7,8 @@ import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { IDENTITY_SQL, namespaceOf } from '../db/database-identity.js';
+import { isDatabaseAnswer, isDatabaseLinkFailure } from '../db/database-errors.js';
+import { CircuitOpenError } from '../lib/circuit-breaker.js';
 import type { CacheVersions } from './cache.js';
 import { GEN_FIELD, luaStrings, TOPIC_FIELDS, TOPICS, VERSION_COLUMNS, type VersionColumn } from './topics.js';
 import { versionsFromRow } from './versions.js';
@@ -154,6 +156,8 @@ export class SharedVersions {
     private readonly report: (err: unknown) => void,
     /** Resolves once the client's first connection attempt has settled (the traffic connection's). */
     private readonly ready: () => Promise<void> = async () => {},
+    /** Where errors PostgreSQL answered with go (the database's health). */
+    private readonly reportDatabase: (err: unknown) => void = () => {},
   ) {
     this.prefix = this.prefixFor(identity);
     const define = (name: string, lua: string): Script => {
@@ -210,10 +214,18 @@ export class SharedVersions {
     this.fillScript(1, this.keyOf(storeId), read.gen, ...versionsAsArgs(versions)).catch((err) => this.fail(err));
   }
 
-  /** A fill, drop or reconcile failed: the copies are not used until the next check, and the error is reported. */
+  /**
+   * A fill, drop or reconcile failed: the copies are not used until the next check, and the
+   * error is reported, as Redis's. Not reported: a command refused because Redis's breaker is
+   * open (its opening was the report), and a link failure of the reconcile's PostgreSQL query
+   * (counted against the database by its driver). What PostgreSQL itself refused goes to
+   * `reportDatabase`: never counted against Redis.
+   */
   fail(err: unknown): void {
     this.distrust();
-    this.report(err);
+    if (err instanceof CircuitOpenError || isDatabaseLinkFailure(err)) return;
+    if (isDatabaseAnswer(err)) this.reportDatabase(err);
+    else this.report(err);
   }
 
   /**

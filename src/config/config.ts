@@ -71,10 +71,11 @@ export interface OpsConfig {
   maxConnections: number;
   /** Connections that have not yet sent one complete request, at most; more are refused. */
   maxPendingConnections: number;
-  /** PostgreSQL: connections in the pool, statement timeout, connect timeout. */
+  /** PostgreSQL: connections in the pool, statement timeout, connect timeout, wait for a pooled connection. */
   databasePoolMax: number;
   databaseStatementTimeoutMs: number;
   databaseConnectTimeoutMs: number;
+  databasePoolWaitTimeoutMs: number;
   /** Migrations run when the server starts (false: `blog-api migrate` runs them once). */
   migrateOnStart: boolean;
 }
@@ -236,6 +237,7 @@ function loadOpsConfig(env: Environment, problems: string[]): OpsConfig {
     databasePoolMax: int('DATABASE_POOL_MAX'),
     databaseStatementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS'),
     databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS'),
+    databasePoolWaitTimeoutMs: int('DATABASE_POOL_WAIT_TIMEOUT_MS'),
     migrateOnStart: switchSetting(env, 'MIGRATE_ON_START', true, ['true', 'false'], problems),
   };
   if (ops.maxPendingConnections > ops.maxConnections)

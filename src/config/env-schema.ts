@@ -156,6 +156,12 @@ export const ENV_SCHEMA = Type.Object({
     HOUR_MS,
     'giving up on opening a PostgreSQL connection after this long',
   ),
+  DATABASE_POOL_WAIT_TIMEOUT_MS: integer(
+    5_000,
+    10,
+    HOUR_MS,
+    'a request waits this long at most for a pooled PostgreSQL connection when all are in use, then answers `503 service_unavailable` with `Retry-After`',
+  ),
   MIGRATE_ON_START: text(
     'true',
     '`false`: the server does not migrate (run `blog-api migrate` once) and refuses a schema that is behind',

@@ -7,8 +7,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/config.js';
+import { CircuitBreaker } from '../lib/circuit-breaker.js';
 import { namePreparedStatements } from './postgres-statements.js';
-import { ReadRetryingPostgresDialect } from './read-retry.js';
+import { BoundedPostgresDialect } from './postgres-driver.js';
 import type { Database } from './schema.js';
 import { StatementCache } from './sqlite-statements.js';
 import type { TableVersion } from './table-version.js';
@@ -33,6 +34,13 @@ export interface DatabaseHandle {
   queryCount(): number;
   /** Connections of the PostgreSQL pool now; null on SQLite (one connection, no pool). */
   poolUsage(): PoolUsage | null;
+  /**
+   * Readiness: resolves when the database answers `select 1` now. PostgreSQL asks on a
+   * connection of its own, so a pool busy with requests never reads as the database failing.
+   */
+  check(): Promise<void>;
+  /** PostgreSQL: opens after repeated timeouts (src/db/postgres-driver.ts); null on SQLite. */
+  breaker: CircuitBreaker | null;
   close(): Promise<void>;
 }
 
@@ -51,8 +59,23 @@ export interface OpenDatabaseOptions {
   statementTimeoutMs?: number;
   /** Giving up on opening a PostgreSQL connection after this long, instead of waiting forever. */
   connectTimeoutMs?: number;
+  /** Longest wait for a pooled connection when all are in use (then 503). */
+  poolWaitTimeoutMs?: number;
+  /** The readiness check's bound (its own connection's connect and query timeouts). */
+  checkTimeoutMs?: number;
   onIdleError?: (err: Error) => void;
+  /** Each failure of the link to PostgreSQL (timeouts, lost connections, pool waits), for health. */
+  onLinkFailure?: (err: Error) => void;
 }
+
+/**
+ * The client-side query timeout, a little above the statement timeout: PostgreSQL ends a slow
+ * statement itself, so only a statement it never received or whose answer never arrives (a cut
+ * or hung link) reaches this one. None when the statement timeout is off.
+ */
+export const QUERY_TIMEOUT_MARGIN_MS = 1000;
+/** TCP keepalive's first probe after this much silence: a peer gone without a word is noticed. */
+const KEEPALIVE_DELAY_MS = 10_000;
 
 // pg returns int8 (bigint) columns and COUNT(*) as strings; every int8 here is an epoch-ms
 // time, an id or a count, all far below 2^53, so numbers are safe and keep one code path.
@@ -86,15 +109,48 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
       dataVersion: () => statements.readDataVersion(),
       queryCount: () => statements.count,
       poolUsage: () => null,
+      check: async () => {
+        statements.prepare('select 1').get();
+      },
+      breaker: null,
       close: () => db.destroy(),
     };
   }
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const checkTimeoutMs = options.checkTimeoutMs ?? 2000;
+  const link = {
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  };
+  // The pool's own connectionTimeoutMillis would bound the wait for a free connection and the
+  // opening of a new one with one number; the driver bounds the wait (poolWaitTimeoutMs), and
+  // each client bounds its own opening.
   const pool = new pg.Pool({
     connectionString: config.url,
     max: options.poolSize ?? 10,
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...link,
+    Client: clientWithConnectTimeout(connectTimeoutMs),
+    ...(options.statementTimeoutMs
+      ? {
+          statement_timeout: options.statementTimeoutMs,
+          query_timeout: options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
+        }
+      : {}),
   });
+  // Readiness and the breaker's probe: one connection of their own, each statement bounded.
+  const health = new pg.Pool({
+    connectionString: config.url,
+    max: 1,
+    ...link,
+    Client: clientWithConnectTimeout(checkTimeoutMs),
+    query_timeout: checkTimeoutMs,
+    allowExitOnIdle: true,
+  });
+  health.on('error', (err) => options.onIdleError?.(err));
+  const check = async (): Promise<void> => {
+    await health.query('select 1');
+  };
+  const breaker = new CircuitBreaker({ name: 'database', probe: check });
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
   // client from the pool and the next query opens a fresh one.
   pool.on('error', (err) => options.onIdleError?.(err));
@@ -103,8 +159,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   // without a listener of its own that event would end the process.
   pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)));
   const counter = namePreparedStatements(pool);
-  // A lone read whose connection is lost is tried once more on a fresh one (src/db/read-retry.ts).
-  const db = new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool }) });
+  // Waits bounded, a breaker, failed connections dropped, a lost lone read tried again (postgres-driver.ts).
+  const db = new Kysely<Database>({
+    dialect: new BoundedPostgresDialect({
+      pool,
+      poolWaitTimeoutMs: options.poolWaitTimeoutMs,
+      breaker,
+      onFailure: (err) => options.onLinkFailure?.(err),
+    }),
+  });
   const poolUsage = (): PoolUsage => ({
     inUse: pool.totalCount - pool.idleCount,
     waiting: pool.waitingCount,
@@ -117,7 +180,21 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
     dataVersion: () => null,
     queryCount: () => counter.count,
     poolUsage,
-    close: () => db.destroy(),
+    check,
+    breaker,
+    close: async () => {
+      await db.destroy();
+      await health.end();
+    },
+  };
+}
+
+/** pg's Client with its own time bound on opening a connection (see the pool above). */
+function clientWithConnectTimeout(ms: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
+    }
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { ApiError, detail } from '../lib/api-error.js';
 import { MAX_DETAILS } from '../lib/request-bounds.js';
 import { detailsFromAjv } from './validation.js';
@@ -27,6 +28,9 @@ export function envelopeOf(err: ApiError, requestId: string) {
  */
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  // The database could not be used (a busy pool, its breaker open, no answer in time): retryable.
+  if (err instanceof DatabaseUnavailableError)
+    return new ApiError('service_unavailable', [], { 'Retry-After': String(err.retryAfterSeconds) });
   const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (Array.isArray(e?.validation)) {
     return new ApiError('validation_failed', detailsFromAjv(e.validation as never, e.validationContext));
@@ -73,7 +77,8 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: 
 export function errorHandler(this: unknown, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const apiError = toApiError(err);
   if (apiError) {
-    if (apiError.status >= 500) request.log.error({ err }, 'request failed');
+    // A database outage is logged once per kind and minute by its health report, not per request.
+    if (apiError.status >= 500 && apiError.code !== 'service_unavailable') request.log.error({ err }, 'request failed');
     return sendApiError(request, reply, apiError);
   }
   request.log.error({ err }, 'unexpected error');

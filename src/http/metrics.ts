@@ -14,6 +14,7 @@ import type { ConnectionGuard } from './connection-guard.js';
 import { sendApiError } from './error-envelope.js';
 import { registerStateMetrics } from './state-metrics.js';
 import { REDIS_ERROR_KINDS } from '../traffic/index.js';
+import { DATABASE_FAILURE_KINDS } from '../db/database-errors.js';
 
 /** The `route` label of a request no route matched (its path is never a label). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -117,6 +118,43 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
     const listener = ctx.redisHealth.onError((kind) => redisErrors.inc({ kind }));
     stopRedis = () => void listener();
   }
+  // Failures of the link to PostgreSQL by kind (src/db/database-errors.ts): never SQL errors,
+  // and never counted as Redis's.
+  let stopDatabase = () => {};
+  if (ctx.databaseHealth) {
+    const databaseErrors = new Counter({
+      name: 'blog_api_database_errors_total',
+      help: 'Failures of the link to PostgreSQL by kind (pool_timeout, circuit_open, timeout, unreachable, other); requests answer 503 service_unavailable meanwhile',
+      labelNames: ['kind'] as const,
+      registers,
+    });
+    for (const kind of DATABASE_FAILURE_KINDS) databaseErrors.inc({ kind }, 0);
+    const listener = ctx.databaseHealth.onError((kind) => databaseErrors.inc({ kind }));
+    stopDatabase = () => void listener();
+  }
+  // Circuit breakers (src/lib/circuit-breaker.ts): open means this process stopped waiting on the dependency.
+  if (ctx.breakers.length > 0) {
+    const breakers = ctx.breakers;
+    new Gauge({
+      name: 'blog_api_circuit_open',
+      help: "1 while the dependency's circuit breaker is open (it timed out repeatedly; not waited on until a probe answers)",
+      labelNames: ['dependency'] as const,
+      registers,
+      collect() {
+        for (const breaker of breakers) this.set({ dependency: breaker.name }, breaker.isOpen ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'blog_api_circuit_opens_total',
+      help: "Times the dependency's circuit breaker opened",
+      labelNames: ['dependency'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const breaker of breakers) this.inc({ dependency: breaker.name }, breaker.opens);
+      },
+    });
+  }
   const sharedVersions = ctx.sharedVersions;
   if (sharedVersions) {
     new Gauge({
@@ -138,6 +176,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
     stopListening();
     stopGuardEvents();
     stopStateMetrics();
+    stopDatabase();
     stopRedis();
   });
 

@@ -5,7 +5,6 @@
 // gives the all-checks answer for operators. Each dependency is asked with a time bound, so a
 // dependency that hangs answers "failed" instead of hanging the load balancer's probe.
 import type { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 
 export type CheckName = 'database' | 'redis' | 'media' | 'shutdown';
@@ -86,7 +85,8 @@ export async function checkReadiness(
     }
   };
   const results = await Promise.all([
-    run('database', () => sql`select 1`.execute(ctx.db)),
+    // On a connection of its own: a pool busy with requests is not the database failing.
+    run('database', () => ctx.checkDatabase()),
     ctx.traffic.backend === 'redis'
       ? run('redis', () => ctx.traffic.check())
       : (['redis', { status: 'not_configured' }] as [CheckName, CheckResult]),
@@ -96,13 +96,31 @@ export async function checkReadiness(
   const degraded = options.strict ? [] : failed.filter((name) => WORKED_AROUND.has(name));
   const failing = failed.filter((name) => !degraded.includes(name));
   for (const name of degraded) warnings.push(DEGRADED_WARNINGS[name]!);
-  warnings.push(...redisWarnings(ctx));
+  warnings.push(...breakerWarnings(ctx), ...databaseWarnings(ctx), ...redisWarnings(ctx));
   const redis = ctx.traffic.redis;
   if (redis && !failed.includes('redis')) {
     const settings = await bounded(redisSettingsWarning(redis.client), timeoutMs).catch(() => null);
     if (settings) warnings.push(settings);
   }
   return { ready: failing.length === 0, checks: Object.fromEntries(results), failing, degraded, warnings };
+}
+
+/** A dependency whose breaker is open: this process is not waiting on it (docs/operations.md, "Gray failures"). */
+function breakerWarnings(ctx: AppContext): string[] {
+  return ctx.breakers
+    .filter((breaker) => breaker.isOpen)
+    .map((breaker) =>
+      breaker.name === 'redis'
+        ? 'redis: circuit open (commands timed out): not waiting on Redis until it answers a probe; limits are counted by each process alone and cache versions are read from PostgreSQL'
+        : 'database: circuit open (statements timed out): requests answer 503 service_unavailable at once until PostgreSQL answers a probe',
+    );
+}
+
+/** Failures of the link to PostgreSQL in the last minute, by kind. */
+function databaseWarnings(ctx: AppContext): string[] {
+  return (ctx.databaseHealth?.recent() ?? []).map(
+    ({ kind, count }) => `database: ${count} ${kind} error${count === 1 ? '' : 's'} in the last minute`,
+  );
 }
 
 /** Redis errors of the last minute by kind, and copies of cache versions not yet checked since Redis came back. */

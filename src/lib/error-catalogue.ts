@@ -147,6 +147,11 @@ export const ERROR_CATALOGUE = {
     message:
       '此游標之後的部分事件已超過保留期限而刪除。請重新讀取資源以重建資料，再從不帶 after 的 GET /v1/events 回傳的 next_cursor 繼續。',
   },
+  service_unavailable: {
+    status: 503,
+    retryable: true,
+    message: '服務暫時無法使用資料庫。請於 Retry-After 秒後以退避方式重試；寫入請帶同一個 Idempotency-Key 重送。',
+  },
   internal_error: {
     status: 500,
     retryable: true,

@@ -98,6 +98,7 @@ export const PIPELINE_ERRORS: ErrorCode[] = [
   'insufficient_scope',
   'rate_limited',
   'concurrency_limited',
+  'service_unavailable',
   'internal_error',
 ];
 export const GATED_ERRORS: ErrorCode[] = [

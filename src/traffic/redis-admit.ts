@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { luaStrings, REDIS_HASH_FIELDS } from '../cache/topics.js';
 import { SLOT_TTL_MS } from './redis-slots.js';
@@ -75,11 +74,11 @@ export function createRedisAdmit(client: Redis, keyPrefix: string) {
     keyId: string,
     limit: number,
     max: number,
-    takeSlot: boolean,
+    /** The slot's id when one is to be taken (the caller keeps it, to release it whatever happens), else ''. */
+    slotId: string,
     hashKey: string | undefined,
     markerKey?: string,
   ): Promise<AdmitReply> {
-    const slotId = takeSlot ? randomUUID() : '';
     const [consumed, ttl, slot, hash, marker] = await command(
       // Kept as earlier releases named it, so counts survive a rolling upgrade.
       `${keyPrefix}rate:${rateKey}`,

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { CircuitOpenError } from '../lib/circuit-breaker.js';
+import type { Timers } from '../lib/timers.js';
 import type { Reporter } from './backend-error.js';
 import { openRedisConnection } from './redis-connection.js';
 import { createRedisAdmit } from './redis-admit.js';
@@ -20,6 +23,13 @@ import { decide } from './window.js';
  * loosen but never turn off, and the API does not go down with its cache. Daily quotas and all
  * data invariants are enforced by the database whatever Redis does.
  *
+ * Slots outlive no stall: a slot's release that fails (Redis hung or away) is kept and sent again
+ * when Redis answers, and an admission that timed out sends the release of the slot it asked for
+ * right behind it on the same connection, so when a stalled Redis runs the admission late it
+ * frees the slot at once instead of keeping it for SLOT_TTL_MS (a minute) while nobody holds it.
+ * While the breaker is open (src/lib/circuit-breaker.ts) nothing is sent and nothing is reported
+ * per request: the breaker's opening is the one report.
+ *
  * Time: Redis owns the window (key TTL) and the slot ages (server TIME). The injected clock is only
  * used to turn "ms until reset" into an absolute X-RateLimit-Reset value.
  */
@@ -28,15 +38,54 @@ export interface RedisTrafficControlOptions {
   clock: Clock;
   keyPrefix: string;
   report: Reporter;
+  timers?: Timers;
 }
+
+/** Releases kept while Redis does not answer: enough for every slot of a busy process, and bounded. */
+const MAX_PENDING_RELEASES = 10_000;
 
 export function createRedisTrafficControl(opts: RedisTrafficControlOptions): TrafficControl {
   const { clock, keyPrefix, report } = opts;
-  const connection = openRedisConnection(opts.redisUrl, report);
+  const connection = openRedisConnection(opts.redisUrl, report, opts.timers);
   const slots = createRedisSlots(connection.client, keyPrefix);
   const admitScript = createRedisAdmit(connection.client, keyPrefix);
   // This process's own counters, used only while Redis fails (see above).
   const local = createMemoryTrafficControl(clock);
+  /** Slot releases that did not reach Redis: sent again once it answers. */
+  const pendingReleases = new Map<string, string>();
+  connection.breaker.onChange((state) => {
+    if (state === 'closed') void flushReleases();
+  });
+  connection.client.on('ready', () => void flushReleases());
+
+  function keepRelease(keyId: string, slotId: string): void {
+    if (pendingReleases.size < MAX_PENDING_RELEASES) pendingReleases.set(slotId, keyId);
+  }
+
+  async function flushReleases(): Promise<void> {
+    for (const [slotId, keyId] of [...pendingReleases]) {
+      pendingReleases.delete(slotId);
+      try {
+        await slots.release(keyId, slotId);
+      } catch {
+        keepRelease(keyId, slotId);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The admission may still run in Redis after its caller gave up (a stall): the release goes
+   * right behind it on the same connection, past the breaker, so Redis frees the slot as soon as
+   * it has taken it. If even that fails, it is kept for when Redis answers.
+   */
+  function releaseBehind(keyId: string, slotId: string): void {
+    connection.sendPastBreaker('zrem', [slots.keyOf(keyId), slotId]).catch(() => keepRelease(keyId, slotId));
+  }
+
+  const reportUnlessOpen = (operation: Parameters<Reporter>[0], err: unknown): void => {
+    if (!(err instanceof CircuitOpenError)) report(operation, err);
+  };
 
   async function admit(request: AdmitRequest): Promise<Admission> {
     const { keyId, rateClass, limitPerMinute, concurrency, takeSlot } = request;
@@ -45,13 +94,14 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     assertCount('limitPerMinute', limitPerMinute);
     assertCount('concurrency', concurrency);
     await connection.whenSettled();
+    const askedSlot = takeSlot ? randomUUID() : '';
     try {
       const reply = await admitScript(
         `${rateClass}:${keyId}`,
         keyId,
         limitPerMinute,
         concurrency,
-        takeSlot,
+        askedSlot,
         request.hashKey,
         request.markerKey,
       );
@@ -68,7 +118,8 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
         marker: reply.marker,
       };
     } catch (err) {
-      report('admit', err);
+      reportUnlessOpen('admit', err);
+      if (askedSlot && !(err instanceof CircuitOpenError)) releaseBehind(keyId, askedSlot);
       return { ...(await local.admit({ ...request, hashKey: undefined, markerKey: undefined })), local: true };
     }
   }
@@ -78,10 +129,12 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     assertCount('max', max);
     await connection.whenSettled();
     let slotId: string | null;
+    const asked = randomUUID();
     try {
-      slotId = await slots.acquire(keyId, max);
+      slotId = await slots.acquire(keyId, max, asked);
     } catch (err) {
-      report('acquireSlot', err);
+      reportUnlessOpen('acquireSlot', err);
+      if (!(err instanceof CircuitOpenError)) releaseBehind(keyId, asked);
       return local.acquireSlot(keyId, max);
     }
     if (slotId === null) return null;
@@ -89,12 +142,13 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     return releaseOnce(() => releaseSlot(keyId, heldSlot));
   }
 
-  /** Never rejects: a lost release only costs a slot until its entry ages out (see redis-slots.ts). */
+  /** Never rejects: a release that fails is kept and sent again when Redis answers (see above). */
   async function releaseSlot(keyId: string, slotId: string): Promise<void> {
     try {
       await slots.release(keyId, slotId);
     } catch (err) {
-      report('releaseSlot', err);
+      reportUnlessOpen('releaseSlot', err);
+      keepRelease(keyId, slotId);
     }
   }
 

@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import { Command, Redis } from 'ioredis';
+import { CircuitBreaker, CircuitOpenError } from '../lib/circuit-breaker.js';
+import type { Timers } from '../lib/timers.js';
 import type { Reporter } from './backend-error.js';
 
 /*
@@ -7,8 +9,15 @@ import type { Reporter } from './backend-error.js';
  * - commandTimeout             -> a connected but unresponsive server cannot stall a request;
  * - connectTimeout             -> a black-holed address is given up on quickly and retried;
  * - maxRetriesPerRequest: 1    -> a command caught by a dropped connection is not replayed for long;
- * - lazyConnect: true          -> the connection is opened by the first decision, not at construction.
+ * - lazyConnect: true          -> the connection is opened by the first decision, not at construction;
+ * - keepAlive                  -> a peer that vanished without a word (a partition) is noticed by TCP.
  * Reconnection keeps going with ioredis' default backoff, so limits resume once Redis is back.
+ *
+ * The command timeout alone would make every request pay it for as long as Redis hangs (stopped,
+ * or its link stalled, with the socket open): a circuit breaker (src/lib/circuit-breaker.ts) opens
+ * after a few timeouts in a row, and from then on every command of every user of this connection
+ * (limits, cache versions, readiness) fails at once with CircuitOpenError, so each falls back as
+ * it does when Redis is refused; a PING every second closes it when Redis answers again.
  *
  * Why lazy: the client is created while the process starts up (database migrations, route and schema
  * compilation). That work can keep the event loop busy for longer than the connect timeout; the
@@ -22,6 +31,11 @@ const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 1000;
 /** Upper bound on how long a request waits for the first connection attempt to settle. */
 const INITIAL_CONNECT_WAIT_MS = 1000;
+/** TCP keepalive's first probe after this much silence on the socket. */
+const KEEPALIVE_MS = 10_000;
+
+/** ioredis's words for a command that got no answer within commandTimeout. */
+export const isRedisTimeout = (err: unknown): boolean => err instanceof Error && err.message === 'Command timed out';
 
 export interface RedisConnection {
   readonly client: Redis;
@@ -32,27 +46,63 @@ export interface RedisConnection {
   whenSettled(): Promise<void>;
   /** Commands sent so far (each command of an auto-pipelined batch counts). */
   commandCount: () => number;
+  /** Opens after repeated timeouts; commands then fail at once until a probe answers. */
+  readonly breaker: CircuitBreaker;
+  /**
+   * Sends one command past the breaker (a slot's release queued behind a command that timed
+   * out: it must reach Redis in order, whatever the breaker says). Never counted by the breaker.
+   */
+  sendPastBreaker(name: string, args: Array<string | number>): Promise<unknown>;
   close(): Promise<void>;
 }
 
-export function openRedisConnection(redisUrl: string, report: Reporter): RedisConnection {
+export function openRedisConnection(redisUrl: string, report: Reporter, timers?: Timers): RedisConnection {
   const client = new Redis(redisUrl, {
     lazyConnect: true,
     enableOfflineQueue: false,
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    keepAlive: KEEPALIVE_MS,
     maxRetriesPerRequest: 1,
     // Commands issued in the same turn of the event loop (the counts of many requests at once)
     // go out in one write instead of a system call each.
     enableAutoPipelining: true,
   });
   // Every command, pipelined or not, goes through sendCommand: counted for the tests that pin
-  // the Redis commands of a hot request.
+  // the Redis commands of a hot request, and watched by the breaker.
   let commands = 0;
   const send = client.sendCommand.bind(client);
+  const pastBreaker = new WeakSet<Command>();
+  const sendPast = (command: Command): Promise<unknown> => {
+    pastBreaker.add(command);
+    return client.sendCommand(command) as Promise<unknown>;
+  };
+  const breaker = new CircuitBreaker({
+    name: 'redis',
+    probe: () => sendPast(new Command('ping', [])),
+    timers,
+  });
   client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+    const [command] = args;
+    // Only a ready connection is short-circuited: the handshake of a reconnection must go through.
+    if (breaker.isOpen && client.status === 'ready' && !pastBreaker.has(command)) {
+      command.reject(new CircuitOpenError('redis'));
+      return command.promise;
+    }
     commands += 1;
-    return send(...args);
+    const sent = send(...args) as Promise<unknown>;
+    if (!pastBreaker.has(command)) {
+      sent.then(
+        () => breaker.success(),
+        (err: unknown) => {
+          if (isRedisTimeout(err)) breaker.timeout();
+          // An answer, even an error of Redis's own (OOM, READONLY), shows it is not hung.
+          else if (err instanceof Error && !/Connection is closed|Stream isn't writeable/.test(err.message))
+            breaker.success();
+        },
+      );
+    }
+    return sent;
   }) as Redis['sendCommand'];
   // Without a listener ioredis prints every reconnect failure to stderr; route them to the caller's log.
   client.on('error', (err: unknown) => report('connection', err));
@@ -110,9 +160,12 @@ export function openRedisConnection(redisUrl: string, report: Reporter): RedisCo
     client,
     whenSettled,
     commandCount: () => commands,
+    breaker,
+    sendPastBreaker: (name, args) => sendPast(new Command(name, args)),
     async close() {
       if (closed) return;
       closed = true;
+      breaker.stop();
       await closeClient(client);
     },
   };

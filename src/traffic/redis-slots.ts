@@ -34,8 +34,7 @@ export function createRedisSlots(client: Redis, keyPrefix: string) {
   const setKey = (keyId: string): string => `${keyPrefix}inflight:${keyId}`;
 
   /** Returns the slot id when a slot was taken, or null when `max` are in flight. */
-  async function acquire(keyId: string, max: number): Promise<string | null> {
-    const slotId = randomUUID();
+  async function acquire(keyId: string, max: number, slotId: string = randomUUID()): Promise<string | null> {
     const taken = await client.eval(ACQUIRE_SCRIPT, 1, setKey(keyId), String(max), slotId, String(SLOT_TTL_MS));
     return taken === 1 ? slotId : null;
   }
@@ -44,5 +43,5 @@ export function createRedisSlots(client: Redis, keyPrefix: string) {
     await client.zrem(setKey(keyId), slotId);
   }
 
-  return { acquire, release };
+  return { acquire, release, keyOf: setKey };
 }

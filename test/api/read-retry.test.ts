@@ -1,14 +1,15 @@
 // PostgreSQL: a connection killed under a running statement (pg_terminate_backend, as an operator
 // or a failover does). A lone read is tried once more on a fresh connection and answers; a
 // statement in a transaction and a write fail with the lost connection, never run twice
-// (src/db/read-retry.ts).
+// (src/db/postgres-driver.ts). The retry runs on a connection opened after the failure, never on
+// another idle one of the pool, which may be just as dead (a failover, a cut link).
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { Kysely, sql } from 'kysely';
 import { describeOnPostgres } from '../helpers/engines.js';
 import { POSTGRES_ADMIN_URL } from '../helpers/database-template.js';
-import { ReadRetryingPostgresDialect } from '../../src/db/read-retry.js';
+import { BoundedPostgresDialect } from '../../src/db/postgres-driver.js';
 
 describeOnPostgres('a read whose connection is killed is tried once more', (postgres) => {
   let db: Kysely<any>;
@@ -16,13 +17,15 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
   let admin: pg.Client;
   let drop: () => Promise<void>;
   let retries = 0;
+  let databaseName = '';
   before(async () => {
     const created = await postgres.create();
+    databaseName = new URL(created.database.url).pathname.slice(1);
     drop = created.drop;
     pool = new pg.Pool({ connectionString: created.database.url, max: 4 });
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
-    db = new Kysely<any>({ dialect: new ReadRetryingPostgresDialect({ pool }, () => (retries += 1)) });
+    db = new Kysely<any>({ dialect: new BoundedPostgresDialect({ pool, onRetry: () => (retries += 1) }) });
     admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
     await admin.connect();
   });
@@ -79,5 +82,19 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
     await killed;
     assert.equal(retries, before);
     assert.equal((await sql<{ n: number }>`SELECT count(*)::int AS n FROM retry_probe`.execute(db)).rows[0]!.n, 0);
+  });
+
+  it('a read on a dead idle connection, beside other dead idle ones, answers from a connection opened after the failure', async () => {
+    // Four idle connections in the pool, all terminated (a failover, a restart): the read takes one.
+    await Promise.all([1, 2, 3, 4].map(() => sql`SELECT pg_sleep(0.05)`.execute(db)));
+    assert.equal(pool.idleCount, 4);
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
+      [databaseName],
+    );
+    const before = retries;
+    const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db);
+    assert.equal(rows[0]!.one, 1);
+    assert.equal(retries - before, 1);
   });
 });
