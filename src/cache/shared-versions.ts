@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import { IDENTITY_SQL, namespaceOf } from '../db/database-identity.js';
 import { isDatabaseAnswer, isDatabaseLinkFailure } from '../db/database-errors.js';
 import { CircuitOpenError } from '../lib/circuit-breaker.js';
+import { within } from '../lib/deadline.js';
 import type { CacheVersions } from './cache.js';
 import { GEN_FIELD, luaStrings, TOPIC_FIELDS, TOPICS, VERSION_COLUMNS, type VersionColumn } from './topics.js';
 import { versionsFromRow } from './versions.js';
@@ -238,20 +239,22 @@ export class SharedVersions {
   async drop(storeIds: readonly number[]): Promise<void> {
     if (storeIds.length === 0) return;
     const keys = storeIds.map((id) => this.keyOf(id));
-    const failedAt = Date.now();
+    const startedAt = Date.now();
+    // Both tries end by DROP_RETRY_MS from the start: a hung Redis makes a write wait that long
+    // at most, not a command timeout per try (nor a wait behind an auto-pipelined batch).
+    const left = () => Math.max(0, DROP_RETRY_MS - (Date.now() - startedAt));
     try {
-      await this.dropScript(keys.length, ...keys);
+      await within(this.dropScript(keys.length, ...keys), left(), 'cache version drop timed out (DROP_RETRY_MS)');
       return;
     } catch (err) {
       this.fail(err);
     }
-    await this.whenReady(DROP_RETRY_MS);
+    await this.whenReady(left());
     try {
-      await this.dropScript(keys.length, ...storeIds.map((id) => this.keyOf(id)));
+      await within(this.dropScript(keys.length, ...keys), left(), 'cache version drop timed out (DROP_RETRY_MS)');
     } catch (err) {
       this.fail(err);
-      const left = DROP_RETRY_MS - (Date.now() - failedAt);
-      if (left > 0) await new Promise((resolve) => setTimeout(resolve, left).unref());
+      if (left() > 0) await new Promise((resolve) => setTimeout(resolve, left()).unref());
       throw err;
     }
   }

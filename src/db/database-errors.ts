@@ -58,9 +58,11 @@ export function lostConnection(err: unknown): boolean {
 /** pg's client-side query timeout (query_timeout): the server never answered. */
 export const isQueryTimeout = (err: unknown): boolean => err instanceof Error && err.message === 'Query read timeout';
 
-/** pg's words for a connection that could not be opened in time. */
+/** A connection that could not be opened in time (marked by the client, src/db/database.ts; or in pg's words). */
 export const isConnectTimeout = (err: unknown): boolean =>
-  err instanceof Error && /timeout expired|connection timeout/i.test(err.message);
+  err instanceof Error &&
+  ((err as { connectTimedOut?: unknown }).connectTimedOut === true ||
+    /timeout expired|connection timeout/i.test(err.message));
 
 /** True for an error of the link to the database (not an answer of the database's). */
 export function isDatabaseLinkFailure(err: unknown): boolean {

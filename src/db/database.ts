@@ -150,7 +150,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   const check = async (): Promise<void> => {
     await health.query('select 1');
   };
-  const breaker = new CircuitBreaker({ name: 'database', probe: check });
+  // Two timeouts open it: PostgreSQL ends a slow statement itself (statement_timeout), so a query
+  // that got no answer even a second past that means the server or the link is not answering.
+  const breaker = new CircuitBreaker({ name: 'database', probe: check, threshold: 2 });
   // An idle client dying (server restart, failover) must not crash the process: pg drops the
   // client from the pool and the next query opens a fresh one.
   pool.on('error', (err) => options.onIdleError?.(err));
@@ -189,13 +191,29 @@ export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOption
   };
 }
 
-/** pg's Client with its own time bound on opening a connection (see the pool above). */
+/**
+ * pg's Client with its own time bound on opening a connection (see the pool above). A connection
+ * given up on that way fails with pg's plain "Connection terminated", so the failure is marked
+ * (`connectTimedOut`) for the breaker to count it as the timeout it is.
+ */
 function clientWithConnectTimeout(ms: number): typeof pg.Client {
-  return class extends pg.Client {
+  class BoundedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
       super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
     }
-  };
+  }
+  // The pool connects with a callback; a promise caller gets the same mark.
+  const connect = BoundedClient.prototype.connect as (this: pg.Client, callback?: (err: Error) => void) => unknown;
+  BoundedClient.prototype.connect = function (this: pg.Client, callback?: (err: Error) => void) {
+    const started = Date.now();
+    const mark = (err: Error) => {
+      if (err && Date.now() - started >= ms) Object.assign(err, { connectTimedOut: true });
+      return err;
+    };
+    if (callback) return connect.call(this, (err: Error) => callback(mark(err)));
+    return (connect.call(this) as Promise<unknown>).catch((err: Error) => Promise.reject(mark(err)));
+  } as typeof BoundedClient.prototype.connect;
+  return BoundedClient;
 }
 
 /** True when an error is a unique/primary-key violation on either engine. */

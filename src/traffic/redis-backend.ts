@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CircuitOpenError } from '../lib/circuit-breaker.js';
 import type { Timers } from '../lib/timers.js';
 import type { Reporter } from './backend-error.js';
-import { openRedisConnection } from './redis-connection.js';
+import { openRedisConnection, withinCommandTimeout } from './redis-connection.js';
 import { createRedisAdmit } from './redis-admit.js';
 import { createRedisSlots } from './redis-slots.js';
 import { releaseOnce } from './release-once.js';
@@ -96,14 +96,16 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     await connection.whenSettled();
     const askedSlot = takeSlot ? randomUUID() : '';
     try {
-      const reply = await admitScript(
-        `${rateClass}:${keyId}`,
-        keyId,
-        limitPerMinute,
-        concurrency,
-        askedSlot,
-        request.hashKey,
-        request.markerKey,
+      const reply = await withinCommandTimeout(
+        admitScript(
+          `${rateClass}:${keyId}`,
+          keyId,
+          limitPerMinute,
+          concurrency,
+          askedSlot,
+          request.hashKey,
+          request.markerKey,
+        ),
       );
       const nowMs = clock.now().getTime();
       const windowEndMs = nowMs + reply.msUntilReset;
@@ -131,7 +133,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     let slotId: string | null;
     const asked = randomUUID();
     try {
-      slotId = await slots.acquire(keyId, max, asked);
+      slotId = await withinCommandTimeout(slots.acquire(keyId, max, asked));
     } catch (err) {
       reportUnlessOpen('acquireSlot', err);
       if (!(err instanceof CircuitOpenError)) releaseBehind(keyId, asked);

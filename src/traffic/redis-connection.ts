@@ -1,5 +1,6 @@
 import { Command, Redis } from 'ioredis';
 import { CircuitBreaker, CircuitOpenError } from '../lib/circuit-breaker.js';
+import { within } from '../lib/deadline.js';
 import type { Timers } from '../lib/timers.js';
 import type { Reporter } from './backend-error.js';
 
@@ -27,7 +28,7 @@ import type { Reporter } from './backend-error.js';
  * a process that never takes a decision (e.g. an operator command) never connects at all.
  */
 // Generous enough that a busy event loop (a large body being filtered) does not read as an outage.
-const COMMAND_TIMEOUT_MS = 1000;
+export const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 1000;
 /** Upper bound on how long a request waits for the first connection attempt to settle. */
 const INITIAL_CONNECT_WAIT_MS = 1000;
@@ -36,6 +37,16 @@ const KEEPALIVE_MS = 10_000;
 
 /** ioredis's words for a command that got no answer within commandTimeout. */
 export const isRedisTimeout = (err: unknown): boolean => err instanceof Error && err.message === 'Command timed out';
+
+/**
+ * A request's wait on a Redis reply, bounded by COMMAND_TIMEOUT_MS from the request's own start.
+ * ioredis's commandTimeout starts when a command is written, and with auto-pipelining a command
+ * waits unwritten until the batch before it is answered: behind a hung batch, waits would add up.
+ * The command itself is not cancelled (its reply, or its own timeout, still comes).
+ */
+export function withinCommandTimeout<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
+  return within(reply, ms, 'Redis reply timed out (COMMAND_TIMEOUT_MS)');
+}
 
 export interface RedisConnection {
   readonly client: Redis;
