@@ -203,7 +203,8 @@ function clientWithConnectTimeout(ms: number): typeof pg.Client {
     }
   }
   // The pool connects with a callback; a promise caller gets the same mark.
-  const connect = BoundedClient.prototype.connect as (this: pg.Client, callback?: (err: Error) => void) => unknown;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the client as `this` below
+  const connect = pg.Client.prototype.connect as (this: pg.Client, callback?: (err: Error) => void) => unknown;
   BoundedClient.prototype.connect = function (this: pg.Client, callback?: (err: Error) => void) {
     const started = Date.now();
     const mark = (err: Error) => {
