@@ -235,6 +235,41 @@ describe(
         assert.ok(metric(await metricsOf(s), 'blog_api_circuit_opens_total{dependency="redis"}') >= 1);
     });
 
+    it('every Redis reply delayed 1.2 s (past the command timeout) for 6 s: reads fast within 3 s, normal within 5 s after', async () => {
+      const { key, postId } = await tenant();
+      const s = servers[1]!;
+      await send(s.baseUrl, 'GET', `/v1/blog/posts/${postId}`, { key });
+      const reads: Timed[] = [];
+      let done = false;
+      const loop = (async () => {
+        while (!done) reads.push(await timedSend(s.baseUrl, 'GET', `/v1/blog/posts/${postId}`, { key }));
+      })();
+      await sleep(300);
+      const slowAt = Date.now();
+      for (const p of redisProxies) p.setMode({ delayMs: 1200 });
+      await sleep(6000);
+      for (const p of redisProxies) p.setMode('pass');
+      const backAt = Date.now();
+      const normalAfterMs = await waitNormal(5000);
+      done = true;
+      await loop;
+      const during = reads.filter((t) => t.at >= slowAt + 3000 && t.at < backAt);
+      const failed = reads.filter((t) => t.res?.statusCode !== 200).length;
+      process.stdout.write(
+        `gray "Redis replies 1.2 s late": reads from 3 s in: ${figures(during)}; ${failed} failed; normal ${normalAfterMs} ms after\n`,
+      );
+      assert.equal(failed, 0);
+      assert.ok(during.length >= 20);
+      assert.ok(
+        percentile(
+          during.map((t) => t.ms),
+          95,
+        ) <= 300,
+        figures(during),
+      );
+      assert.ok(normalAfterMs >= 0 && normalAfterMs <= 5000, `normal ${normalAfterMs} ms after`);
+    });
+
     it('a 6 s Redis stall does not lock a key of concurrency 2 out afterwards', async () => {
       const { key } = await tenant({ concurrency: 2 });
       const s = servers[1]!;

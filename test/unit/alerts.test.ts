@@ -66,7 +66,7 @@ it('promtool: the rules are valid and pass their unit tests', { skip: missingToo
   }
 });
 
-it("every alert has a unit test, and the issue's situations each have an alert", () => {
+it('every alert has a unit test, and each operational situation has an alert', () => {
   const tested = new Set(
     parse(readFileSync('deploy/alerts.test.yml', 'utf8')).tests.flatMap((t: any) =>
       (t.alert_rule_test ?? []).filter((a: any) => (a.exp_alerts ?? []).length > 0).map((a: any) => a.alertname),
@@ -84,6 +84,8 @@ it("every alert has a unit test, and the issue's situations each have an alert",
     'BlogApiWebhookFailures',
     'BlogApiRedisErrors',
     'BlogApiKeysExpiringSoon',
+    'BlogApiDatabaseErrors',
+    'BlogApiCircuitOpen',
   ]) {
     assert.ok(names.includes(name), name);
   }
@@ -100,7 +102,8 @@ describeTenantApp('alerts and dashboard name metrics the service exposes', { ten
     assert.ok(named.size >= 10);
     for (const name of named) {
       if (FROM_ELSEWHERE.test(name) || name === REDIS_ERRORS) continue;
-      if (name.startsWith('blog_api_db_pool_') && suite.target.name === 'sqlite') continue;
+      // PostgreSQL's pool, link failures and breakers have no SQLite counterpart.
+      if (/^blog_api_(db_pool_|database_errors|circuit_)/.test(name) && suite.target.name === 'sqlite') continue;
       assert.ok(exposed.has(name), `${name} is exposed`);
     }
   });

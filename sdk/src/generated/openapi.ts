@@ -1091,7 +1091,7 @@ export interface components {
                  * @description Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.
                  * @enum {string}
                  */
-                code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "delivery_not_retryable" | "cursor_expired" | "internal_error";
+                code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "delivery_not_retryable" | "cursor_expired" | "service_unavailable" | "internal_error";
                 /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries. */
                 details: {
                     field: string;
@@ -1854,7 +1854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1937,7 +1937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,7 +2036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2128,7 +2128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2231,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2331,7 +2331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2432,7 +2432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2531,7 +2531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2640,7 +2640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2761,7 +2761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2862,7 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2966,7 +2966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3065,7 +3065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3154,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3212,6 +3212,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3330,7 +3339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3423,7 +3432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3481,6 +3490,15 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3562,7 +3580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3649,7 +3667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3734,7 +3752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3817,7 +3835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3906,7 +3924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4009,7 +4027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4095,7 +4113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4190,7 +4208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4288,7 +4306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4373,7 +4391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,7 +4476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     [name: string]: unknown;
