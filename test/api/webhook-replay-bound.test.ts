@@ -62,7 +62,7 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
     }
     const later = t.clock.now().getTime();
     const feed: string[] = [];
-    for (let after = '0'; ; ) {
+    for (let after = '0'; ;) {
       const page = await get(`/v1/events?after=${after}&limit=100`);
       feed.push(...page.data.map((e: { id: string }) => e.id));
       after = page.meta.next_cursor;
@@ -81,7 +81,12 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
     try {
       const endpoint = (path: string) =>
         ok(
-          t.request({ method: 'POST', url: '/v1/webhooks', key, body: { url: `${hanging.base}${path}`, events: ['*'] } }),
+          t.request({
+            method: 'POST',
+            url: '/v1/webhooks',
+            key,
+            body: { url: `${hanging.base}${path}`, events: ['*'] },
+          }),
           201,
         );
       const other = await endpoint('/other');
@@ -90,9 +95,13 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
         ok(t.request({ method: 'POST', url: `/v1/webhooks/${id}/replay`, key, body }), 202);
       /** The endpoint's deliveries through the API, oldest event first, as [event id, due or held]. */
       const deliveries = async (id: string) => {
-        const rows: Array<{ event_id: string; status: string; next_attempt_at: string | null; waiting_reason: string }> =
-          [];
-        for (let cursor = ''; ; ) {
+        const rows: Array<{
+          event_id: string;
+          status: string;
+          next_attempt_at: string | null;
+          waiting_reason: string;
+        }> = [];
+        for (let cursor = ''; ;) {
           const page = await get(`/v1/webhooks/${id}/deliveries?limit=50${cursor}`);
           rows.push(...page.data);
           if (page.meta.next_cursor === null) break;
@@ -106,11 +115,13 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
           ])
           .sort((x, y) => feed.indexOf(x[0]) - feed.indexOf(y[0]));
       };
-      const expected = (due: number) =>
-        feed.map((id, i) => [id, i < due ? 'due: null' : 'held: store_queue_full']);
+      const expected = (due: number) => feed.map((id, i) => [id, i < due ? 'due: null' : 'held: store_queue_full']);
 
       // Another endpoint takes EARLY places of the queue.
-      const early = await replay(other.id, { since: new Date(since).toISOString(), until: new Date(later).toISOString() });
+      const early = await replay(other.id, {
+        since: new Date(since).toISOString(),
+        until: new Date(later).toISOString(),
+      });
       assert.equal(early.queued, EARLY);
       // The replay of every event fills the rest, oldest events first, and holds what is left.
       const replayed = await replay(ep.id, { since: new Date(since).toISOString() });
