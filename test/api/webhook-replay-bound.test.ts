@@ -19,6 +19,8 @@ import { STORE_QUEUE_LIMIT } from '../../src/modules/webhooks/delivery-queue.js'
 const EVENTS = STORE_QUEUE_LIMIT + 100;
 /** The first events, replayed first to another endpoint of the store to take part of the queue. */
 const EARLY = 300;
+/** Categories renamed side by side (EVENTS and EARLY are multiples of it); a key's requests in flight are 8 by default. */
+const CATEGORIES = 10;
 
 describeEachEngine('webhook replay and the store queue bound', (target) => {
   let t: TestApp;
@@ -32,8 +34,12 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
 
   it('holds what a replay queues past the bound, keeps it held while the receiver hangs, and releases it oldest first', async () => {
     const store = await t.createStore({ categories: true });
-    // A key whose rate limits let the set-up's writes through in one minute.
-    const key = await t.issueKey(store, undefined, { readPerMinute: 10_000, writePerMinute: 10_000 });
+    // A key whose limits let the set-up's writes through in one minute, CATEGORIES at a time.
+    const key = await t.issueKey(store, undefined, {
+      readPerMinute: 10_000,
+      writePerMinute: 10_000,
+      concurrency: CATEGORIES,
+    });
     const ok = async (res: Promise<{ statusCode: number; body: string; json(): any }>, status: number) => {
       const r = await res;
       assert.equal(r.statusCode, status, r.body);
@@ -41,23 +47,38 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
     };
     const get = (url: string) => ok(t.request({ method: 'GET', url, key }), 200);
 
-    // EVENTS events: a category's creation and renames, the first EARLY of them a second earlier.
+    // EVENTS events: categories' creations and renames, the first EARLY of them a second
+    // earlier. The categories are renamed side by side, a round at a time.
     const since = t.clock.now().getTime();
-    const category = await ok(
-      t.request({
-        method: 'POST',
-        url: '/v1/blog/categories',
-        key,
-        headers: { 'idempotency-key': 'bound' },
-        body: { name: 'Name 0' },
-      }),
-      201,
-    );
-    for (let i = 1; i < EVENTS; i++) {
-      if (i === EARLY) t.clock.advance(1000);
-      await ok(
-        t.request({ method: 'PATCH', url: `/v1/blog/categories/${category.id}`, key, body: { name: `Name ${i}` } }),
-        200,
+    const categories: Array<{ id: number }> = [];
+    for (let c = 0; c < CATEGORIES; c++) {
+      categories.push(
+        await ok(
+          t.request({
+            method: 'POST',
+            url: '/v1/blog/categories',
+            key,
+            headers: { 'idempotency-key': `bound-${c}` },
+            body: { name: `Category ${c}` },
+          }),
+          201,
+        ),
+      );
+    }
+    for (let written = CATEGORIES, round = 1; written < EVENTS; written += CATEGORIES, round++) {
+      if (written === EARLY) t.clock.advance(1000);
+      await Promise.all(
+        categories.map((category, c) =>
+          ok(
+            t.request({
+              method: 'PATCH',
+              url: `/v1/blog/categories/${category.id}`,
+              key,
+              body: { name: `Category ${c}, ${round}` },
+            }),
+            200,
+          ),
+        ),
       );
     }
     const later = t.clock.now().getTime();
