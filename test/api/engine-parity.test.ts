@@ -5,16 +5,19 @@
 // every event, to some types and to none of them (and one disabled). Then every row the writes
 // left is read from both databases and compared: posts, their search text, category links,
 // fingerprints, audit events, the daily usage, the events (feed and webhook outbox), the
-// deliveries (a webhook replay's too), the idempotency records and the publish schedule, and the
-// events feed as the API answers it. Generated ids are replaced by their order of appearance with their shape kept
-// (prefix, alphabet, length), so a format that differs between the engines shows.
+// deliveries (of replays and test events too, and those held past the store's queue bound), the
+// idempotency records and the publish schedule, and the events feed as the API answers it.
+// Generated ids are replaced by their order of appearance with their shape kept (prefix,
+// alphabet, length), so a format that differs between the engines shows.
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import { postgresEngine, sqliteEngine, type EngineTarget } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
+import { STORE_QUEUE_LIMIT } from '../../src/modules/webhooks/delivery-queue.js';
 
 const MINUTE = 60_000;
 const ARTICLE =
@@ -42,7 +45,7 @@ async function writeEverything(t: TestApp): Promise<Ids> {
 
   const endpoint = (url: string, events: string[]) =>
     ok(req({ method: 'POST', url: '/v1/webhooks', key, body: { url, events } }), 201);
-  await endpoint('https://127.0.0.1/all', ['*']);
+  const all = await endpoint('https://127.0.0.1/all', ['*']);
   const posts = await endpoint('https://127.0.0.1/posts', ['post.created', 'post.published', 'post.deleted']);
   await endpoint('https://127.0.0.1/categories', ['category.created', 'image.uploaded']);
   const off = await endpoint('https://127.0.0.1/off', ['*']);
@@ -155,6 +158,25 @@ async function writeEverything(t: TestApp): Promise<Ids> {
     202,
   );
   assert.ok(replayed.queued >= 5, JSON.stringify(replayed));
+  tick();
+  // A test event goes to the endpoint named, whatever it subscribes to.
+  const sent = await ok(req({ method: 'POST', url: `/v1/webhooks/${posts.id}/test`, key }), 202);
+  assert.deepEqual([sent.status, sent.waiting_reason], ['pending', null]);
+  tick();
+  // Replays of the whole feed to the endpoint of every event fill the store's queue: the one that
+  // crosses the bound is split (its newest events held), the ones after it are held whole.
+  for (let queued = 0; queued <= STORE_QUEUE_LIMIT; tick()) {
+    const again = await ok(
+      req({ method: 'POST', url: `/v1/webhooks/${all.id}/replay`, key, body: { since: '2026-09-15T00:00:00Z' } }),
+      202,
+    );
+    queued += again.queued;
+  }
+  // Past the bound, a test event and a content event's deliveries are held.
+  const held = await ok(req({ method: 'POST', url: `/v1/webhooks/${posts.id}/test`, key }), 202);
+  assert.deepEqual([held.status, held.next_attempt_at, held.waiting_reason], ['pending', null, 'store_queue_full']);
+  tick();
+  await ok(req({ method: 'PATCH', url: `/v1/blog/categories/${news.id}`, key, body: { name: 'Archive' } }), 200);
   return ids;
 }
 
@@ -244,10 +266,13 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
     .orderBy('url')
     .execute();
   const endpointOrder = (id: string) => endpoints.findIndex((e) => e.id === id);
+  // Test events have no sequence: after the feed's, in time order (the engines sort nulls apart).
   const events = await db
     .selectFrom('webhook_events')
     .select(['id', 'type', 'body', 'created_at', 'sequence'])
+    .orderBy(sql`sequence IS NULL`)
     .orderBy('sequence')
+    .orderBy('created_at')
     .execute();
   const eventOrder = (id: string) => events.findIndex((e) => e.id === id);
   const result: Record<string, unknown> = {};
@@ -288,7 +313,13 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
   );
   result.daily_usage = rows(await db.selectFrom('daily_usage').selectAll().orderBy('kind').orderBy('day').execute());
   const deliveries = await db.selectFrom('webhook_deliveries').selectAll().execute();
-  result.deliveries = rows(sortBy(deliveries, (d) => eventOrder(d.event_id) * 100 + endpointOrder(d.endpoint_id)));
+  // An event's deliveries to one endpoint (its replays) in the order they were queued.
+  result.deliveries = rows(
+    sortBy(
+      sortBy(deliveries, (d) => Number(d.created_at)),
+      (d) => eventOrder(d.event_id) * 100 + endpointOrder(d.endpoint_id),
+    ),
+  );
   result.idempotency_records = rows(
     (await db.selectFrom('idempotency_records').selectAll().orderBy('idem_key').execute()).map(
       ({ request_hash: _, ...row }) => row,

@@ -5,11 +5,9 @@
 // and sent as the queue drains. Send timeouts run on timers the test fires; the clock is injected.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describeEachEngine } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { startHangingReceiver, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { WebhookWorker, type Timers } from '../../src/modules/webhooks/index.js';
 import { httpSender } from '../../src/modules/webhooks/http-sender.js';
 import { CIRCUIT_OPEN_MS } from '../../src/modules/webhooks/circuit-breaker.js';
@@ -34,42 +32,6 @@ function manualTimers() {
     for (const entry of pending.splice(0)) entry.callback();
   };
   return { timers, pending, fireAll };
-}
-
-/** A receiver that reads each request and never answers (until told to), counting arrivals. */
-async function startHangingServer() {
-  let answering = false;
-  const arrived: string[] = [];
-  const waiting: Array<() => void> = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
-    req.on('end', () => {
-      arrived.push(req.url ?? '');
-      for (const w of waiting.splice(0)) w();
-      if (answering) res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    base,
-    arrived,
-    answer: () => (answering = true),
-    /** Resolves once `n` requests have arrived in all. */
-    until: (n: number) =>
-      new Promise<void>((resolve) =>
-        arrived.length >= n
-          ? resolve()
-          : waiting.push(function check() {
-              if (arrived.length >= n) resolve();
-              else waiting.push(check);
-            }),
-      ),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
 }
 
 describeEachEngine('webhook fairness', (target) => {
@@ -99,7 +61,7 @@ describeEachEngine('webhook fairness', (target) => {
       .execute();
 
   it('one store’s 10 hanging endpoints do not delay another store’s delivery beyond the poll that finds it', async () => {
-    const hanging = await startHangingServer();
+    const hanging = await startHangingReceiver();
     const { timers, pending, fireAll } = manualTimers();
     const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
       publicBaseUrl: t.config.publicBaseUrl,
@@ -157,7 +119,7 @@ describeEachEngine('webhook fairness', (target) => {
   });
 
   it('opens the circuit of an endpoint that keeps timing out, shows it, and closes it after a trial that gets an answer', async () => {
-    const hanging = await startHangingServer();
+    const hanging = await startHangingReceiver();
     const { timers, fireAll } = manualTimers();
     const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
       publicBaseUrl: t.config.publicBaseUrl,

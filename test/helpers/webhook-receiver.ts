@@ -1,6 +1,13 @@
-// A real HTTP server standing in for an integrator's webhook receiver: it records every
-// request (headers and the raw body) and answers with the statuses it is told, in order.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+// Real HTTP servers standing in for an integrator's webhook receiver: one records every request
+// (headers and the raw body) and answers with the statuses it is told, in order; the other reads
+// each request and never answers (until told to), as a receiver that hangs.
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -53,5 +60,41 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     ofType: (type) => received.filter((r) => r.json?.type === type),
     clear: () => received.splice(0),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A receiver that reads each request and never answers (until told to), counting arrivals. */
+export async function startHangingReceiver() {
+  let answering = false;
+  const arrived: string[] = [];
+  const waiting: Array<() => void> = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      arrived.push(req.url ?? '');
+      for (const w of waiting.splice(0)) w();
+      if (answering) res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    arrived,
+    answer: () => (answering = true),
+    /** Resolves once `n` requests have arrived in all. */
+    until: (n: number) =>
+      new Promise<void>((resolve) =>
+        arrived.length >= n
+          ? resolve()
+          : waiting.push(function check() {
+              if (arrived.length >= n) resolve();
+              else waiting.push(check);
+            }),
+      ),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
   };
 }

@@ -11,7 +11,7 @@ import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
 import { counterQuery } from '../events/event-feed.js';
 import { parseTypeFilter, typeMatches } from '../events/type-filter.js';
 import type { Store } from '../stores/index.js';
-import { deliveryIdSql, insertDeliveries, newDeliveryIdPrefix } from './event-outbox.js';
+import { enqueueCount, enqueueDeliveries, newDeliveryIdPrefix } from './delivery-enqueue.js';
 import { subscribes } from './event-types.js';
 import {
   REPLAY_MAX_EVENTS,
@@ -69,7 +69,10 @@ export class DeliveryRecovery {
     };
   }
 
-  /** A new delivery of the same event to the same endpoint, due now; the delivery must have succeeded or failed. */
+  /**
+   * A new delivery of the same event to the same endpoint, due now (or held while the store's
+   * queue is full); the delivery must have succeeded or failed.
+   */
   async retry(store: Store, endpointId: string, deliveryId: string): Promise<DeliveryView> {
     const now = this.clock.now().getTime();
     const newId = await this.db.transaction().execute(async (trx) => {
@@ -83,16 +86,22 @@ export class DeliveryRecovery {
           ),
         ]);
       }
-      const [created] = await insertDeliveries(trx, store.id, delivery.event_id, [endpointId], now);
-      await trx.updateTable('webhook_deliveries').set({ retry_of: deliveryId }).where('id', '=', created.id).execute();
-      return created.id;
+      const [created] = await enqueueDeliveries(trx, {
+        storeId: store.id,
+        at: now,
+        idPrefix: newDeliveryIdPrefix(),
+        to: { kind: 'endpoint', endpointId, eventId: delivery.event_id },
+      });
+      await trx.updateTable('webhook_deliveries').set({ retry_of: deliveryId }).where('id', '=', created).execute();
+      return created;
     });
     return presentDelivery(await this.delivery(this.db, store, endpointId, newId), store.utcOffset);
   }
 
   /**
-   * Queues a new delivery, due now, of every event of the feed recorded in [since, until) whose
-   * type the endpoint subscribes to and `types` names; at most REPLAY_MAX_EVENTS.
+   * Queues a new delivery of every event of the feed recorded in [since, until) whose type the
+   * endpoint subscribes to and `types` names, at most REPLAY_MAX_EVENTS: due now, oldest first,
+   * as far as the store's queue has room, the rest held (delivery-enqueue.ts).
    */
   async replay(store: Store, endpointId: string, input: ReplayInput): Promise<ReplayResultView> {
     const now = this.clock.now().getTime();
@@ -105,12 +114,12 @@ export class DeliveryRecovery {
       const subscribed = JSON.parse(endpoint.events) as string[];
       const types = CONTENT_ACTIONS.filter((t) => subscribes(subscribed, t) && typeMatches(filter, t));
       if (types.length === 0) return { queued: 0, first_sequence: null, last_sequence: null };
-      const matching = sql`
-        FROM webhook_events e
-        WHERE e.store_id = ${store.id} AND e.sequence > COALESCE((SELECT c.purged_through FROM (${counterQuery(this.engine, store.id)}) c), 0)
-          AND e.created_at >= ${since} AND e.created_at < ${until} AND e.type IN (${sql.join(types)})`;
+      // The events of the store still in the feed, as `ev`.
+      const matching = sql`ev.sequence > COALESCE((SELECT c.purged_through FROM (${counterQuery(this.engine, store.id)}) c), 0)
+          AND ev.created_at >= ${since} AND ev.created_at < ${until} AND ev.type IN (${sql.join(types)})`;
       const { rows } = await sql<{ n: number | string; first: number | string | null; last: number | string | null }>`
-        SELECT count(*) AS n, min(e.sequence) AS first, max(e.sequence) AS last ${matching}`.execute(trx);
+        SELECT count(*) AS n, min(ev.sequence) AS first, max(ev.sequence) AS last
+        FROM webhook_events ev WHERE ev.store_id = ${store.id} AND ${matching}`.execute(trx);
       const count = Number(rows[0].n);
       if (count > REPLAY_MAX_EVENTS) {
         throw new ApiError('validation_failed', [
@@ -121,10 +130,12 @@ export class DeliveryRecovery {
         ]);
       }
       if (count > 0) {
-        await sql`
-          INSERT INTO webhook_deliveries (id, store_id, endpoint_id, event_id, status, attempts, last_attempt_at, last_response_status, next_attempt_at, lease_token, lease_until, created_at)
-          SELECT ${deliveryIdSql(newDeliveryIdPrefix(), sql`m.n`)}, ${store.id}, ${endpointId}, m.id, 'pending', 0, NULL, NULL, ${now}, NULL, NULL, ${now}
-          FROM (SELECT e.id, row_number() OVER (ORDER BY e.sequence) - 1 AS n ${matching}) m`.execute(trx);
+        await enqueueCount(trx, {
+          storeId: store.id,
+          at: now,
+          idPrefix: newDeliveryIdPrefix(),
+          to: { kind: 'replay', endpointId, events: matching },
+        });
       }
       return {
         queued: count,

@@ -1,7 +1,8 @@
 // The transactional outbox and the events feed. A change calls recordEvent with its own
 // transaction: the event (its body exactly as it will be sent) commits or rolls back with the
 // change, gets its place in the store's feed at commit (migration 0012; GET /v1/events), and one
-// pending delivery per subscribed endpoint is queued beside it for the delivery worker.
+// pending delivery per subscribed endpoint is queued beside it for the delivery worker (by the
+// statement that queues every delivery: delivery-enqueue.ts).
 // The two statements (the event, its deliveries) are written once here, as SQL that runs on its
 // own (recordEvent) and inside a post's one-statement create on PostgreSQL (create-statement.ts).
 import { sql, type RawBuilder } from 'kysely';
@@ -11,37 +12,11 @@ import { raw, writeTemplate } from '../../db/query-template.js';
 import { randomLowerAlnum } from '../../lib/crypto.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';
-import { subscribesSql, type WebhookEventType } from './event-types.js';
-import { STORE_QUEUE_LIMIT, storeQueueFull } from './delivery-queue.js';
+import type { WebhookEventType } from './event-types.js';
+import { enqueueDeliveries, enqueueSql, newDeliveryIdPrefix } from './delivery-enqueue.js';
 
 const ID_RANDOM_LENGTH = 24;
 export const newEventId = () => `msg_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
-/** A delivery id: `whd_` and 24 characters of [a-z0-9] (docs/webhooks.md). */
-export const newDeliveryId = () => `whd_${randomLowerAlnum(ID_RANDOM_LENGTH)}`;
-
-// Deliveries queued by one statement (an event's endpoints, a replay's events) are numbered in
-// SQL: their ids are a prefix drawn once for the statement (`whd_` and 21 random characters)
-// and the row's number in base 36 in three characters, so they have newDeliveryId()'s format
-// on both engines. Three characters number 46,656 rows, more than a replay queues.
-const ORDINAL_DIGITS = 3;
-const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
-export const newDeliveryIdPrefix = () => `whd_${randomLowerAlnum(ID_RANDOM_LENGTH - ORDINAL_DIGITS)}`;
-
-/** The id of the delivery numbered `ordinal` (from 0) of a statement whose prefix is `prefix`. */
-export function deliveryIdSql(prefix: unknown, ordinal: RawBuilder<unknown>): RawBuilder<string> {
-  const digits = [2, 1, 0].map(
-    (place) => sql`substr(${sql.lit(BASE36)}, CAST((${ordinal} / ${sql.lit(36 ** place)}) % 36 + 1 AS integer), 1)`,
-  );
-  return sql<string>`(CAST(${prefix} AS text) || ${sql.join(digits, sql` || `)})`;
-}
-
-/** Due now, or held (no due time) while the store's queue is full (delivery-queue.ts). */
-export function dueUnlessQueueFullSql(storeId: unknown, at: unknown): RawBuilder<number | null> {
-  return sql<
-    number | null
-  >`CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries WHERE store_id = ${storeId} AND status = 'pending' AND next_attempt_at IS NOT NULL LIMIT ${sql.lit(STORE_QUEUE_LIMIT)}) queued) >= ${sql.lit(STORE_QUEUE_LIMIT)}
-    THEN NULL ELSE CAST(${at} AS bigint) END`;
-}
 
 export interface EventRowArgs {
   id: string;
@@ -73,19 +48,14 @@ export interface SubscriberDeliveriesArgs {
   idPrefix: string;
 }
 
-/**
- * A pending delivery of the event to each enabled endpoint of the store subscribed to its type.
- * A delivery's number is its endpoint's place among the store's endpoints (at most
- * ENDPOINTS_PER_STORE): unique in the statement without a window function, whose sort SQLite
- * runs through a temporary b-tree on every create.
- */
+/** A pending delivery of the event to each enabled endpoint of the store subscribed to its type (delivery-enqueue.ts). */
 export function insertSubscriberDeliveriesSql(engine: Engine, $: SubscriberDeliveriesArgs): RawBuilder<unknown> {
-  const place = sql`(SELECT count(*) FROM webhook_endpoints o WHERE o.store_id = e.store_id AND o.id < e.id)`;
-  return sql`
-    INSERT INTO webhook_deliveries (id, store_id, endpoint_id, event_id, status, attempts, last_attempt_at, last_response_status, next_attempt_at, lease_token, lease_until, created_at)
-    SELECT ${deliveryIdSql($.idPrefix, place)}, e.store_id, e.id, CAST(${$.eventId} AS text), 'pending', 0, NULL, NULL, ${dueUnlessQueueFullSql($.storeId, $.at)}, NULL, NULL, CAST(${$.at} AS bigint)
-    FROM webhook_endpoints e
-    WHERE e.store_id = ${$.storeId} AND e.enabled = 1 AND ${subscribesSql(engine, sql`e.events`, $.type)}`;
+  return enqueueSql(engine, {
+    storeId: $.storeId,
+    at: $.at,
+    idPrefix: $.idPrefix,
+    to: { kind: 'subscribers', eventId: $.eventId, type: $.type },
+  });
 }
 
 // Every content write runs these, so they are compiled once (see queryTemplate).
@@ -151,20 +121,14 @@ export async function withdrawDeliveries(trx: Db, eventId: string): Promise<void
     .execute();
 }
 
-export interface RecordedDelivery {
-  id: string;
-  endpointId: string;
-  eventId: string;
-}
-
 /** An event's request body, exactly as every delivery of it sends it. */
 export function eventBody(store: Store, type: WebhookEventType, at: number, data: unknown): string {
   return JSON.stringify({ type, timestamp: formatWithOffset(at, store.utcOffset), data });
 }
 
 /**
- * Writes one event and a pending delivery of it to each of `endpointIds`, due at once, or held
- * while the store's queue is full (delivery-queue.ts).
+ * Writes an event outside the content changes (a `webhook.test`) and queues its delivery to
+ * `endpointId` alone, whatever the endpoint subscribes to. Resolves with the delivery's id.
  */
 export async function insertEvent(
   trx: Db,
@@ -172,46 +136,18 @@ export async function insertEvent(
   type: WebhookEventType,
   at: number,
   data: unknown,
-  endpointIds: string[],
-): Promise<{ eventId: string; deliveries: RecordedDelivery[] }> {
+  endpointId: string,
+): Promise<string> {
   const eventId = newEventId();
   const body = eventBody(store, type, at, data);
   await insertEventRow[engineOf(trx)](trx, { id: eventId, storeId: store.id, type, body, at });
-  return { eventId, deliveries: await insertDeliveries(trx, store.id, eventId, endpointIds, at) };
-}
-
-/** A pending delivery of an event already recorded to each of `endpointIds`, due at `at` (or held). */
-export async function insertDeliveries(
-  trx: Db,
-  storeId: number,
-  eventId: string,
-  endpointIds: string[],
-  at: number,
-): Promise<RecordedDelivery[]> {
-  if (endpointIds.length === 0) return [];
-  // Held (no due time) while the store's queue is full; delivery-queue.ts releases it later.
-  const due = (await storeQueueFull(trx, storeId)) ? null : at;
-  const deliveries = endpointIds.map((endpointId) => ({ id: newDeliveryId(), endpointId, eventId }));
-  await trx
-    .insertInto('webhook_deliveries')
-    .values(
-      deliveries.map((d) => ({
-        id: d.id,
-        store_id: storeId,
-        endpoint_id: d.endpointId,
-        event_id: eventId,
-        status: 'pending' as const,
-        attempts: 0,
-        last_attempt_at: null,
-        last_response_status: null,
-        next_attempt_at: due,
-        lease_token: null,
-        lease_until: null,
-        created_at: at,
-      })),
-    )
-    .execute();
-  return deliveries;
+  const [deliveryId] = await enqueueDeliveries(trx, {
+    storeId: store.id,
+    at,
+    idPrefix: newDeliveryIdPrefix(),
+    to: { kind: 'endpoint', endpointId, eventId },
+  });
+  return deliveryId;
 }
 
 /**

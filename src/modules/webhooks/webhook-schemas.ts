@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, OffsetDateTime, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
 import { URL_MAX_LENGTH } from './target-check.js';
+import { STORE_QUEUE_LIMIT } from './delivery-queue.js';
 
 export const ENDPOINTS_PER_STORE = 10;
 export const DESCRIPTION_MAX = 500;
@@ -87,8 +88,7 @@ export const DeliverySchema = Type.Object(
     waiting_reason: Type.Unsafe<'store_queue_full' | 'circuit_open' | null>({
       type: ['string', 'null'],
       enum: ['store_queue_full', 'circuit_open', null],
-      description:
-        'Why a pending delivery is not being sent: held because the store already has 1000 deliveries queued (sent as the queue drains), or the endpoint’s circuit is open (see circuit_open_until); null otherwise',
+      description: `Why a pending delivery is not being sent: held because the store already has ${STORE_QUEUE_LIMIT} deliveries queued (sent as the queue drains), or the endpoint’s circuit is open (see circuit_open_until); null otherwise`,
     }),
     created_at: DateTime(),
   },

@@ -259,10 +259,7 @@ export class WebhookService {
     const now = this.clock.now().getTime();
     const deliveryId = await this.db.transaction().execute(async (trx) => {
       const endpoint = await this.require(trx, store, id);
-      const {
-        deliveries: [delivery],
-      } = await insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), [endpoint.id]);
-      return delivery.id;
+      return insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), endpoint.id);
     });
     const view = await findDelivery(this.db, store.id, deliveryId, now);
     return presentDelivery(view!, store.utcOffset);
