@@ -1,12 +1,15 @@
-// Backup and restore as docs/deployment.md ("Backup and restore") writes them: the two shell
-// blocks of that page are extracted and run by bash as they are, against PostgreSQL (its own
+// Backup and restore as docs/deployment.md ("Backup and restore") writes them: the shell blocks
+// of that page are extracted and run by bash as they are, against PostgreSQL (its own
 // database and the two roles of deploy/postgres-roles.sh), a Redis of its own and an S3-compatible
 // server (s3rver). The service runs as a real process on the service's role. After the backup the
 // data changes (and is read, so caches hold it), then the database and the bucket are lost; after
 // the restore every post and image of the backup is served as it was, and nothing from after it.
+// The restore deletes the deployment's Redis keys by REDIS_PREFIX and leaves another deployment's
+// keys in the same Redis database alone, whatever characters either prefix holds.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -268,7 +271,18 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
     // block drops the database itself.
     assert.equal(await server.stop(), 0);
     await s3.clear();
-    await runBlock('restore', blockEnv);
+    // Another deployment shares this Redis database under a prefix of its own.
+    const redisAdmin = new Redis(redisUrl);
+    try {
+      await redisAdmin.set('staging:rate:neighbour', '7');
+      assert.ok((await redisAdmin.keys('blogapi:*')).length > 0, 'the service wrote keys under its prefix');
+      await runBlock('restore', blockEnv);
+      await runBlock('redis', blockEnv);
+      assert.deepEqual(await redisAdmin.keys('blogapi:*'), [], "the deployment's keys are gone");
+      assert.equal(await redisAdmin.get('staging:rate:neighbour'), '7', "another deployment's keys stay");
+    } finally {
+      redisAdmin.disconnect();
+    }
     server = await startServerProcess(serviceEnv);
     const restored = server.baseUrl;
 
@@ -305,5 +319,27 @@ describeOnPostgres('backup and restore as docs/deployment.md writes them', () =>
       headers: { 'idempotency-key': 'bk-after-restore' },
     });
     assert.equal(write.statusCode, 201, write.body);
+  });
+
+  it("the Redis block deletes every key under REDIS_PREFIX, in batches, and no other, whatever the prefix's characters", async () => {
+    const redisAdmin = new Redis(redisUrl);
+    try {
+      // Glob characters in the prefix: unescaped, its pattern would also match the neighbours.
+      const prefix = 'bk[x]*?\\:';
+      const ours = Array.from({ length: 1_234 }, (_, i) => `${prefix}rate:${i}`);
+      ours.push(`${prefix}a key with spaces, 'quotes' and "more"`);
+      const neighbours = ['bkx-other:rate:1', 'bk[x]-other\\:1', 'bk[x]*?\\', 'other:bk[x]*?\\:1'];
+      await redisAdmin.mset(Object.fromEntries([...ours, ...neighbours].map((key) => [key, '1'])));
+      await runBlock('redis', { ...blockEnv, REDIS_PREFIX: prefix });
+      const left = await redisAdmin.keys('*');
+      assert.deepEqual(
+        left.filter((key) => key.startsWith(prefix)),
+        [],
+      );
+      assert.deepEqual(left.filter((key) => neighbours.includes(key)).sort(), [...neighbours].sort());
+      await redisAdmin.del(...neighbours);
+    } finally {
+      redisAdmin.disconnect();
+    }
   });
 });

@@ -1,8 +1,7 @@
 // The reference load-balancer configurations of deploy/, run for real (Debian's nginx, HAProxy
 // and Caddy) on loopback: the files are used as they are, with only the addresses (listen ports,
-// the API processes) and the certificate paths replaced, and a self-signed certificate for
-// 127.0.0.1 made at the start. The one exception is Caddy's `request_buffers`, left out for a
-// Caddy older than 2.6.4 (below).
+// the API processes) and the files nginx writes (its pid, log and temporary files) replaced, and a
+// self-signed certificate for 127.0.0.1 made at the start.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { missingTool } from '../helpers/tools.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,28 +70,40 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
     text.replace(/\bapi-(\d):8080\b/g, (_, n: string) => `127.0.0.1:${apiPorts[Number(n) - 1]}`);
   let child: ChildProcess;
   if (name === 'nginx') {
+    const replace = (text: string, from: string, to: string) => {
+      if (!text.includes(from)) throw new Error(`deploy/nginx.conf no longer has ${from}`);
+      return text.replace(from, to);
+    };
     let config = api(readFileSync(join(DEPLOY, 'nginx.conf'), 'utf8'))
       .replace(/listen 80;/, `listen 127.0.0.1:${httpPort};`)
       .replace(/listen 443 ssl;/, `listen 127.0.0.1:${httpsPort} ssl;`)
       .replace('/etc/ssl/blog-api/fullchain.pem', certificate.cert)
       .replace('/etc/ssl/blog-api/privkey.pem', certificate.key);
-    // Run in the foreground with its files in the test's folder.
-    config =
-      `daemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n${process.getuid?.() === 0 ? 'user root;\n' : ''}${config}`.replace(
-        /http \{/,
-        `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
-      );
+    // Run in the foreground with its files in the test's folder, as a run without root does.
+    config = replace(config, 'pid /run/nginx-blog-api.pid;', `pid ${dir}/nginx.pid;`);
+    config = replace(config, 'error_log /var/log/nginx/blog-api-error.log', `error_log ${dir}/error.log`);
+    config = `daemon off;\n${process.getuid?.() === 0 ? 'user root;\n' : ''}${config}`.replace(
+      /http \{/,
+      `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;\n    fastcgi_temp_path ${dir}/fastcgi;\n    uwsgi_temp_path ${dir}/uwsgi;\n    scgi_temp_path ${dir}/scgi;`,
+    );
     writeFileSync(join(dir, 'nginx.conf'), config);
     child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } else if (name === 'caddy') {
-    writeFileSync(join(dir, 'Caddyfile'), caddyfile(apiPorts, httpPort, httpsPort, certificate));
-    // Caddy keeps its data (certificates, locks) and configuration under HOME / XDG: the test's folder.
-    const home = { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
+    writeFileSync(join(dir, 'Caddyfile'), caddyfile(apiPorts, httpsPort, certificate));
+    // Caddy keeps its data (certificates, locks) and configuration under HOME / XDG: the test's
+    // folder. Its ports are the file's own placeholders.
+    const env = {
+      HOME: dir,
+      XDG_DATA_HOME: join(dir, 'data'),
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      BLOG_API_HTTP_PORT: String(httpPort),
+      BLOG_API_HTTPS_PORT: String(httpsPort),
+    };
     child = spawn('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...home },
+      env: { ...process.env, ...env },
     });
   } else {
     const config = api(readFileSync(join(DEPLOY, 'haproxy.cfg'), 'utf8'))
@@ -125,45 +136,23 @@ export async function startBalancer(name: BalancerName, apiPorts: number[]): Pro
 
 /**
  * deploy/Caddyfile for loopback: the site address becomes the HTTPS listener on 127.0.0.1 with the
- * test certificate, the redirecting HTTP listener gets a loopback port too, and the upstreams found
- * by DNS (`dynamic a`) become the three processes. Every other directive stays as in the file.
+ * test certificate, and the upstreams found by DNS (`dynamic a`) become the three processes, listed
+ * as the file says to outside Compose (which also turns its active check on). Every other
+ * directive stays as in the file.
  */
-function caddyfile(
-  apiPorts: number[],
-  httpPort: number,
-  httpsPort: number,
-  certificate: { cert: string; key: string },
-): string {
+function caddyfile(apiPorts: number[], httpsPort: number, certificate: { cert: string; key: string }): string {
   let config = readFileSync(join(DEPLOY, 'Caddyfile'), 'utf8');
   const replace = (pattern: RegExp, by: string) => {
     const next = config.replace(pattern, by);
     if (next === config) throw new Error(`deploy/Caddyfile no longer has ${pattern}`);
     config = next;
   };
-  replace(/\{\n\tadmin off\n\}/, `{\n\tadmin off\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n}`);
   replace(
     /^\{\$BLOG_API_DOMAIN:localhost\} \{$/m,
     `https://127.0.0.1:${httpsPort} {\n\tbind 127.0.0.1\n\ttls ${certificate.cert} ${certificate.key}`,
   );
   replace(/^(\t+)dynamic a \{[^}]*\}$/m, `$1to ${apiPorts.map((port) => `127.0.0.1:${port}`).join(' ')}`);
-  // `request_buffers` came in Caddy 2.6.4; Debian 12's 2.6.2 refuses the file with it. Without it
-  // a POST body is not sent again after a failed attempt. The drain makes that unnecessary (a
-  // process stops getting requests before it closes a connection; docs/deployment.md), and the
-  // test's uploads carry no Idempotency-Key, so no balancer may send them twice anyway.
-  if (olderThan(caddyVersion(), [2, 6, 4])) replace(/^\t+request_buffers .*\n/m, '');
   return config;
-}
-
-function caddyVersion(): number[] {
-  const out = spawnSync('caddy', ['version'], { encoding: 'utf8' });
-  const match = /(\d+)\.(\d+)\.(\d+)/.exec(out.stdout ?? '');
-  if (out.status !== 0 || !match) throw new Error(`caddy version: ${out.stdout}${out.stderr}`);
-  return match.slice(1).map(Number);
-}
-
-function olderThan(version: number[], than: number[]): boolean {
-  for (let i = 0; i < than.length; i++) if (version[i] !== than[i]) return version[i] < than[i];
-  return false;
 }
 
 function safeRead(file: string): string {
