@@ -130,6 +130,9 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
     calls: {
       findLiveImageByContent: (db) => media.findLiveImageByContent(db, 1, SAMPLE_IMAGE.sha256),
       findLiveImage: (db) => media.findLiveImage(db, 1, SAMPLE_IMAGE.id),
+      'listLiveImages (first page)': (db) => media.listLiveImages(db, 1, undefined, 21),
+      'listLiveImages (after a cursor)': (db) =>
+        media.listLiveImages(db, 1, { createdAt: NOW, id: SAMPLE_IMAGE.id }, 21),
       findPublicImage: (db) => media.findPublicImage(db, 'shop', SAMPLE_IMAGE.basename),
       insertImage: (db) => media.insertImage(db, SAMPLE_IMAGE),
       postsUsingImage: (db) => media.postsUsingImage(db, 1, SAMPLE_IMAGE.id, '/media/shop/sample.png', 20),

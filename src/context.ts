@@ -29,7 +29,7 @@ import { IdempotencyService } from './modules/idempotency/index.js';
 import { IdentityService } from './modules/identity/index.js';
 import { KeyService } from './modules/keys/index.js';
 import { RECONCILE_INTERVAL_MS, SHARED_VERSIONS_SETTING, SharedVersions, versionSource } from './cache/index.js';
-import { createMediaService, type MediaService } from './modules/media/index.js';
+import { createMediaService, ImageReads, type MediaService } from './modules/media/index.js';
 import { HousekeepingService, housekeepingJob } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
 import { PreviewLinks, StorefrontService, VIEW_FLUSH_INTERVAL_MS } from './modules/storefront/index.js';
@@ -49,6 +49,8 @@ export interface AppContext {
   audit: AuditService;
   idempotency: IdempotencyService;
   media: MediaService;
+  /** GET /v1/media/images and GET /v1/media/images/{id}. */
+  images: ImageReads;
   posts: PostService;
   lifecycle: PostLifecycle;
   categories: CategoryService;
@@ -211,6 +213,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       // one round trip) instead of in a transaction of its own (three).
       idempotency: new IdempotencyService(db, clock, handle.engine === 'sqlite' ? writes : undefined),
       media,
+      images: new ImageReads(db, cursors, config.publicBaseUrl),
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories: new CategoryService(db, clock, config.publicBaseUrl),

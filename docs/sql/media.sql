@@ -7,6 +7,12 @@ select * from "images" where "store_id" = $1 and "sha256" = $2 and "deleted_at" 
 -- findLiveImage
 select * from "images" where "store_id" = $1 and "id" = $2 and "deleted_at" is null;
 
+-- listLiveImages (first page)
+select * from "images" where "store_id" = $1 and "deleted_at" is null order by "created_at" desc, "id" desc limit $2;
+
+-- listLiveImages (after a cursor)
+select * from "images" where "store_id" = $1 and "deleted_at" is null and (created_at, id) < ($2, $3) order by "created_at" desc, "id" desc limit $4;
+
 -- findPublicImage
 select "images"."content_type", "images"."basename" from "images" inner join "stores" on "stores"."id" = "images"."store_id" where "stores"."handle" = $1 and "images"."basename" = $2 and "images"."deleted_at" is null;
 

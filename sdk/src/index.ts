@@ -16,6 +16,8 @@ export type {
   Identity,
   IfMatch,
   Image,
+  ImageListQuery,
+  ImagePage,
   NewCategory,
   NewPost,
   NewWebhookEndpoint,

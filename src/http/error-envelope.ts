@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { ApiError, detail } from '../lib/api-error.js';
+import { DEFAULT_MESSAGE_LANGUAGE, messageOf, type MessageLanguage } from '../lib/error-catalogue.js';
+import { messageLanguageOf } from '../lib/message-language.js';
 import { MAX_DETAILS } from '../lib/request-bounds.js';
 import { detailsFromAjv } from './validation.js';
 
@@ -8,12 +10,12 @@ import { detailsFromAjv } from './validation.js';
  * The error envelope (docs/api-behaviour.md): `{ error: { code, message, details, request_id, retryable } }`, with
  * at most MAX_DETAILS details; `details_truncated: true` is added when more were found.
  */
-export function envelopeOf(err: ApiError, requestId: string) {
+export function envelopeOf(err: ApiError, requestId: string, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE) {
   const truncated = err.details.length > MAX_DETAILS;
   return {
     error: {
       code: err.code,
-      message: err.message,
+      message: messageOf(err.code, language),
       details: truncated ? err.details.slice(0, MAX_DETAILS) : err.details,
       ...(truncated ? { details_truncated: true as const } : {}),
       request_id: requestId,
@@ -68,10 +70,13 @@ export function toApiError(err: unknown): ApiError | null {
 
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  // The message's language follows Accept-Language (src/lib/message-language.ts) and is named.
+  const language = messageLanguageOf(request.headers['accept-language']);
   return reply
     .code(err.status)
     .type('application/json; charset=utf-8')
-    .send(envelopeOf(err, String(request.id)));
+    .header('Content-Language', language)
+    .send(envelopeOf(err, String(request.id), language));
 }
 
 export function errorHandler(this: unknown, err: FastifyError, request: FastifyRequest, reply: FastifyReply) {

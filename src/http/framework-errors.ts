@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
+import { DEFAULT_MESSAGE_LANGUAGE } from '../lib/error-catalogue.js';
 import { looksLikeKey } from '../modules/keys/index.js';
 import { commonHeaders } from './common-headers.js';
 import { envelopeOf, sendApiError, toApiError } from './error-envelope.js';
@@ -164,6 +165,8 @@ function rawAnswer(apiError: ApiError, requestId: string, headOnly = false): str
   const headers: Record<string, string | number> = {
     ...commonHeaders(requestId),
     'Content-Type': 'application/json; charset=utf-8',
+    // No header of the refused bytes is read with confidence, Accept-Language included.
+    'Content-Language': DEFAULT_MESSAGE_LANGUAGE,
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',
   };

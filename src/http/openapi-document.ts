@@ -23,7 +23,8 @@ interface Content {
   description?: string;
 }
 interface Operation {
-  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+  /** Parameters of the route, or references to shared ones (Accept-Language). */
+  parameters?: Array<{ in?: string; name?: string; required?: boolean; $ref?: string }>;
   requestBody?: Content & { required?: boolean };
   responses?: Record<string, Content & { headers?: Json }>;
   operationId?: string;
@@ -96,9 +97,34 @@ const ETAG_HEADER = {
 };
 const RATE_HEADERS_NOTE = 'Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.';
 
+/**
+ * The language of error messages (src/lib/message-language.ts): a request header every operation
+ * takes and a header of every error answer, described once under components.
+ */
+const LANGUAGE_COMPONENTS = {
+  parameters: {
+    AcceptLanguage: {
+      in: 'header',
+      name: 'Accept-Language',
+      required: false,
+      description:
+        'The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it.',
+      schema: { type: 'string', examples: ['en', 'zh-TW', 'fr;q=1, en;q=0.5'] },
+    },
+  },
+  headers: {
+    ContentLanguage: {
+      description: 'The language of error.message: `zh-TW` or `en`, as Accept-Language chose',
+      schema: { type: 'string', enum: ['zh-TW', 'en'] },
+    },
+  },
+};
+const ACCEPT_LANGUAGE_REF = { $ref: '#/components/parameters/AcceptLanguage' };
+const CONTENT_LANGUAGE_REF = { $ref: '#/components/headers/ContentLanguage' };
+
 function finishOperation(op: Operation, isWebhook = false): void {
   for (const parameter of op.parameters ?? []) {
-    if (parameter.in === 'header' && REQUIRED_HEADERS.has(parameter.name)) parameter.required = true;
+    if (parameter.in === 'header' && REQUIRED_HEADERS.has(parameter.name ?? '')) parameter.required = true;
   }
   const body = op.requestBody;
   const bodySchema = body?.content?.['application/json']?.schema;
@@ -106,9 +132,12 @@ function finishOperation(op: Operation, isWebhook = false): void {
     body.required = false;
     if (bodySchema.description) body.description = bodySchema.description;
   }
+  if (!isWebhook) op.parameters = [...(op.parameters ?? []), ACCEPT_LANGUAGE_REF];
   for (const [status, response] of Object.entries(op.responses ?? {})) {
     if (response.description === 'Default Response' || !response.description)
       response.description = status.startsWith('2') ? 'Success' : 'Error';
+    if (!isWebhook && Number(status) >= 400)
+      response.headers = { ...response.headers, 'Content-Language': CONTENT_LANGUAGE_REF };
     // Answers carrying one post have its ETag.
     const schema = response.content?.['application/json']?.schema;
     if (status.startsWith('2') && schema?.title === 'Post')
@@ -146,5 +175,5 @@ export function finishDocument(doc: OpenApiDocument): Json {
     schemas[name] =
       COMPONENT_EXAMPLES[name] !== undefined ? { ...schema, examples: [COMPONENT_EXAMPLES[name]] } : schema;
   }
-  return { ...doc, paths, webhooks, components: { ...doc.components, schemas } };
+  return { ...doc, paths, webhooks, components: { ...doc.components, ...LANGUAGE_COMPONENTS, schemas } };
 }

@@ -146,6 +146,10 @@ COMPONENT_EXAMPLES.Event = {
   handle: 'brewlab',
   data: { id: 1234 },
 };
+COMPONENT_EXAMPLES.ImagePage = {
+  data: [COMPONENT_EXAMPLES.Image],
+  meta: { next_cursor: 'eyJoIjoiOWQ0YjE...', limit: 20 },
+};
 COMPONENT_EXAMPLES.EventPage = {
   data: [COMPONENT_EXAMPLES.Event],
   meta: { next_cursor: '1042', has_more: false, limit: 100 },

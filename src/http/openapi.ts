@@ -25,7 +25,7 @@ const TAGS = [
 ];
 
 const SCOPES_TEXT =
-  'An API key issued by the service operator: `Authorization: Bearer svc_live_<key_id>_<secret>`. Each key has fixed scopes; an operation lists the scope it needs in its security requirement: `read_blog` (read posts and categories; implied by `write_blog`), `write_blog`, `publish_blog`, `write_media`, `read_audit`, `manage_webhooks`. A key without it gets 403 insufficient_scope.';
+  'An API key issued by the service operator: `Authorization: Bearer svc_live_<key_id>_<secret>`. Each key has fixed scopes; an operation lists the scope it needs in its security requirement: `read_blog` (read posts, categories, images and the events feed; implied by `write_blog`), `write_blog`, `publish_blog`, `write_media`, `read_audit`, `manage_webhooks`. A key without it gets 403 insufficient_scope.';
 
 /** Registers the OpenAPI 3.1 generator; must run before any route is added. */
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { DEFAULT_MESSAGE_LANGUAGE, ERROR_CATALOGUE, messageOf, type ErrorCode } from './error-catalogue.js';
 
 /** One field-level problem; `field` may be a body field, a query parameter or a header name. */
 export interface ErrorDetail {
@@ -18,9 +18,9 @@ export class ApiError extends Error {
     readonly details: ErrorDetail[] = [],
     /** Extra response headers, e.g. Retry-After. */
     readonly headers: Record<string, string> = {},
-    message?: string,
   ) {
-    super(message ?? ERROR_CATALOGUE[code].message);
+    // The default language's text, for logs; the envelope writes the message in the caller's language.
+    super(messageOf(code, DEFAULT_MESSAGE_LANGUAGE));
     this.name = 'ApiError';
     this.status = ERROR_CATALOGUE[code].status;
     this.retryable = ERROR_CATALOGUE[code].retryable;

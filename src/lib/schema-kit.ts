@@ -34,7 +34,10 @@ export const ErrorEnvelopeSchema = Type.Object(
         description:
           'Error code; clients branch on it. New codes may be added: handle an unknown one by its status and `retryable`.',
       }),
-      message: Type.String({ description: 'Explanation in Traditional Chinese with a next step; wording may change.' }),
+      message: Type.String({
+        description:
+          'Explanation with a next step, in Traditional Chinese, or in English when Accept-Language asks for it (Content-Language names which); wording may change.',
+      }),
       details: Type.Array(ErrorDetailSchema, {
         maxItems: 100,
         description:

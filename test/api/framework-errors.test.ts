@@ -96,6 +96,20 @@ describeTenantApp('errors before any route, over a real socket', (suite) => {
     }
   });
 
+  it('writes the message in the language Accept-Language asks for, except when the parser refused the bytes', async () => {
+    const routed = assertOneAnswer(
+      await exchange(get('/v1/blog/posts/%%', 'Accept-Language: en\r\nConnection: close\r\n')),
+    );
+    assertError(routed, 'not_found', [], { language: 'en' });
+    // The parser stopped inside the headers: none of them, Accept-Language included, is trusted.
+    const refused = assertOneAnswer(
+      await exchange(get('/v1/me', `Accept-Language: en\r\nX-Padding: ${'a'.repeat(20_000)}\r\n`)),
+    );
+    assertError(refused, 'validation_failed', [{ field: 'headers', issue: /at most 16384 bytes/ }], {
+      language: 'zh-TW',
+    });
+  });
+
   it('answers a path parameter over 200 characters with 404 not_found', async () => {
     const res = assertOneAnswer(await exchange(get(`/v1/blog/posts/${'1'.repeat(201)}`, 'Connection: close\r\n')));
     assertError(res, 'not_found');

@@ -23,8 +23,15 @@ const CONTRACT_OPERATIONS = [
   'get /v1/audit/events',
   'get /v1/me',
   'get /v1/openapi.json',
+  'get /v1/events',
+  'get /v1/events/{id}',
 ];
-const MEDIA_OPERATIONS = ['post /v1/media/images', 'delete /v1/media/images/{id}'];
+const MEDIA_OPERATIONS = [
+  'post /v1/media/images',
+  'delete /v1/media/images/{id}',
+  'get /v1/media/images',
+  'get /v1/media/images/{id}',
+];
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -124,6 +131,8 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
       'PostListItem',
       'PostPage',
       'Image',
+      'ImagePage',
+      'Event',
       'Category',
       'Identity',
       'AuditEvent',
@@ -133,6 +142,13 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
       assert.ok(schemas[name], `components.schemas.${name}`);
     assert.deepEqual(schemas.PostPage.properties.data.items, { $ref: `${SCHEMA_REF}PostListItem` });
     assert.deepEqual(schemas.AuditEventPage.properties.data.items, { $ref: `${SCHEMA_REF}AuditEvent` });
+    assert.deepEqual(schemas.ImagePage.properties.data.items, { $ref: `${SCHEMA_REF}Image` });
+    assert.deepEqual(doc.paths['/v1/media/images/{id}'].get.responses['200'].content['application/json'].schema, {
+      $ref: `${SCHEMA_REF}Image`,
+    });
+    assert.deepEqual(doc.paths['/v1/events/{id}'].get.responses['200'].content['application/json'].schema, {
+      $ref: `${SCHEMA_REF}Event`,
+    });
     assert.deepEqual(doc.paths['/v1/blog/posts/{id}'].get.responses['200'].content['application/json'].schema, {
       $ref: `${SCHEMA_REF}Post`,
     });
@@ -167,7 +183,10 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
         'listCategories',
         'createCategory',
         'uploadImage',
+        'listImages',
+        'getImage',
         'deleteImage',
+        'getEvent',
         'listAuditEvents',
         'getMe',
       ].every((name) => ids.has(name)),
@@ -175,7 +194,28 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
     assert.deepEqual(doc.paths['/v1/blog/posts'].post.security, [{ bearerAuth: ['write_blog'] }]);
     assert.deepEqual(doc.paths['/v1/blog/posts/{id}/publish'].post.security, [{ bearerAuth: ['publish_blog'] }]);
     assert.deepEqual(doc.paths['/v1/me'].get.security, [{ bearerAuth: [] }]);
+    for (const path of ['/v1/media/images', '/v1/media/images/{id}', '/v1/events/{id}'])
+      assert.deepEqual(doc.paths[path].get.security, [{ bearerAuth: ['read_blog'] }], path);
     assert.ok(doc.paths['/v1/openapi.json'].get.responses['200'].description);
+  });
+
+  it('every operation takes Accept-Language, and every error answer names its message’s language', () => {
+    const { parameters, headers } = doc.components;
+    assert.equal(parameters.AcceptLanguage.in, 'header');
+    assert.equal(parameters.AcceptLanguage.name, 'Accept-Language');
+    assert.equal(parameters.AcceptLanguage.required, false);
+    assert.deepEqual(headers.ContentLanguage.schema.enum, ['zh-TW', 'en']);
+    for (const { id, op } of operations()) {
+      assert.ok(
+        op.parameters.some((p: any) => p.$ref === '#/components/parameters/AcceptLanguage'),
+        `${id} takes Accept-Language`,
+      );
+      for (const [status, response] of Object.entries(op.responses) as Array<[string, any]>) {
+        const named = response.headers?.['Content-Language']?.$ref === '#/components/headers/ContentLanguage';
+        assert.equal(named, Number(status) >= 400, `${id} ${status}: Content-Language only on errors`);
+      }
+    }
+    assert.match(doc.components.schemas.ErrorEnvelope.properties.error.properties.message.description, /English/);
   });
 
   it('states required and optional as the API does', () => {

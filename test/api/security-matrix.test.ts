@@ -169,6 +169,17 @@ const ROUTES: RouteCase[] = [
     }),
   },
   { name: 'GET /v1/events', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/events' }) },
+  {
+    name: 'GET /v1/events/{id}',
+    scope: 'read_blog',
+    request: () => ({ method: 'GET', url: '/v1/events/msg_aaaaaaaaaaaaaaaaaaaaaaaa' }),
+  },
+  { name: 'GET /v1/media/images', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/media/images' }) },
+  {
+    name: 'GET /v1/media/images/{id}',
+    scope: 'read_blog',
+    request: () => ({ method: 'GET', url: '/v1/media/images/img_aaaaaaaaaaaaaaaaaaaaaaaa' }),
+  },
 ];
 
 /** Scopes that do NOT satisfy `scope` (write_blog satisfies read_blog). */

@@ -2,7 +2,12 @@
 // API documents (never a 5xx), the common headers, and for an error the whole envelope with a
 // catalogue code whose status and flags match.
 import assert from 'node:assert/strict';
-import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.js';
+import {
+  ERROR_CATALOGUE,
+  MESSAGE_LANGUAGES,
+  type ErrorCode,
+  type MessageLanguage,
+} from '../../src/lib/error-catalogue.js';
 import { API_VERSION_DATE } from '../../src/version.js';
 import type { NoAnswer, RawAnswer } from './raw-http.js';
 
@@ -60,7 +65,10 @@ export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string):
   const spec = ERROR_CATALOGUE[err.code as ErrorCode];
   assert.ok(spec, `unknown error code ${err.code}:\n${show()}`);
   assert.equal(spec.status, res.status, `status of ${err.code}:\n${show()}`);
-  assert.equal(err.message, spec.message, `message of ${err.code}`);
+  // The message is the catalogue's in the language Content-Language names (Accept-Language chose it).
+  const language = res.headers['content-language'] as MessageLanguage;
+  assert.ok(MESSAGE_LANGUAGES.includes(language), `Content-Language of an error:\n${show()}`);
+  assert.equal(err.message, spec.messages[language], `message of ${err.code}`);
   assert.equal(err.retryable, spec.retryable, `retryable of ${err.code}`);
   assert.equal(err.request_id, requestId, `request_id equals X-Request-Id:\n${show()}`);
   assert.ok(Array.isArray(err.details), `details is an array:\n${show()}`);

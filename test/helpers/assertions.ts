@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { ERROR_CATALOGUE, type ErrorCode } from '../../src/lib/error-catalogue.js';
+import { ERROR_CATALOGUE, type ErrorCode, type MessageLanguage } from '../../src/lib/error-catalogue.js';
 import { API_VERSION_DATE } from '../../src/version.js';
 
 /**
- * Asserts the whole error envelope: status, code, message (the catalogue's zh-TW text),
- * details exactly, request_id equal to the X-Request-Id header, retryable, and the common headers.
+ * Asserts the whole error envelope: status, code, message (the catalogue's text in `language`,
+ * zh-TW unless told, named by Content-Language), details exactly, request_id equal to the
+ * X-Request-Id header, retryable, and the common headers.
  */
 /** An answer from inject() or from a real server (see fetch-response.ts). */
 export type AnyResponse = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body' | 'json'>;
@@ -14,8 +15,9 @@ export function assertError(
   res: AnyResponse,
   code: ErrorCode,
   details: Array<{ field: string; issue: string | RegExp }> = [],
-  options: { truncated?: boolean } = {},
+  options: { truncated?: boolean; language?: MessageLanguage } = {},
 ): Record<string, any> {
+  const language = options.language ?? 'zh-TW';
   const spec = ERROR_CATALOGUE[code];
   const body = res.json();
   assert.equal(res.statusCode, spec.status, `status for ${code}: ${res.body}`);
@@ -32,7 +34,8 @@ export function assertError(
   assert.deepEqual(Object.keys(err).sort(), keys);
   if (options.truncated) assert.equal(err.details_truncated, true);
   assert.equal(err.code, code);
-  assert.equal(err.message, spec.message);
+  assert.equal(err.message, spec.messages[language]);
+  assert.equal(res.headers['content-language'], language);
   assert.equal(err.retryable, spec.retryable);
   assert.equal(typeof err.request_id, 'string');
   assert.equal(err.request_id, res.headers['x-request-id']);

@@ -229,6 +229,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one event of the feed by its id
+         * @description The event exactly as GET /v1/events lists it, found by its id: the webhook-id header of a delivery, so a receiver can check a delivery against the feed or fetch an event it missed. An unknown id, another store’s event, a webhook.test event and an event past the feed’s retention answer 404 not_found.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -258,7 +280,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List images, newest first
+         * @description The store’s images (deleted ones are gone), newest upload first, each exactly as its upload answered it, one page at a time: pass meta.next_cursor as cursor until it is null.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["listImages"];
         put?: never;
         /**
          * Upload an image (multipart/form-data, field "file"); 201 new, 200 when the same content exists
@@ -280,7 +308,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get an image
+         * @description One image of the store, exactly as its upload answered it. An unknown, deleted or other store’s image answers 404 not_found.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["getImage"];
         put?: never;
         post?: never;
         /**
@@ -1102,7 +1136,7 @@ export interface components {
                  * @enum {boolean}
                  */
                 details_truncated?: true;
-                /** @description Explanation in Traditional Chinese with a next step; wording may change. */
+                /** @description Explanation with a next step, in Traditional Chinese, or in English when Accept-Language asks for it (Content-Language names which); wording may change. */
                 message: string;
                 /** @description Also in the X-Request-Id header; quote it to the operators */
                 request_id: string;
@@ -1330,6 +1364,37 @@ export interface components {
             url: string;
             /** @description Output width in pixels */
             width: number;
+        };
+        /**
+         * ImagePage
+         * @description The store’s images, newest first
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "img_3k9x0c1m2n4b5v6c7x8z9l0k",
+         *           "basename": "k3v9x0c1m2n4b5v6c7x8z9l0.jpg",
+         *           "path": "/media/brewlab/k3v9x0c1m2n4b5v6c7x8z9l0.jpg",
+         *           "url": "https://blog.example.com/media/brewlab/k3v9x0c1m2n4b5v6c7x8z9l0.jpg",
+         *           "content_type": "image/jpeg",
+         *           "width": 1600,
+         *           "height": 1067,
+         *           "bytes": 248311
+         *         }
+         *       ],
+         *       "meta": {
+         *         "next_cursor": "eyJoIjoiOWQ0YjE...",
+         *         "limit": 20
+         *       }
+         *     }
+         */
+        ImagePage: {
+            data: components["schemas"]["Image"][];
+            meta: {
+                /** @description The page size used */
+                limit: number;
+                /** @description Pass as `cursor` for the next page; null on the last page */
+                next_cursor: string | null;
+            };
         };
         /**
          * NewCategory
@@ -1766,9 +1831,15 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+        AcceptLanguage: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The language of error.message: `zh-TW` or `en`, as Accept-Language chose */
+        ContentLanguage: "zh-TW" | "en";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1794,7 +1865,10 @@ export interface operations {
                  */
                 until?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1812,6 +1886,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1821,6 +1896,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1830,6 +1906,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,6 +1916,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1848,6 +1926,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,6 +1936,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1868,7 +1948,10 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1886,6 +1969,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,6 +1979,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1904,6 +1989,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,6 +1999,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1922,6 +2009,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1931,6 +2019,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1940,6 +2029,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,6 +2042,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description Required: 1–255 printable ASCII characters identifying this creation */
                 "idempotency-key": string;
             };
@@ -1976,6 +2068,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1985,6 +2078,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1994,6 +2088,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,6 +2098,7 @@ export interface operations {
             /** @description Error codes: category_name_conflict, idempotency_key_reused, idempotency_in_progress */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,6 +2108,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2021,6 +2118,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2030,6 +2128,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2039,6 +2138,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,7 +2150,10 @@ export interface operations {
     deleteCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: number;
             };
@@ -2068,6 +2171,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2077,6 +2181,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2086,6 +2191,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,6 +2201,7 @@ export interface operations {
             /** @description Error codes: category_has_children */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2104,6 +2211,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2221,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2231,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2241,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,7 +2253,10 @@ export interface operations {
     updateCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: number;
             };
@@ -2171,6 +2285,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2180,6 +2295,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2189,6 +2305,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2198,6 +2315,7 @@ export interface operations {
             /** @description Error codes: category_name_conflict */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,6 +2325,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2335,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2345,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +2355,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2262,7 +2384,10 @@ export interface operations {
                  */
                 updated_since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2280,6 +2405,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2289,6 +2415,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2298,6 +2425,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2307,6 +2435,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2316,6 +2445,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2325,6 +2455,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2334,6 +2465,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2478,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description Required: 1–255 printable ASCII characters identifying this creation */
                 "idempotency-key": string;
             };
@@ -2372,6 +2506,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,6 +2516,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2390,6 +2526,7 @@ export interface operations {
             /** @description Error codes: duplicate_content, idempotency_key_reused, idempotency_in_progress */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +2536,7 @@ export interface operations {
             /** @description Error codes: content_too_large */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2408,6 +2546,7 @@ export interface operations {
             /** @description Error codes: validation_failed, title_charset_unsupported, cover_image_not_owned */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2417,6 +2556,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited, quota_exceeded */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2426,6 +2566,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,6 +2576,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,6 +2589,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description The ETag of the copy you hold: 304 with no body while the post is unchanged */
                 "if-none-match"?: string;
             };
@@ -2480,6 +2624,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2489,6 +2634,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,6 +2644,7 @@ export interface operations {
             /** @description Error codes: not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,6 +2654,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2516,6 +2664,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,6 +2674,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2534,6 +2684,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +2697,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description The post’s ETag as last read: the call is refused with 412 precondition_failed, writing nothing, if the post changed since */
                 "if-match"?: string;
             };
@@ -2571,6 +2724,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2580,6 +2734,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +2744,7 @@ export interface operations {
             /** @description Error codes: not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,6 +2754,7 @@ export interface operations {
             /** @description Error codes: confirmation_required, post_is_published, post_has_product_links */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2607,6 +2764,7 @@ export interface operations {
             /** @description Error codes: precondition_failed */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,6 +2774,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +2784,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2634,6 +2794,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2643,6 +2804,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2655,6 +2817,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description The post’s ETag as last read: the call is refused with 412 precondition_failed, writing nothing, if the post changed since */
                 "if-match"?: string;
             };
@@ -2683,6 +2847,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2692,6 +2857,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2701,6 +2867,7 @@ export interface operations {
             /** @description Error codes: not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2710,6 +2877,7 @@ export interface operations {
             /** @description Error codes: duplicate_content */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2719,6 +2887,7 @@ export interface operations {
             /** @description Error codes: precondition_failed */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2728,6 +2897,7 @@ export interface operations {
             /** @description Error codes: content_too_large */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2737,6 +2907,7 @@ export interface operations {
             /** @description Error codes: validation_failed, title_charset_unsupported, cover_image_not_owned */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2746,6 +2917,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2755,6 +2927,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +2937,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2775,7 +2949,10 @@ export interface operations {
     createPreviewLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: number;
             };
@@ -2811,6 +2988,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2820,6 +2998,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2829,6 +3008,7 @@ export interface operations {
             /** @description Error codes: not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +3018,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2847,6 +3028,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2856,6 +3038,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2865,6 +3048,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,6 +3061,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description The post’s ETag as last read: the call is refused with 412 precondition_failed, writing nothing, if the post changed since */
                 "if-match"?: string;
             };
@@ -2906,6 +3092,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,6 +3102,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2924,6 +3112,7 @@ export interface operations {
             /** @description Error codes: not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +3122,7 @@ export interface operations {
             /** @description Error codes: precondition_failed */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2942,6 +3132,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,6 +3142,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,6 +3152,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2969,6 +3162,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,6 +3175,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description The post’s ETag as last read: the call is refused with 412 precondition_failed, writing nothing, if the post changed since */
                 "if-match"?: string;
             };
@@ -3005,6 +3201,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,6 +3211,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3023,6 +3221,7 @@ export interface operations {
             /** @description Error codes: not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,6 +3231,7 @@ export interface operations {
             /** @description Error codes: precondition_failed */
             412: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +3241,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3251,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,6 +3261,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3068,6 +3271,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,7 +3289,10 @@ export interface operations {
                 /** @description Comma-separated event types (`post.deleted`) or prefixes (`post.*`); absent: every type */
                 types?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3103,6 +3310,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,6 +3320,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,6 +3330,7 @@ export interface operations {
             /** @description Error codes: cursor_expired */
             410: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3130,6 +3340,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3139,6 +3350,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3148,6 +3360,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3370,103 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /** @description The event’s id (msg_…): the `id` of a feed item, the webhook-id header of its deliveries */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3168,7 +3478,10 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3186,6 +3499,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +3509,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3519,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3529,104 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listImages: {
+        parameters: {
+            query?: {
+                /** @description The previous page’s meta.next_cursor, unchanged. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store’s images, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImagePage"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,7 +3647,10 @@ export interface operations {
     uploadImage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3270,6 +3687,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3279,6 +3697,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +3707,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +3717,7 @@ export interface operations {
             /** @description Error codes: image_too_large */
             413: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3306,6 +3727,7 @@ export interface operations {
             /** @description Error codes: unsupported_media_type */
             415: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3737,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3324,6 +3747,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited, quota_exceeded */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,6 +3757,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3342,6 +3767,103 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /** @description The id from the upload response */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An uploaded image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable, not_found */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3353,7 +3875,10 @@ export interface operations {
     deleteImage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 /** @description The id from the upload response */
                 id: string;
@@ -3372,6 +3897,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +3907,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3390,6 +3917,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3399,6 +3927,7 @@ export interface operations {
             /** @description Error codes: image_in_use */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3408,6 +3937,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3417,6 +3947,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,6 +3957,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3435,6 +3967,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3446,7 +3979,10 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3464,6 +4000,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3473,6 +4010,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3482,6 +4020,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3491,6 +4030,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3511,7 +4051,10 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3529,6 +4072,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3538,6 +4082,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3547,6 +4092,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3556,6 +4102,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +4112,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3574,6 +4122,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3583,6 +4132,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3594,7 +4144,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3616,6 +4169,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +4179,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3634,6 +4189,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3643,6 +4199,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +4209,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3661,6 +4219,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +4229,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,7 +4241,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -3701,6 +4264,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3710,6 +4274,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3719,6 +4284,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,6 +4294,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3737,6 +4304,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,6 +4314,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,6 +4324,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3766,7 +4336,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -3784,6 +4357,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +4367,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3802,6 +4377,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,6 +4387,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3820,6 +4397,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,6 +4407,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,6 +4417,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,7 +4429,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -3873,6 +4456,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3882,6 +4466,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +4476,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +4486,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,6 +4496,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +4506,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,6 +4516,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,7 +4546,10 @@ export interface operations {
                  */
                 until?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -3976,6 +4569,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,6 +4579,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3994,6 +4589,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4003,6 +4599,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4012,6 +4609,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4021,6 +4619,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,6 +4629,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,7 +4641,10 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 delivery_id: string;
                 id: string;
@@ -4062,6 +4665,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4071,6 +4675,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4080,6 +4685,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4089,6 +4695,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4098,6 +4705,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,6 +4715,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,6 +4725,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,7 +4737,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 delivery_id: string;
                 id: string;
@@ -4148,6 +4761,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4157,6 +4771,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4166,6 +4781,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,6 +4791,7 @@ export interface operations {
             /** @description Error codes: delivery_not_retryable */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,6 +4801,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +4811,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4821,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +4831,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4222,7 +4843,10 @@ export interface operations {
     replayWebhookEvents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -4246,6 +4870,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,6 +4880,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4264,6 +4890,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4273,6 +4900,7 @@ export interface operations {
             /** @description Error codes: delivery_not_retryable */
             409: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,6 +4910,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4291,6 +4920,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4300,6 +4930,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4309,6 +4940,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4320,7 +4952,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -4340,6 +4975,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4349,6 +4985,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,6 +4995,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,6 +5005,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +5015,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +5025,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4394,6 +5035,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,7 +5047,10 @@ export interface operations {
     sendTestWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path: {
                 id: string;
             };
@@ -4425,6 +5070,7 @@ export interface operations {
             /** @description Error codes: unauthorized */
             401: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4434,6 +5080,7 @@ export interface operations {
             /** @description Error codes: insufficient_scope */
             403: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,6 +5090,7 @@ export interface operations {
             /** @description Error codes: feature_unavailable, not_found */
             404: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4452,6 +5100,7 @@ export interface operations {
             /** @description Error codes: validation_failed */
             422: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4461,6 +5110,7 @@ export interface operations {
             /** @description Error codes: rate_limited, concurrency_limited */
             429: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4470,6 +5120,7 @@ export interface operations {
             /** @description Error codes: internal_error */
             500: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4479,6 +5130,7 @@ export interface operations {
             /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,7 +2,7 @@
 // `list` walks what is there now; `follow` keeps polling, resuming from a saved cursor.
 import type { RequestOptions } from '../transport.js';
 import type { EventPage, EventQuery, FeedEvent } from '../types.js';
-import { requestOptions, Resource } from './resource.js';
+import { id, requestOptions, Resource } from './resource.js';
 
 export interface FollowOptions extends RequestOptions {
   /** Resume after this cursor (a saved `next_cursor`, or an event's `sequence`); default: the oldest event kept. */
@@ -39,6 +39,14 @@ export class EventsApi extends Resource {
   /** One page: events after `after`, and the cursor to continue from (present on every page, also an empty one). */
   async listPage(query: EventQuery = {}, options?: RequestOptions): Promise<EventPage> {
     return this.body({ method: 'GET', path: '/v1/events', query, options: requestOptions(options) });
+  }
+
+  /**
+   * One event of the feed by its id: the `id` of a feed item, or the `webhook-id` header of a
+   * webhook delivery. Past the feed's retention, or unknown, it throws BlogApiError not_found.
+   */
+  async get(eventId: string, options?: RequestOptions): Promise<FeedEvent> {
+    return this.body({ method: 'GET', path: `/v1/events/${id(eventId)}`, options: requestOptions(options) });
   }
 
   /** Every event after `after` that is in the feed now, page after page, oldest first. */

@@ -1,5 +1,6 @@
+import { PageIterator } from '../paging.js';
 import type { RequestOptions } from '../transport.js';
-import type { Image } from '../types.js';
+import type { Image, ImageListQuery, ImagePage } from '../types.js';
 import { id, requestOptions, Resource } from './resource.js';
 
 export interface UploadOptions extends RequestOptions {
@@ -27,6 +28,22 @@ export class ImagesApi extends Resource {
       idempotent: true,
       options: requestOptions(options),
     });
+  }
+
+  /** The store's images, newest upload first, fetching page after page as you iterate. */
+  list(query: ImageListQuery = {}, options?: RequestOptions): PageIterator<Image> {
+    return new PageIterator(query.cursor, (cursor) =>
+      this.listPage({ ...query, ...(cursor === undefined ? {} : { cursor }) }, options),
+    );
+  }
+
+  async listPage(query: ImageListQuery = {}, options?: RequestOptions): Promise<ImagePage> {
+    return this.body({ method: 'GET', path: '/v1/media/images', query, options: requestOptions(options) });
+  }
+
+  /** One image, as its upload answered it; an unknown, deleted or other store's image throws BlogApiError not_found. */
+  async get(imageId: string, options?: RequestOptions): Promise<Image> {
+    return this.body({ method: 'GET', path: `/v1/media/images/${id(imageId)}`, options: requestOptions(options) });
   }
 
   /** Refused with 409 image_in_use while a post shows it. */

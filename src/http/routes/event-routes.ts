@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
-import { EventPageSchema, EventQuery } from '../../modules/events/index.js';
+import { EventIdParam, EventPageSchema, EventQuery, EventSchema } from '../../modules/events/index.js';
 import { callerOf } from '../route-policy.js';
 
 export function registerEventRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -24,5 +24,24 @@ export function registerEventRoutes(app: FastifyInstance, ctx: AppContext): void
       },
     },
     async (request) => ctx.events.list(callerOf(request).store, request.query),
+  );
+
+  app.get<{ Params: Static<typeof EventIdParam> }>(
+    '/v1/events/:id',
+    {
+      config: { policy: { scope: 'read_blog' } },
+      schema: {
+        tags: ['events'],
+        operationId: 'getEvent',
+        summary: 'Get one event of the feed by its id',
+        description:
+          'The event exactly as GET /v1/events lists it, found by its id: the webhook-id header of a delivery, so a receiver can check a delivery against the feed or fetch an event it missed. ' +
+          'An unknown id, another store’s event, a webhook.test event and an event past the feed’s retention answer 404 not_found.',
+        security: [{ bearerAuth: [] }],
+        params: EventIdParam,
+        response: { 200: EventSchema, ...errorResponses([...GATED_ERRORS, 'not_found']) },
+      },
+    },
+    async (request) => ctx.events.get(callerOf(request).store, request.params.id),
   );
 }

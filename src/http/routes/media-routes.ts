@@ -4,7 +4,13 @@ import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import { errorResponses, GATED_ERRORS } from '../../lib/schema-kit.js';
-import { ImageIdParam, ImageSchema, ImageUploadBodySchema } from '../../modules/media/index.js';
+import {
+  ImageIdParam,
+  ImageListQuery,
+  ImagePageSchema,
+  ImageSchema,
+  ImageUploadBodySchema,
+} from '../../modules/media/index.js';
 import { errorHandler, sendApiError } from '../error-envelope.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';
@@ -87,6 +93,45 @@ export async function registerMediaRoutes(app: FastifyInstance, ctx: AppContext)
       },
     );
   });
+
+  app.get<{ Querystring: Static<typeof ImageListQuery> }>(
+    '/v1/media/images',
+    {
+      config: { policy: { scope: 'read_blog', feature: 'media_upload' } },
+      schema: {
+        tags: ['media'],
+        operationId: 'listImages',
+        summary: 'List images, newest first',
+        description:
+          'The store’s images (deleted ones are gone), newest upload first, each exactly as its upload answered it, one page at a time: pass meta.next_cursor as cursor until it is null.',
+        security: [{ bearerAuth: [] }],
+        querystring: ImageListQuery,
+        response: { 200: ImagePageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable']) },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return ctx.images.list(caller.store, request.query, caller.application);
+    },
+  );
+
+  app.get<{ Params: Static<typeof ImageIdParam> }>(
+    '/v1/media/images/:id',
+    {
+      config: { policy: { scope: 'read_blog', feature: 'media_upload' } },
+      schema: {
+        tags: ['media'],
+        operationId: 'getImage',
+        summary: 'Get an image',
+        description:
+          'One image of the store, exactly as its upload answered it. An unknown, deleted or other store’s image answers 404 not_found.',
+        security: [{ bearerAuth: [] }],
+        params: ImageIdParam,
+        response: { 200: ImageSchema, ...errorResponses([...GATED_ERRORS, 'feature_unavailable', 'not_found']) },
+      },
+    },
+    async (request) => ctx.images.get(callerOf(request).store, request.params.id),
+  );
 
   app.delete<{ Params: Static<typeof ImageIdParam> }>(
     '/v1/media/images/:id',

@@ -59,6 +59,23 @@ export class EventFeed {
     private readonly retentionDays: number,
   ) {}
 
+  /**
+   * One event of the store's feed by its id (the webhook-id of its deliveries), as the feed shows
+   * it. Not found (404) when it is another store's, not in the feed (a webhook.test event, one
+   * written before the feed existed) or past retention: at or below the store's horizon, where
+   * the feed no longer shows it even while a pending delivery keeps its row.
+   */
+  async get(store: Store, id: string): Promise<EventView> {
+    const counter = counterQuery(this.engine, store.id);
+    const { rows } = await sql<{ id: string; body: string; sequence: number | string }>`
+      SELECT id, body, sequence FROM webhook_events
+      WHERE id = ${id} AND store_id = ${store.id} AND sequence IS NOT NULL
+        AND sequence > COALESCE((SELECT c.purged_through FROM (${counter}) c), 0)`.execute(this.db);
+    const row = rows[0];
+    if (!row) throw new ApiError('not_found');
+    return presentEvent(store, row);
+  }
+
   async list(store: Store, query: EventQueryInput): Promise<EventPageView> {
     const limit = query.limit ?? EVENT_PAGE_DEFAULT;
     const filter = parseTypeFilter(query.types);

@@ -17,6 +17,14 @@ export const EventSchema = Type.Object(
 );
 export type EventView = Static<typeof EventSchema>;
 
+export const EventIdParam = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The event’s id (msg_…): the `id` of a feed item, the webhook-id header of its deliveries',
+  }),
+});
+
 export const EventQuery = Type.Object(
   {
     after: Type.Optional(

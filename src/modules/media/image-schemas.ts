@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
 
 /** Image object (docs/media.md); every field is read-only. */
 export const ImageSchema = Type.Object(
@@ -28,3 +29,13 @@ export const ImageUploadBodySchema = Type.Object(
 export const ImageIdParam = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100, description: 'The id from the upload response' }),
 });
+
+/** GET /v1/media/images: the page parameters of every cursor-paged list, nothing else. */
+export const ImageListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export type ImageListQueryInput = Static<typeof ImageListQuery>;
+
+export const ImagePageSchema = Type.Object(
+  { data: Type.Array(ImageSchema), meta: PageMetaSchema },
+  { title: 'ImagePage', description: 'The store’s images, newest first' },
+);
+export type ImagePage = Static<typeof ImagePageSchema>;

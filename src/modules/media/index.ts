@@ -4,6 +4,8 @@ export * from './image-schemas.js';
 export * from './media-store.js';
 export * from './local-media-store.js';
 export * from './media-service.js';
+export * from './image-reads.js';
+export * from './image-presenter.js';
 export * from './uploaded-file.js';
 export * from './s3-media-store.js';
 export * from './create-media-store.js';

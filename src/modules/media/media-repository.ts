@@ -27,6 +27,28 @@ export function findLiveImage(db: Db, storeId: number, id: string): Promise<Imag
     .executeTakeFirst();
 }
 
+/** Where a page of the image list continues: after the image created at `createdAt` with id `id`. */
+export interface ImageListPosition {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * The store's live images, newest first (ties by id, descending), after `after` when given, at
+ * most `limit` (index images_live_listing, migration 0016).
+ */
+export function listLiveImages(
+  db: Db,
+  storeId: number,
+  after: ImageListPosition | undefined,
+  limit: number,
+): Promise<ImageRow[]> {
+  let q = db.selectFrom('images').selectAll().where('store_id', '=', storeId).where('deleted_at', 'is', null);
+  // A row-value comparison, so the index range starts at the cursor (as the post list does).
+  if (after) q = q.where(sql<SqlBool>`(created_at, id) < (${after.createdAt}, ${after.id})`);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** The live image at a public address (store handle and file name), or undefined. */
 export function findPublicImage(
   db: Db,

@@ -28,6 +28,7 @@ import {
   type ProcessedImage,
 } from './image-processor.js';
 import type { ImageObject } from './image-schemas.js';
+import { presentImage } from './image-presenter.js';
 import { createMediaStore } from './create-media-store.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
@@ -231,15 +232,7 @@ export class MediaService {
   }
 
   private present(store: Store, row: ImageRow): ImageObject {
-    return {
-      id: row.id,
-      basename: row.basename,
-      ...imagePublicRef(store.handle, row.basename, this.publicBaseUrl),
-      content_type: row.content_type,
-      width: row.width,
-      height: row.height,
-      bytes: row.bytes,
-    };
+    return presentImage(store, row, this.publicBaseUrl);
   }
 }
 
