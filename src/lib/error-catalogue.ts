@@ -237,7 +237,10 @@ export const ERROR_CATALOGUE = {
   service_unavailable: {
     status: 503,
     retryable: true,
-    message: '服務暫時無法使用資料庫。請於 Retry-After 秒後以退避方式重試；寫入請帶同一個 Idempotency-Key 重送。',
+    messages: {
+      'zh-TW': '服務暫時無法使用資料庫。請於 Retry-After 秒後以退避方式重試；寫入請帶同一個 Idempotency-Key 重送。',
+      en: 'The service cannot use its database right now. Retry after Retry-After seconds with back-off; resend a write with the same Idempotency-Key.',
+    },
   },
   internal_error: {
     status: 500,
