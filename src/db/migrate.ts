@@ -13,6 +13,7 @@ import { eventFeedMigration } from './migrations/0012-event-feed.js';
 import { storeSearchKeysMigration } from './migrations/0013-store-search-keys.js';
 import { plainSearchTextMigration } from './migrations/0014-plain-search-text.js';
 import { dropUnreadTrigramIndexMigration } from './migrations/0015-drop-unread-trigram-index.js';
+import { linearSearchKeysMigration } from './migrations/0016-linear-search-keys.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -48,6 +49,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0014-plain-search-text', plainSearchTextMigration(engine)),
     // PostgreSQL: an index only the release before 0013 read.
     expand('0015-drop-unread-trigram-index', dropUnreadTrigramIndexMigration(engine)),
+    // PostgreSQL: the same keys from the same function, computed in linear time.
+    expand('0016-linear-search-keys', linearSearchKeysMigration(engine)),
   ];
 }
 
