@@ -3,12 +3,20 @@
 // FTS5 tokens. A search must find the same posts on both engines, so for any text the two give
 // the same set of trigrams: long runs without white space, CJK, characters outside the BMP,
 // combining marks, punctuation, and white space other than the space that separates words.
+// Migration 0016 replaced the function without rewriting stored keys: rows written before it
+// must hold exactly the keys it computes.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { describeOnPostgres } from '../helpers/engines.js';
+import { START_TIME } from '../helpers/test-app.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest, releaseMigrations } from '../../src/db/migrate.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { searchText, storeSearchTokens } from '../../src/lib/search-text.js';
+import { StoreService } from '../../src/modules/stores/index.js';
 
 /** PostgreSQL's key `<store>:<trigram>` spelled as SQLite's token `s<store>t<three code points in hex>`. */
 function asToken(key: string): string {
@@ -87,5 +95,50 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('finds the keys stored before migration 0016 equal to those it computes (nothing to rewrite)', async () => {
+    const created = await postgres.create({ empty: true });
+    const handle = openDatabase(created.database);
+    try {
+      await migrateToLatest(
+        handle,
+        releaseMigrations('postgres').filter((m) => m.name < '0016'),
+      );
+      const store = await new StoreService(handle.db, new ManualClock(START_TIME)).create({
+        handle: 'before-0016',
+        name: 'Before 0016',
+      });
+      const texts = ['pan cakes 茶葉蛋', 'x'.repeat(3000), '😀😀😀😀 ab 𠀋𠀋𠀋', `${'ab字'.repeat(500)} tail`];
+      for (const text of texts) {
+        const post = await handle.db
+          .insertInto('posts')
+          .values({
+            store_id: store.id,
+            title: 't',
+            summary: null,
+            body_html: '<p>b</p>',
+            warnings: '[]',
+            cover_image_id: null,
+            default_category_id: null,
+            published_at: null,
+            view_count: 0,
+            created_at: Date.parse(START_TIME),
+            updated_at: Date.parse(START_TIME),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await handle.db.insertInto('post_search').values({ post_id: post.id, store_id: store.id, text }).execute();
+      }
+      assert.deepEqual((await migrateToLatest(handle)).applied, ['0016-linear-search-keys']);
+      const { rows } = await sql<{ rows: number; same: number }>`
+        SELECT count(*)::int AS rows,
+               count(*) FILTER (WHERE keys @> post_search_keys(store_id, text) AND keys <@ post_search_keys(store_id, text))::int AS same
+        FROM post_search`.execute(handle.db);
+      assert.deepEqual(rows, [{ rows: texts.length, same: texts.length }]);
+    } finally {
+      await handle.close();
+      await created.drop();
+    }
   });
 });
