@@ -22,7 +22,7 @@ export const USAGE = `usage: blog-api <command>
             [--read-per-minute N] [--write-per-minute N] [--concurrency N]
   key revoke <key_id>
   key update <key_id> [--expires-at <ISO 8601 with offset | never>] [--read-per-minute N] [--write-per-minute N] [--concurrency N]
-  key list --store <h>
+  key list --store <h> | --expiring [--store <h>]    (--expiring: active keys expiring within 30 days, by store)
   post link-product <handle> <post_id> <product_id>
   post unlink-product <handle> <post_id> <product_id>
   category rename <handle> <category_id> <new name>

@@ -1,6 +1,13 @@
 import type { AppContext } from '../context.js';
 import { formatNullable, parseOffsetDateTime } from '../lib/time.js';
-import { isScope, KEY_ID_PATTERN, type KeySummary, type Scope, SCOPES } from '../modules/keys/index.js';
+import {
+  EXPIRY_WARNING_DAYS,
+  isScope,
+  KEY_ID_PATTERN,
+  type KeySummary,
+  type Scope,
+  SCOPES,
+} from '../modules/keys/index.js';
 import {
   CommandError,
   parse,
@@ -48,7 +55,8 @@ export async function keyCommand(ctx: AppContext, sub: string | undefined, args:
     case 'update':
       return updateKey(ctx, args);
     case 'list': {
-      const { values } = parse(args, { store: { type: 'string' } });
+      const { values } = parse(args, { store: { type: 'string' }, expiring: { type: 'boolean' } });
+      if (values.expiring) return listExpiring(ctx, values.store);
       const store = await ctx.stores.findByHandle(requireString('store', values.store));
       if (!store) throw new CommandError(`no store with handle "${String(values.store)}"`);
       const keys = await ctx.keys.listForStore(store.id);
@@ -57,6 +65,33 @@ export async function keyCommand(ctx: AppContext, sub: string | undefined, args:
     default:
       throw new UsageError('key commands: issue, revoke, update, list');
   }
+}
+
+/**
+ * The active keys expiring within EXPIRY_WARNING_DAYS, per store (the metric
+ * blog_api_keys_expiring only counts them): every store that has one, by handle, or only `handle`'s.
+ */
+async function listExpiring(ctx: AppContext, handle: OptionValue) {
+  let storeId: number | undefined;
+  if (handle !== undefined) {
+    const store = await ctx.stores.findByHandle(requireString('store', handle));
+    if (!store) throw new CommandError(`no store with handle "${String(handle)}"`);
+    storeId = store.id;
+  }
+  const found = await ctx.keys.listExpiring(ctx.clock.now().getTime(), EXPIRY_WARNING_DAYS, storeId);
+  const byStore = new Map<number, KeySummary[]>();
+  for (const { storeId: id, key } of found) {
+    const keys = byStore.get(id) ?? [];
+    keys.push(key);
+    byStore.set(id, keys);
+  }
+  const stores = [];
+  for (const [id, keys] of byStore) {
+    const store = await ctx.stores.findById(id);
+    if (store) stores.push({ store: store.handle, keys: keys.map((k) => presentKey(k, store.utcOffset)) });
+  }
+  stores.sort((a, b) => (a.store < b.store ? -1 : a.store > b.store ? 1 : 0));
+  return { within_days: EXPIRY_WARNING_DAYS, keys: found.length, stores };
 }
 
 function requireKeyId(positionals: string[]): string {

@@ -14,6 +14,7 @@ import { storeSearchKeysMigration } from './migrations/0013-store-search-keys.js
 import { plainSearchTextMigration } from './migrations/0014-plain-search-text.js';
 import { dropUnreadTrigramIndexMigration } from './migrations/0015-drop-unread-trigram-index.js';
 import { imageListingMigration } from './migrations/0016-image-listing.js';
+import { linearSearchKeysMigration } from './migrations/0017-linear-search-keys.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -50,6 +51,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     // PostgreSQL: an index only the release before 0013 read.
     expand('0015-drop-unread-trigram-index', dropUnreadTrigramIndexMigration(engine)),
     expand('0016-image-listing', imageListingMigration()),
+    // PostgreSQL: the same keys from the same function, computed in linear time.
+    expand('0017-linear-search-keys', linearSearchKeysMigration(engine)),
   ];
 }
 

@@ -1,27 +1,64 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
-import { ApiError, detail } from '../lib/api-error.js';
+import { ApiError, detail, type ErrorDetail } from '../lib/api-error.js';
 import { DEFAULT_MESSAGE_LANGUAGE, messageOf, type MessageLanguage } from '../lib/error-catalogue.js';
 import { messageLanguageOf } from '../lib/message-language.js';
-import { MAX_DETAILS } from '../lib/request-bounds.js';
+import { MAX_DETAIL_TEXT_CHARS, MAX_DETAILS, MAX_DETAILS_JSON_BYTES } from '../lib/request-bounds.js';
 import { detailsFromAjv } from './validation.js';
 
 /**
- * The error envelope (docs/api-behaviour.md): `{ error: { code, message, details, request_id, retryable } }`, with
- * at most MAX_DETAILS details; `details_truncated: true` is added when more were found.
+ * The error envelope (docs/api-behaviour.md): `{ error: { code, message, details, request_id, retryable } }`.
+ * Every answer's details pass through here, so this is where their size is bounded, whatever
+ * the input they echo: each `field` and `issue` cut to MAX_DETAIL_TEXT_CHARS, at most
+ * MAX_DETAILS details and MAX_DETAILS_JSON_BYTES of them; `details_truncated: true` is added
+ * when some were left out.
  */
 export function envelopeOf(err: ApiError, requestId: string, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE) {
-  const truncated = err.details.length > MAX_DETAILS;
+  const { details, truncated } = listedDetails(err.details);
   return {
     error: {
       code: err.code,
       message: messageOf(err.code, language),
-      details: truncated ? err.details.slice(0, MAX_DETAILS) : err.details,
+      details,
       ...(truncated ? { details_truncated: true as const } : {}),
       request_id: requestId,
       retryable: err.retryable,
     },
   };
+}
+
+/** The details an answer lists, each cut, in order until either bound is reached. */
+function listedDetails(all: ErrorDetail[]): { details: ErrorDetail[]; truncated: boolean } {
+  const details: ErrorDetail[] = [];
+  let bytes = 0;
+  for (const d of all) {
+    if (details.length === MAX_DETAILS) return { details, truncated: true };
+    const listed = { field: cutText(d.field), issue: cutText(d.issue) };
+    bytes += Buffer.byteLength(JSON.stringify(listed)) + 1;
+    if (bytes > MAX_DETAILS_JSON_BYTES) return { details, truncated: true };
+    details.push(listed);
+  }
+  return { details, truncated: false };
+}
+
+const ELLIPSIS = '\u2026';
+
+/**
+ * `text` when it has at most MAX_DETAIL_TEXT_CHARS characters (code points); else its first
+ * MAX_DETAIL_TEXT_CHARS − 1 and an ellipsis. Reads at most that many characters of `text`,
+ * however long it is.
+ */
+function cutText(text: string): string {
+  if (text.length <= MAX_DETAIL_TEXT_CHARS) return text;
+  let at = 0;
+  let keep = 0;
+  for (let chars = 0; at < text.length; chars++) {
+    if (chars === MAX_DETAIL_TEXT_CHARS - 1) keep = at;
+    // A character past the limit exists: cut.
+    if (chars === MAX_DETAIL_TEXT_CHARS) return text.slice(0, keep) + ELLIPSIS;
+    at += text.codePointAt(at)! > 0xffff ? 2 : 1;
+  }
+  return text;
 }
 
 /**

@@ -4,6 +4,22 @@
 /** At most this many `details` in an error answer; the envelope says when more were found. */
 export const MAX_DETAILS = 100;
 
+/**
+ * Longest `field` or `issue` of an error answer, in characters (Unicode code points). Both may
+ * echo input (an unknown field's name, a list of ids); a longer one is cut to its first 199
+ * characters followed by `…` (U+2026), 200 in all, never inside a surrogate pair.
+ */
+export const MAX_DETAIL_TEXT_CHARS = 200;
+
+/**
+ * Most bytes the `details` of one error answer take as JSON (each detail counted as sent, with
+ * its comma). Details past it are left out, as past MAX_DETAILS, so that a whole answer stays
+ * under 16 KB: one detail cut to MAX_DETAIL_TEXT_CHARS takes at most about 2.5 KB (every
+ * character escaped as `\u00XX`), and everything else in the envelope is the catalogue's text,
+ * the request id (at most 64 characters) and a few fixed fields.
+ */
+export const MAX_DETAILS_JSON_BYTES = 12_000;
+
 /** Deepest nesting of arrays and objects a JSON body may have (the outermost object is level 1). */
 export const MAX_JSON_DEPTH = 32;
 

@@ -24,7 +24,12 @@ export const DateTime = (description?: string) =>
 export const OffsetDateTime = (description?: string) =>
   Type.String({ format: 'offset-date-time', description, examples: ['2026-09-14T10:00:00+08:00'] });
 
-export const ErrorDetailSchema = Type.Object({ field: Type.String(), issue: Type.String() });
+/** Each text may echo input; the envelope cuts it to 200 characters (docs/api-behaviour.md, "Bounded work per request"). */
+const detailText = (description: string) => Type.String({ maxLength: 200, description });
+export const ErrorDetailSchema = Type.Object({
+  field: detailText('The field, query parameter or header at fault; one longer than 200 characters ends in `…`'),
+  issue: detailText('What is wrong with it; one longer than 200 characters ends in `…`'),
+});
 
 export const ErrorEnvelopeSchema = Type.Object(
   {
@@ -41,11 +46,12 @@ export const ErrorEnvelopeSchema = Type.Object(
       details: Type.Array(ErrorDetailSchema, {
         maxItems: 100,
         description:
-          'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries.',
+          'Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries, and no more than 12,000 bytes of them as JSON: every error answer is under 16 KB.',
       }),
       details_truncated: Type.Optional(
         Type.Literal(true, {
-          description: 'Present (true) only when more problems were found than the 100 listed in details',
+          description:
+            'Present (true) only when more problems were found than details lists (at most 100, and at most 12,000 bytes of them)',
         }),
       ),
       request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it to the operators' }),

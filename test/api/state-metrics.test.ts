@@ -1,5 +1,5 @@
-// Metrics read from the database at scrape time: active keys expiring within 30 days per store
-// (the store's handle as the only label; no key id), and the webhook backlog and attempt outcomes.
+// Metrics read from the database at scrape time: active keys expiring within 30 days in all
+// stores (one number: no store handle, no key id), and the webhook backlog and attempt outcomes.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/test-app.js';
@@ -22,7 +22,7 @@ describeTenantApp(
   'metrics read from the database',
   { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }, tenant: false },
   (suite) => {
-    it('counts active keys expiring within 30 days per store, without key ids; revoked, expired and distant keys are left out', async () => {
+    it('counts active keys expiring within 30 days in all stores, without a label; revoked, expired and distant keys are left out', async () => {
       const soon = await suite.t.createStore();
       const later = await suite.t.createStore();
       const keyIds: string[] = [];
@@ -47,18 +47,23 @@ describeTenantApp(
       await suite.t.issueKey(later, ['read_blog'], { expiresInDays: 400 });
       await suite.t.issueKey(later, ['read_blog'], { expiresInDays: null });
 
-      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [`{store="${soon.handle}"} 2`]);
+      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [' 2']);
+      // A key of a second store expiring soon counts in the same number.
+      const other = await suite.t.createStore();
+      await suite.t.issueKey(other, ['read_blog'], { expiresInDays: 20 });
+      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [' 3']);
       const text = (await suite.t.request({ method: 'GET', url: '/metrics' })).body;
-      for (const id of [...keyIds, revoked.keyId]) assert.ok(!text.includes(id), `metrics mention key ${id}`);
+      for (const id of [...keyIds, revoked.keyId, soon.handle, other.handle, later.handle])
+        assert.ok(!text.includes(id), `metrics mention ${id}`);
 
       // 11 days on: the 10-day key has expired (no longer counted), the 31-day one has come within 30.
       suite.t.clock.advance(11 * DAY);
-      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [`{store="${soon.handle}"} 2`]);
-      // 20 more: only the 31-day key is left, a day from expiry; then none, and the store drops out.
+      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [' 3']);
+      // 19 more: the 31-day key is left, a day from expiry (the 20-day one has expired); then none.
       suite.t.clock.advance(19 * DAY);
-      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [`{store="${soon.handle}"} 1`]);
+      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [' 1']);
       suite.t.clock.advance(2 * DAY);
-      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), []);
+      assert.deepEqual(await samples(suite.t, 'blog_api_keys_expiring'), [' 0']);
     });
 
     it('reports the webhook backlog and the age of its oldest due delivery, and counts attempts by outcome', async () => {

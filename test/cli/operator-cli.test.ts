@@ -132,6 +132,67 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
     assertError(await suite.t.request({ method: 'GET', url: '/v1/me', key: issued.json.key }), 'unauthorized');
   });
 
+  it('lists the active keys expiring within 30 days by store (what blog_api_keys_expiring counts), never a secret', async () => {
+    for (const handle of ['exp-a', 'exp-b', 'exp-c'])
+      await cli(db, 'store', 'create', '--handle', handle, '--name', handle);
+    const issue = async (store: string, ...expiry: string[]) => {
+      const issued = await cli(
+        db,
+        'key',
+        'issue',
+        '--store',
+        store,
+        '--app',
+        'bot',
+        '--scopes',
+        'read_blog',
+        ...expiry,
+      );
+      assert.equal(issued.code, 0, issued.stderr);
+      return issued.json as { key: string; key_id: string };
+    };
+    const tenDays = await issue('exp-a', '--expires-in-days', '10');
+    const threeDays = await issue('exp-a', '--expires-in-days', '3');
+    await issue('exp-a', '--expires-in-days', '40');
+    await issue('exp-a', '--no-expiry');
+    const revoked = await issue('exp-a', '--expires-in-days', '5');
+    assert.equal((await cli(db, 'key', 'revoke', revoked.key_id)).code, 0);
+    const b = await issue('exp-b', '--expires-in-days', '29');
+    await issue('exp-c');
+    // Each key as `key list --store` prints it.
+    const listedOf = async (store: string, ids: string[]) => {
+      const keys = (await cli(db, 'key', 'list', '--store', store)).json.keys as Array<{ key_id: string }>;
+      return ids.map((id) => keys.find((k) => k.key_id === id));
+    };
+    const a = { store: 'exp-a', keys: await listedOf('exp-a', [threeDays.key_id, tenDays.key_id]) };
+
+    const one = await cli(db, 'key', 'list', '--expiring', '--store', 'exp-a');
+    assert.equal(one.code, 0, one.stderr);
+    assert.deepEqual(one.json, { within_days: 30, keys: 2, stores: [a] });
+
+    const all = await cli(db, 'key', 'list', '--expiring');
+    assert.equal(all.code, 0, all.stderr);
+    assert.equal(all.json.within_days, 30);
+    const stores = all.json.stores as Array<{ store: string; keys: unknown[] }>;
+    assert.deepEqual(
+      stores.map((s) => s.store),
+      [...stores.map((s) => s.store)].sort(),
+    );
+    assert.equal(
+      all.json.keys,
+      stores.reduce((n, s) => n + s.keys.length, 0),
+    );
+    assert.deepEqual(
+      stores.filter((s) => s.store.startsWith('exp-')),
+      [a, { store: 'exp-b', keys: await listedOf('exp-b', [b.key_id]) }],
+    );
+    for (const key of [tenDays, threeDays, b]) assert.ok(!all.stdout.includes(key.key.slice(-32)));
+
+    const none = await cli(db, 'key', 'list', '--expiring', '--store', 'nope');
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /no store with handle "nope"/);
+  });
+
   it('moves a key’s expiry (past = expired now, never = no expiry)', async () => {
     const issued = await cli(
       db,

@@ -1126,13 +1126,15 @@ export interface components {
                  * @enum {string}
                  */
                 code: "unauthorized" | "insufficient_scope" | "not_found" | "feature_unavailable" | "validation_failed" | "title_charset_unsupported" | "cover_image_not_owned" | "content_too_large" | "image_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "idempotency_in_progress" | "duplicate_content" | "confirmation_required" | "post_is_published" | "post_has_product_links" | "precondition_failed" | "category_name_conflict" | "category_has_children" | "image_in_use" | "rate_limited" | "concurrency_limited" | "quota_exceeded" | "tenant_not_certified" | "tenant_schema_changed" | "delivery_not_retryable" | "cursor_expired" | "service_unavailable" | "internal_error";
-                /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries. */
+                /** @description Field-level problems and data for the next step; `field` may name a body field, a query parameter or a header. At most 100 entries, and no more than 12,000 bytes of them as JSON: every error answer is under 16 KB. */
                 details: {
+                    /** @description The field, query parameter or header at fault; one longer than 200 characters ends in `…` */
                     field: string;
+                    /** @description What is wrong with it; one longer than 200 characters ends in `…` */
                     issue: string;
                 }[];
                 /**
-                 * @description Present (true) only when more problems were found than the 100 listed in details
+                 * @description Present (true) only when more problems were found than details lists (at most 100, and at most 12,000 bytes of them)
                  * @enum {boolean}
                  */
                 details_truncated?: true;
@@ -3463,7 +3465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
@@ -3528,6 +3530,16 @@ export interface operations {
             };
             /** @description Error codes: internal_error */
             500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: service_unavailable */
+            503: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
@@ -3623,19 +3635,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error codes: service_unavailable */
-            503: {
-                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3860,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error codes: tenant_not_certified, tenant_schema_changed */
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
             503: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
@@ -4040,6 +4043,7 @@ export interface operations {
             /** @description Error codes: service_unavailable */
             503: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { storeFromRow, type Store } from '../stores/index.js';
+import { EXPIRY_WARNING_DAYS, expiringKeys } from './key-expiry.js';
 import { generateKeyParts, parseApiKey } from './key-format.js';
 import { deserializeScopes, expandScopes, serializeScopes, type Scope } from './scopes.js';
 import {
@@ -249,6 +250,21 @@ export class KeyService {
   async listForStore(storeId: number): Promise<KeySummary[]> {
     const rows = await listKeys(this.db, storeId);
     return rows.map(summarize);
+  }
+
+  /** Active keys expiring within `days` of `now` (of one store, or of all), by store, then soonest first. */
+  async listExpiring(
+    now: number,
+    days = EXPIRY_WARNING_DAYS,
+    storeId?: number,
+  ): Promise<Array<{ storeId: number; key: KeySummary }>> {
+    const rows = await expiringKeys(this.db, now, days, storeId)
+      .selectAll()
+      .orderBy('store_id')
+      .orderBy('expires_at')
+      .orderBy('key_id')
+      .execute();
+    return rows.map((row) => ({ storeId: row.store_id, key: summarize(row) }));
   }
 }
 
