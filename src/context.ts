@@ -198,6 +198,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     });
     const jobs = new PeriodicJobs(backgroundJobs({ housekeeping, webhookWorker, storefront, sharedVersions }), {
       timers: options.timers,
+      now: () => clock.now().getTime(),
     });
     return {
       config,
@@ -238,11 +239,10 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       events: new EventFeed(db, handle.engine, config.eventRetentionDays),
       deliveryRecovery: new DeliveryRecovery(db, handle.engine, clock),
       async close() {
-        // A housekeeping pass under way stops at its next batch, before the database and the store close.
+        // The one stop path of background work (src/lib/periodic.ts): a housekeeping pass under
+        // way stops at its next batch, webhook sends in flight end, and page views counted in
+        // memory are written, all before the database and the store close.
         await jobs.stop();
-        await webhookWorker.stop();
-        // Page views counted in memory are written before the database closes.
-        await storefront.close();
         await htmlFilter.close();
         await traffic.close();
         await media.files.close();
@@ -270,9 +270,16 @@ function backgroundJobs(parts: {
       intervalMs: POLL_INTERVAL_MS,
       atStart: async (log) => webhookWorker.start(log),
       run: () => webhookWorker.pollOnce(),
+      // Sends started between polls (each finished attempt claims again) end before the database closes.
+      drain: () => webhookWorker.stop(),
     },
-    // Page views counted in memory, written about once a second (view-counter.ts).
-    { name: 'view-counts', intervalMs: VIEW_FLUSH_INTERVAL_MS, run: () => storefront.views.flush() },
+    // Page views counted in memory, written about once a second (view-counter.ts); the last ones at stop.
+    {
+      name: 'view-counts',
+      intervalMs: VIEW_FLUSH_INTERVAL_MS,
+      run: () => storefront.views.flush(),
+      drain: () => storefront.close(),
+    },
   ];
   if (sharedVersions) {
     // Copies of cache versions left in Redis by a writer that died after its commit: found and

@@ -37,7 +37,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   REDIS_PREFIX: text(
     '`blogapi:`',
-    "prefix of every Redis key the service writes; two deployments may share one Redis with different prefixes (each database also keeps its own keys apart under a name drawn for it, so two databases never see each other's copies or counters even with one prefix); letters, digits and `:_.-`, at most 64 characters",
+    "prefix of every Redis key the service writes; two deployments may share one Redis with different prefixes (each database also keeps its own keys apart under a name drawn for it, so two databases never see each other's copies or counters even with one prefix; a restore deletes only the keys under its prefix, `docs/deployment.md`); letters, digits and `:_.-`, at most 64 characters",
   ),
   LOG_LEVEL: text('info', '`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`'),
   MAX_JSON_BODY_BYTES: text('16777216', 'hard ceiling on any JSON request body (per-store limits apply below it)'),

@@ -155,6 +155,40 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
       },
     });
   }
+  // Background jobs (src/lib/periodic.ts): runs, failures and the last success of each, read at
+  // each scrape. A job that keeps failing, or whose last success grows old, is work not being done
+  // (deliveries, housekeeping, the cache-version reconcile) that no request would show.
+  const jobs = ctx.jobs;
+  new Counter({
+    name: 'blog_api_job_runs_total',
+    help: 'Runs of each background job (housekeeping, webhook-delivery, view-counts, cache-version-reconcile)',
+    labelNames: ['job'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [job, counts] of Object.entries(jobs.counts())) this.inc({ job }, counts.runs);
+    },
+  });
+  new Counter({
+    name: 'blog_api_job_failures_total',
+    help: 'Runs of each background job that failed (each is retried at its next interval)',
+    labelNames: ['job'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [job, counts] of Object.entries(jobs.counts())) this.inc({ job }, counts.failures);
+    },
+  });
+  new Gauge({
+    name: 'blog_api_job_last_success_timestamp_seconds',
+    help: 'When each background job last ran without failing (Unix seconds; 0 before its first success)',
+    labelNames: ['job'] as const,
+    registers,
+    collect() {
+      for (const [job, counts] of Object.entries(jobs.counts()))
+        this.set({ job }, counts.lastSuccessAtMs === null ? 0 : counts.lastSuccessAtMs / 1000);
+    },
+  });
   const sharedVersions = ctx.sharedVersions;
   if (sharedVersions) {
     new Gauge({

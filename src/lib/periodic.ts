@@ -2,8 +2,11 @@
 // reconcile, page-view flushes), run in one way: each job waits its interval (plus jitter) after
 // the previous run ended, so a run never starts while the previous one is running; a run that
 // fails is logged with the job's name, counted, and the job carries on at its next interval;
-// stop() cancels the waits and waits for the runs in progress. The app lists its jobs once, in
-// src/context.ts; the server starts them.
+// stop() cancels the waits, waits for the runs in progress, then lets each job finish what it
+// started outside its runs (in-flight webhook sends, the last page-view flush), so stopping the
+// jobs is the one path that drains every piece of background work. Runs, failures and the last
+// success of each job are kept for /metrics. The app lists its jobs once, in src/context.ts; the
+// server starts them.
 import { systemTimers, type Timers } from './timers.js';
 
 /** Where runs report (the server's logger fits). */
@@ -32,11 +35,15 @@ export interface PeriodicJob {
   cancel?(): void;
   /** Reports a failed run instead of the log (a job whose errors already have a rate-limited report). */
   report?(err: unknown): void;
+  /** Called by stop() once the runs have ended: finishes work the job started outside its runs. */
+  drain?(): Promise<void>;
 }
 
 export interface JobCounts {
   runs: number;
   failures: number;
+  /** When the last run that succeeded ended (ms since the epoch); null before any. */
+  lastSuccessAtMs: number | null;
 }
 
 const quietLog: JobLog = { info: () => undefined, warn: () => undefined };
@@ -56,12 +63,23 @@ export class PeriodicJobs {
   private started = false;
   private stopped = false;
 
-  constructor(jobs: readonly PeriodicJob[], options: { timers?: Timers; random?: () => number } = {}) {
+  private readonly now: () => number;
+
+  constructor(
+    jobs: readonly PeriodicJob[],
+    options: { timers?: Timers; random?: () => number; now?: () => number } = {},
+  ) {
     const names = new Set(jobs.map((job) => job.name));
     if (names.size !== jobs.length) throw new Error('periodic jobs need distinct names');
-    this.states = jobs.map((job) => ({ job, counts: { runs: 0, failures: 0 }, timer: null, running: null }));
+    this.states = jobs.map((job) => ({
+      job,
+      counts: { runs: 0, failures: 0, lastSuccessAtMs: null },
+      timer: null,
+      running: null,
+    }));
     this.timers = options.timers ?? systemTimers;
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
   }
 
   /** The job of this name (tests run one job on timers of their own). */
@@ -69,6 +87,17 @@ export class PeriodicJobs {
     const state = this.states.find((s) => s.job.name === name);
     if (!state) throw new Error(`no periodic job named ${name}`);
     return state.job;
+  }
+
+  /**
+   * Runs the named job once now, counted as any run (a run already in progress is waited for
+   * instead). On a runner not started, nothing is scheduled after it.
+   */
+  async runOnce(name: string): Promise<void> {
+    const state = this.states.find((s) => s.job.name === name);
+    if (!state) throw new Error(`no periodic job named ${name}`);
+    if (state.running === null) this.runNow(state, () => state.job.run(this.log));
+    await state.running;
   }
 
   /** Runs and failures so far, by job name. */
@@ -88,7 +117,7 @@ export class PeriodicJobs {
     }
   }
 
-  /** Cancels every wait, asks runs in progress to end early, and waits for them. */
+  /** Cancels every wait, asks runs in progress to end early, waits for them, then drains every job. */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const state of this.states) {
@@ -97,6 +126,7 @@ export class PeriodicJobs {
       state.job.cancel?.();
     }
     await Promise.all(this.states.flatMap((s) => (s.running ? [s.running] : [])));
+    await Promise.all(this.states.map((s) => s.job.drain?.()));
   }
 
   /** The wait before a run: the given delay plus up to jitterMs. */
@@ -106,7 +136,7 @@ export class PeriodicJobs {
   }
 
   private schedule(state: JobState, base: number): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     state.timer = this.timers.setTimeout(
       () => {
         state.timer = null;
@@ -123,7 +153,9 @@ export class PeriodicJobs {
     state.running = Promise.resolve()
       .then(work)
       .then(
-        () => undefined,
+        () => {
+          state.counts.lastSuccessAtMs = this.now();
+        },
         (err: unknown) => this.fail(state, err),
       )
       .finally(() => {

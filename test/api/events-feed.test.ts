@@ -250,7 +250,7 @@ describeTenantApp('events feed', { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }, 
         {
           field: 'types[1]',
           issue:
-            /^"post.removed" is not an event type; use post.created, .* or a prefix post.\*, category.\*, image.\*$/,
+            /^"post.removed" is not an event type; use post\.created\|updated\|.*, category\..*, image\..*, or post.\*, category.\*, image.\*$/,
         },
         { field: 'types[2]', issue: /^"webhook.test" is not an event type/ },
         { field: 'types[3]', issue: /^"media.\*" is not an event type/ },

@@ -187,6 +187,35 @@ describeTenantApp('metrics', { tenant: false }, (suite) => {
     assert.ok(valueOf(after, 'blog_api_html_filter_seconds_sum', { outcome: 'ok' }) > 0);
   });
 
+  it("reports each background job's runs, failures and last success, read from the job runner", async () => {
+    const jobs = suite.t.ctx.jobs;
+    const before = jobs.counts()['view-counts']!;
+    await jobs.runOnce('view-counts');
+    const samples = await scrape(suite.t);
+    assert.equal(valueOf(samples, 'blog_api_job_runs_total', { job: 'view-counts' }), before.runs + 1);
+    const lastSuccess = valueOf(samples, 'blog_api_job_last_success_timestamp_seconds', { job: 'view-counts' });
+    assert.equal(lastSuccess, suite.t.clock.now().getTime() / 1000);
+    const counts = jobs.counts();
+    const names = Object.keys(counts).sort();
+    assert.ok(names.includes('housekeeping') && names.includes('webhook-delivery') && names.includes('view-counts'));
+    const labelled = (metric: string) =>
+      samples
+        .filter((s) => s.name === metric)
+        .map((s) => s.labels.job!)
+        .sort();
+    assert.deepEqual(labelled('blog_api_job_runs_total'), names);
+    assert.deepEqual(labelled('blog_api_job_failures_total'), names);
+    assert.deepEqual(labelled('blog_api_job_last_success_timestamp_seconds'), names);
+    for (const [job, c] of Object.entries(counts)) {
+      assert.equal(valueOf(samples, 'blog_api_job_runs_total', { job }), c.runs);
+      assert.equal(valueOf(samples, 'blog_api_job_failures_total', { job }), c.failures);
+      assert.equal(
+        valueOf(samples, 'blog_api_job_last_success_timestamp_seconds', { job }),
+        c.lastSuccessAtMs === null ? 0 : c.lastSuccessAtMs / 1000,
+      );
+    }
+  });
+
   it('reports the database pool on PostgreSQL only, and the default process metrics with event-loop lag', async () => {
     const samples = await scrape(suite.t);
     const names = new Set(samples.map((s) => s.name));

@@ -40,6 +40,10 @@ const turns = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** Runs and failures by job (the last success is checked on its own below). */
+const runsAndFailures = (jobs: PeriodicJobs) =>
+  Object.fromEntries(Object.entries(jobs.counts()).map(([name, { runs, failures }]) => [name, { runs, failures }]));
+
 function recordingLog() {
   const lines: Array<{ details: Record<string, unknown>; message: string }> = [];
   const log: JobLog = {
@@ -70,7 +74,7 @@ it('waits its first delay, then its interval after each run ends', async () => {
   clock.fire(1);
   await turns();
   assert.equal(runs, 2);
-  assert.deepEqual(jobs.counts(), { tick: { runs: 2, failures: 0 } });
+  assert.deepEqual(runsAndFailures(jobs), { tick: { runs: 2, failures: 0 } });
   await jobs.stop();
   assert.equal(clock.pending().length, 0, 'stop cleared the wait');
 });
@@ -154,7 +158,7 @@ it('a failed run is logged with the job name and counted, and the job runs again
   assert.equal(lines[0]!.message, 'flaky failed; it runs again at its next interval');
   assert.equal(lines[0]!.details.job, 'flaky');
   assert.equal((lines[0]!.details.err as Error).message, 'database away');
-  assert.deepEqual(jobs.counts(), { flaky: { runs: 1, failures: 1 } });
+  assert.deepEqual(runsAndFailures(jobs), { flaky: { runs: 1, failures: 1 } });
   assert.deepEqual(
     clock.pending().map((w) => w.ms),
     [500],
@@ -162,7 +166,7 @@ it('a failed run is logged with the job name and counted, and the job runs again
   clock.fire(1);
   await turns();
   assert.equal(calls, 2);
-  assert.deepEqual(jobs.counts(), { flaky: { runs: 2, failures: 1 } });
+  assert.deepEqual(runsAndFailures(jobs), { flaky: { runs: 2, failures: 1 } });
   await jobs.stop();
 });
 
@@ -249,4 +253,66 @@ it('refuses two jobs of one name, and names the job it cannot find', () => {
   const job = { name: 'twice', intervalMs: 1, run: async () => undefined };
   assert.throws(() => new PeriodicJobs([job, job]), /distinct names/);
   assert.throws(() => new PeriodicJobs([job]).job('other'), /no periodic job named other/);
+});
+
+it('keeps when each job last succeeded (for /metrics), and a failure leaves it', async () => {
+  const clock = manualTimers();
+  let now = 1_000;
+  let failNext = false;
+  const jobs = new PeriodicJobs(
+    [
+      {
+        name: 'tick',
+        intervalMs: 1000,
+        firstDelayMs: 0,
+        run: async () => {
+          if (failNext) throw new Error('no');
+        },
+        report: () => undefined,
+      },
+    ],
+    { timers: clock.timers, now: () => now },
+  );
+  assert.deepEqual(jobs.counts().tick, { runs: 0, failures: 0, lastSuccessAtMs: null });
+  jobs.start();
+  clock.fire(0);
+  await turns();
+  assert.deepEqual(jobs.counts().tick, { runs: 1, failures: 0, lastSuccessAtMs: 1_000 });
+  now = 5_000;
+  failNext = true;
+  clock.fire(1);
+  await turns();
+  assert.deepEqual(jobs.counts().tick, { runs: 2, failures: 1, lastSuccessAtMs: 1_000 });
+  await jobs.stop();
+});
+
+it('stop() drains every job after its run in progress has ended, and before it resolves', async () => {
+  const clock = manualTimers();
+  const order: string[] = [];
+  const run = gate();
+  const jobs = new PeriodicJobs(
+    [
+      {
+        name: 'sender',
+        intervalMs: 1000,
+        firstDelayMs: 0,
+        run: async () => {
+          await run.done;
+          order.push('run ended');
+        },
+        drain: async () => void order.push('sender drained'),
+      },
+      { name: 'flusher', intervalMs: 1000, run: async () => undefined, drain: async () => void order.push('flushed') },
+    ],
+    { timers: clock.timers },
+  );
+  jobs.start();
+  clock.fire(0);
+  await turns();
+  const stopping = jobs.stop().then(() => order.push('stopped'));
+  await turns();
+  assert.deepEqual(order, [], 'no drain while a run is in progress');
+  run.open();
+  await stopping;
+  assert.deepEqual(order, ['run ended', 'sender drained', 'flushed', 'stopped']);
 });

@@ -1,5 +1,6 @@
 // `?types=` of the events feed: exact event types and `<resource>.*` prefixes.
 import { detail, ApiError } from '../../lib/api-error.js';
+import { groupedNames, quotedInput } from '../../lib/name-list.js';
 import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
 
 export interface TypeFilter {
@@ -23,7 +24,7 @@ export function parseTypeFilter(value: string | undefined, field = 'types'): Typ
       problems.push(
         detail(
           `${field}[${i}]`,
-          `"${item}" is not an event type; use ${CONTENT_ACTIONS.join(', ')}, or a prefix ${RESOURCES.map((r) => `${r}.*`).join(', ')}`,
+          `${quotedInput(item, 20)} is not an event type; use ${groupedNames(CONTENT_ACTIONS)}, or ${RESOURCES.map((r) => `${r}.*`).join(', ')}`,
         ),
       );
   }

@@ -1,4 +1,5 @@
 // The deliveries list's filters: status, event type (exact, or a `post.*` prefix) and creation time.
+import { groupedNames, quotedInput } from '../../lib/name-list.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
@@ -26,7 +27,7 @@ export function filterDeliveries<O>(q: DeliveryQuery<O>, f: DeliveryFilters): De
       throw new ApiError('validation_failed', [
         detail(
           'event_type',
-          `"${type}" is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or a prefix such as post.*`,
+          `${quotedInput(type)} is not an event type; use one of ${groupedNames(WEBHOOK_EVENT_TYPES)}, or a prefix such as post.*`,
         ),
       ]);
     }

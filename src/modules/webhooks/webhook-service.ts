@@ -1,6 +1,7 @@
 // Webhook endpoints of a store and their deliveries (issue: signed webhooks). Every change is
 // audited in its own transaction; the secret leaves the service only in the create and rotate
 // answers.
+import { groupedNames } from '../../lib/name-list.js';
 import type { Db } from '../../db/database.js';
 import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -75,7 +76,7 @@ function eventProblems(events: string[]): ErrorDetail[] {
       : [
           detail(
             `events[${i}]`,
-            `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or "${ALL_EVENTS}"`,
+            `is not an event type; use one of ${groupedNames(WEBHOOK_EVENT_TYPES)}, or "${ALL_EVENTS}"`,
           ),
         ],
   );
