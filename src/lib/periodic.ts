@@ -126,7 +126,7 @@ export class PeriodicJobs {
       state.job.cancel?.();
     }
     await Promise.all(this.states.flatMap((s) => (s.running ? [s.running] : [])));
-    await Promise.all(this.states.map((s) => s.job.drain?.()));
+    await Promise.all(this.states.flatMap((s) => (s.job.drain ? [s.job.drain()] : [])));
   }
 
   /** The wait before a run: the given delay plus up to jitterMs. */
