@@ -11,21 +11,19 @@
 // See docs/architecture.md, "Caches".
 
 export interface TopicDefinition {
-  /** The key in CacheVersions; the PostgreSQL column is `<name>_version`. */
+  /** The key in CacheVersions and the topic's field in a store's Redis hash (src/cache/shared-versions.ts); the PostgreSQL column is `<name>_version`. */
   readonly name: string;
   /** The tables the topic's values are read from: a write to any of them gives it a new version. */
   readonly tables: readonly string[];
-  /** The topic's field in a store's Redis hash (src/cache/shared-versions.ts). */
-  readonly field: string;
 }
 
 export const TOPICS = [
   /** A verified key, its limits, its store's gates. */
-  { name: 'keys', tables: ['api_keys', 'stores'], field: 'keys' },
+  { name: 'keys', tables: ['api_keys', 'stores'] },
   /** Presented posts and list pages. */
-  { name: 'content', tables: ['posts', 'post_categories', 'categories', 'images', 'stores'], field: 'content' },
+  { name: 'content', tables: ['posts', 'post_categories', 'categories', 'images', 'stores'] },
   /** /v1/me's quotas. */
-  { name: 'usage', tables: ['daily_usage', 'stores'], field: 'usage' },
+  { name: 'usage', tables: ['daily_usage', 'stores'] },
 ] as const satisfies readonly TopicDefinition[];
 
 export type Topic = (typeof TOPICS)[number]['name'];
@@ -40,13 +38,8 @@ export const versionColumn = (topic: Topic): VersionColumn => `${topic}_version`
 /** The cache_versions columns, in the order of TOPICS. */
 export const VERSION_COLUMNS: readonly VersionColumn[] = TOPIC_NAMES.map(versionColumn);
 
-/** The tables each topic's values are read from. */
-export const TOPIC_TABLES = Object.fromEntries(
-  TOPICS.map((topic): [Topic, readonly string[]] => [topic.name, topic.tables]),
-) as Record<Topic, readonly string[]>;
-
 /** The topics' fields of a store's Redis hash, in the order of TOPICS. */
-export const TOPIC_FIELDS: readonly string[] = TOPICS.map((topic) => topic.field);
+export const TOPIC_FIELDS: readonly string[] = TOPIC_NAMES;
 
 /** The hash field that grows with every drop of the copies (not a topic). */
 export const GEN_FIELD = 'gen';

@@ -7,7 +7,7 @@
 //
 // `PRAGMA data_version`, read on every request so that a key revoked by another process is
 // refused on the very next one, starts a read transaction (lock and unlock calls on the `-shm`
-// file and a check of the database file): about 14 µs a request, a twentieth of a cached read.
+// file and a check of the database file): a twentieth of a cached read (docs/performance.md).
 // Reading the header's 96 bytes is one system call; the pragma runs only when they changed.
 import { closeSync, openSync, readSync } from 'node:fs';
 

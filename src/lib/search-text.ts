@@ -14,8 +14,8 @@ const INLINE_TAGS = /<\/?(?:a|abbr|b|cite|code|del|em|i|ins|kbd|mark|q|s|small|s
  * only as tag delimiters (text and attribute values carry them as entities), so removing
  * everything between them removes exactly the markup. Other tags (blocks, line breaks, images)
  * become spaces so that words of adjacent blocks do not run together. It runs in every create,
- * so it is two regular expressions (about 30 µs for a 5 KB body; a replace callback per tag
- * cost twice that) and one scan for the words.
+ * so it is two regular expressions (a replace callback per tag cost twice as much) and one scan
+ * for the words (docs/performance.md).
  */
 export function searchText(title: string, summary: string | null, bodyHtml: string): string {
   let body = bodyHtml.replace(INLINE_TAGS, '').replace(/<[^>]*>/g, ' ');
@@ -30,7 +30,7 @@ export function searchText(title: string, summary: string | null, bodyHtml: stri
 /**
  * What separates terms in a query and words in the text, the same definition on both sides:
  * JavaScript's white space (`\s`), tested per character code. Splitting with the regular
- * expression `/\s+/u` cost more than half of searchText (about 55 µs of a 5 KB body's 100).
+ * expression `/\s+/u` cost more than half of searchText (docs/performance.md).
  */
 export function isWhiteSpace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);

@@ -213,7 +213,7 @@ describe('cache topics in Redis [postgres]', { skip: postgresEngine.skip ?? (awa
     const versions = await row(storeId);
     return Object.fromEntries(
       TOPICS.map((topic) => [
-        topic.field,
+        topic.name,
         String(Number(versions[versionColumn(topic.name)]) + (topic.name === 'content' ? delta : 0)),
       ]),
     );

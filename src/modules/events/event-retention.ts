@@ -7,8 +7,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isPostgres } from '../../db/engine-of.js';
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Moves every store's horizon up to its newest event created at or before `cutoff`; returns the stores moved. */
 export async function advanceFeedHorizons(db: Db, cutoff: number): Promise<number> {
   const expired = sql`SELECT store_id, max(sequence) AS through FROM webhook_events WHERE created_at <= ${cutoff} AND sequence IS NOT NULL GROUP BY store_id`;

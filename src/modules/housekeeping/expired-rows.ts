@@ -1,6 +1,7 @@
 // Rows past their retention, deleted a bounded batch at a time: each batch is one short
 // statement (its own transaction), so no lock is held for long and requests interleave.
 import type { Db } from '../../db/database.js';
+import { DAY_MS } from '../../lib/time.js';
 import { advanceFeedHorizons, deleteExpiredEvents } from '../events/event-retention.js';
 import { DUPLICATE_WINDOW_MS } from '../posts/duplicate-window.js';
 
@@ -59,7 +60,7 @@ export const expiredDeleteTokens: ExpiredRowBatch = async (db, now, limit) => {
 };
 
 /** A finished webhook delivery (and, once none is left, its event) is kept this long after its last attempt. */
-export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * DAY_MS;
 
 /**
  * Webhook deliveries that succeeded or failed more than 30 days ago (a delivery that never ran,

@@ -15,7 +15,7 @@ import {
   type ExpiredRowBatch,
 } from './expired-rows.js';
 import { HousekeepingLease } from './housekeeping-lease.js';
-import { DAY_MS } from '../events/event-retention.js';
+import { DAY_MS } from '../../lib/time.js';
 
 /** Upload temp files and unaccounted media files younger than this may still be in use. */
 export const STALE_AFTER_MS = 60 * 60 * 1000;

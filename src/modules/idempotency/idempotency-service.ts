@@ -2,6 +2,7 @@
 // Insert-first: the row is written before the work starts, so the database's primary key
 // decides the race between concurrent identical requests across any number of processes.
 import type { WhereInterface } from 'kysely';
+import { DAY_MS } from '../../lib/time.js';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -10,7 +11,7 @@ import { raw, writeTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import { statementsOnTheirOwn, type WriteTransactions } from '../../db/group-commit.js';
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_RETENTION_MS = DAY_MS;
 /** An in-progress record older than this belongs to a request that died; a retry takes it over. */
 export const ABANDONED_AFTER_MS = 60_000;
 

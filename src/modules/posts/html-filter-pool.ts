@@ -13,10 +13,9 @@ export interface HtmlFilter {
 
 /**
  * Below this many characters a body is filtered in place. Handing a body to a thread and back
- * costs about as much CPU as filtering 5 KB (70–90 µs, measured in the benchmark's create), so
- * article-sized bodies are cheaper in place, where they hold the event loop for 0.1–0.3 ms.
- * Longer ones (a 1 MiB body takes tens of milliseconds) go to a thread, so reads are not held
- * up behind them.
+ * costs about as much CPU as filtering a 5 KB body (figures in docs/performance.md), so
+ * article-sized bodies are cheaper in place, where they hold the event loop briefly. Longer ones
+ * go to a thread, so reads are not held up behind them.
  */
 export const FILTER_IN_PLACE_BELOW = 16 * 1024;
 

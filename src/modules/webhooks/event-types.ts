@@ -25,8 +25,8 @@ export function subscribes(events: readonly string[], type: WebhookEventType): b
  * (test/api/engine-parity.test.ts) holds both engines to the same deliveries. PostgreSQL reads
  * the array as jsonb. SQLite looks for the quoted name in the array's text: the column is
  * always JSON.stringify of validated names (letters and dots, or "*"), so `"post.created"`
- * occurs in it exactly when the array holds that name; json_each() cost about 100 µs a
- * statement even for a store with no endpoint, in every content write.
+ * occurs in it exactly when the array holds that name; json_each() cost a measurable share of
+ * every content write even for a store with no endpoint (docs/performance.md).
  */
 export function subscribesSql(engine: Engine, events: RawBuilder<unknown>, type: unknown): RawBuilder<boolean> {
   return engine === 'postgres'

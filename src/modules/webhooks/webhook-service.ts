@@ -2,6 +2,7 @@
 // audited in its own transaction; the secret leaves the service only in the create and rotate
 // answers.
 import { groupedNames } from '../../lib/name-list.js';
+import { DAY_MS } from '../../lib/time.js';
 import type { Db } from '../../db/database.js';
 import { ApiError, detail, type ErrorDetail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -44,7 +45,7 @@ import {
 } from './webhook-schemas.js';
 
 /** After a rotation the old secret keeps signing beside the new one this long. */
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+export const ROTATION_OVERLAP_MS = DAY_MS;
 const DELIVERY_CURSOR_SCOPE = 'webhook-deliveries';
 
 export const newEndpointId = () => `wh_${randomLowerAlnum(24)}`;
