@@ -384,7 +384,8 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     const deep = `{"title":"t","body_html":"b","x":${'['.repeat(MAX_BODY / 2 - 40)}${']'.repeat(MAX_BODY / 2 - 40)}}`;
     // The 16 MiB rows go to store C, whose body_max_bytes lets them in; a default store refuses
     // them by their length before reading them (the first row), and reads at most A's largest.
-    const bounds: Array<[string, string, string, string, string?]> = [
+    // A body may depend on the round, so that a create is not refused as a duplicate of the one before.
+    const bounds: Array<[string, string, string, string | ((round: number) => string), string?]> = [
       ['POST /v1/blog/posts, 16 MiB, default store (refused by its length)', 'POST', '/v1/blog/posts', largeBody],
       [
         `POST /v1/blog/posts, ${mib(A_LARGEST_BODY)} MiB of 1-value fields, default store (its largest)`,
@@ -414,6 +415,26 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
         '/v1/blog/posts',
         `{"title":"t","body_html":"b",${Array.from({ length: 9990 }, (_, i) => `"f${i}":1`).join(',')}}`,
       ],
+      [
+        "POST /v1/blog/posts, body_html one unbroken run of 1 MiB (a default store's body_max_bytes)",
+        'POST',
+        '/v1/blog/posts',
+        (round) => JSON.stringify({ title: `run ${round}`, body_html: `<p>${'x'.repeat(1024 * 1024 - 7)}</p>` }),
+      ],
+      [
+        'POST /v1/blog/posts, body_html one unbroken CJK run of 200 KB',
+        'POST',
+        '/v1/blog/posts',
+        (round) =>
+          JSON.stringify({ title: `run ${round}`, body_html: `<p>${'文'.repeat(Math.floor((200 * 1024) / 3))}</p>` }),
+      ],
+      [
+        'POST /v1/blog/posts, one unknown field whose name is 6 MiB (the answer stays small)',
+        'POST',
+        '/v1/blog/posts',
+        `{"title":"t","body_html":"b","${'n'.repeat(6 * 1024 * 1024)}":1}`,
+        stores.cKey,
+      ],
       ['POST /v1/blog/categories, 64 KiB of 1-value fields', 'POST', '/v1/blog/categories', smallBody],
       [
         'GET /v1/blog/posts?q=<40 terms> (A: 2,000 posts of 20 KB)',
@@ -437,7 +458,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
             'idempotency-key': `bound-${i}-${Math.random()}`,
             ...(body ? { 'content-type': 'application/json' } : {}),
           },
-          body,
+          typeof body === 'function' ? body(i) : body,
         );
         status = res.status;
         bytes = res.bytes;

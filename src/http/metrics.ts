@@ -159,26 +159,30 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   // each scrape. A job that keeps failing, or whose last success grows old, is work not being done
   // (deliveries, housekeeping, the cache-version reconcile) that no request would show.
   const jobs = ctx.jobs;
-  new Counter({
-    name: 'blog_api_job_runs_total',
-    help: 'Runs of each background job (housekeeping, webhook-delivery, view-counts, cache-version-reconcile)',
-    labelNames: ['job'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const [job, counts] of Object.entries(jobs.counts())) this.inc({ job }, counts.runs);
-    },
-  });
-  new Counter({
-    name: 'blog_api_job_failures_total',
-    help: 'Runs of each background job that failed (each is retried at its next interval)',
-    labelNames: ['job'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const [job, counts] of Object.entries(jobs.counts())) this.inc({ job }, counts.failures);
-    },
-  });
+  const jobCounters = [
+    [
+      'blog_api_job_runs_total',
+      'runs',
+      'Runs of each background job (housekeeping, webhook-delivery, view-counts, cache-version-reconcile)',
+    ],
+    [
+      'blog_api_job_failures_total',
+      'failures',
+      'Runs of each background job that failed (each is retried at its next interval)',
+    ],
+  ] as const;
+  for (const [name, field, help] of jobCounters) {
+    new Counter({
+      name,
+      help,
+      labelNames: ['job'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [job, counts] of Object.entries(jobs.counts())) this.inc({ job }, counts[field]);
+      },
+    });
+  }
   new Gauge({
     name: 'blog_api_job_last_success_timestamp_seconds',
     help: 'When each background job last ran without failing (Unix seconds; 0 before its first success)',

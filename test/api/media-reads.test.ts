@@ -6,18 +6,8 @@ import assert from 'node:assert/strict';
 import { assertError } from '../helpers/assertions.js';
 import { createPost } from '../helpers/posts.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
-import { deleteImage, upload, uniqueJpeg } from './media-support.js';
+import { deleteImage, upload, uniqueJpeg, type UploadedImage as Image } from './media-support.js';
 
-type Image = {
-  id: string;
-  basename: string;
-  path: string;
-  url: string;
-  content_type: string;
-  width: number;
-  height: number;
-  bytes: number;
-};
 type ImagePage = { data: Image[]; meta: { next_cursor: string | null; limit: number } };
 
 describeTenantApp('image reads', { tenant: false }, (suite) => {

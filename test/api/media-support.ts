@@ -110,14 +110,17 @@ export function assertImageObject(
   assert.equal(body.height, expected.height);
   assert.equal(typeof body.bytes, 'number');
   assert.equal(res.headers['cache-control'], 'no-store');
-  return body as {
-    id: string;
-    basename: string;
-    path: string;
-    url: string;
-    content_type: string;
-    width: number;
-    height: number;
-    bytes: number;
-  };
+  return body as UploadedImage;
+}
+
+/** The contract's image object, as an upload, the image list and the image read answer it. */
+export interface UploadedImage {
+  id: string;
+  basename: string;
+  path: string;
+  url: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
 }
