@@ -123,8 +123,17 @@ export class BoundedPostgresDriver implements Driver {
       throw err;
     }
     // Each pass either hands out a connection opened since the last failure or drops an older one.
+    // A connection lost while it was being opened (a backend terminated during its start-up, a
+    // reset link) did no work: one more is opened before the request is answered 503.
+    let lostWhileOpening = 0;
     for (;;) {
-      const client = await this.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await this.connect();
+      } catch (err) {
+        if (err instanceof DatabaseUnavailableError && err.kind === 'unreachable' && lostWhileOpening++ === 0) continue;
+        throw err;
+      }
       if (this.options.evictAfterFailure !== false && (this.born.get(client) ?? this.generation) < this.generation) {
         client.release(true);
         continue;

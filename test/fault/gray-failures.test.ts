@@ -384,10 +384,21 @@ describe(
       done = true;
       await Promise.all(readers);
       const failed = reads.filter((t) => t.res?.statusCode !== 200);
+      const kinds = (await Promise.all(servers.map(metricsOf))).map((text) =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('blog_api_database_errors_total{') && !l.endsWith(' 0'))
+          .join(' '),
+      );
+      process.stdout.write(`gray "connections lost": database errors by process: ${kinds.join(' | ')}\n`);
       process.stdout.write(
         `gray "connections lost": ${reads.length} reads, ${killed} backends killed in 8 rounds, links reset 8 times, ${failed.length} failed (${failed
           .slice(0, 3)
-          .map((t) => t.res?.body ?? 'no answer')
+          .map((t) =>
+            t.res
+              ? `${t.res.statusCode} Retry-After ${t.res.headers['retry-after'] ?? '-'} ${t.res.body}`
+              : 'no answer',
+          )
           .join(' | ')})\n`,
       );
       assert.ok(killed >= 8);
