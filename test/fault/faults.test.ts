@@ -18,12 +18,10 @@ import { postgresEngine } from '../helpers/engines.js';
 import { POSTGRES_ADMIN_URL } from '../helpers/database-template.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
+import { fleetTenant } from '../helpers/fleet-tenant.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { send } from '../helpers/fetch-response.js';
 import { runCli } from '../helpers/cli.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createContext } from '../../src/context.js';
-import { ALL_SCOPES } from '../helpers/test-app.js';
 import { RECONCILE_INTERVAL_MS } from '../../src/cache/index.js';
 
 const run = promisify(execFile);
@@ -70,43 +68,9 @@ describe(
     const writer = () => servers[0]!;
     const readers = () => servers.slice(1);
 
-    /** A store (categories on), a key for the traffic, a post titled t-0. */
-    async function tenant(keyOptions: { readPerMinute?: number; concurrency?: number } = {}) {
-      const ctx = await createContext(
-        loadConfig({
-          DATABASE_URL: database.url,
-          REDIS_URL: redis.url,
-          MEDIA_DIR: media,
-          PUBLIC_BASE_URL: 'http://blog.test',
-        }),
-      );
-      try {
-        const store = await ctx.stores.create({ handle: `f-${randomUUID().slice(0, 8)}`, name: 'Fault store' });
-        const issue = async (o = {}) =>
-          (
-            await ctx.keys.issue({
-              storeId: store.id,
-              application: 'fault',
-              scopes: ALL_SCOPES,
-              readPerMinute: 100_000,
-              writePerMinute: 100_000,
-              concurrency: 100,
-              ...o,
-            })
-          ).key;
-        const key = await issue(keyOptions);
-        const other = await issue();
-        const post = await send(writer().baseUrl, 'POST', '/v1/blog/posts', {
-          key,
-          body: { title: 't-0', body_html: '<p>x</p>' },
-          headers: { 'idempotency-key': randomUUID() },
-        });
-        assert.equal(post.statusCode, 201, post.body);
-        return { store, key, other, postId: post.json().id as string };
-      } finally {
-        await ctx.close();
-      }
-    }
+    /** A store, two keys (the first with the given limits), a post titled t-0 (test/helpers/fleet-tenant.ts). */
+    const tenant = (keyOptions: { readPerMinute?: number; concurrency?: number } = {}) =>
+      fleetTenant({ DATABASE_URL: database.url, REDIS_URL: redis.url, MEDIA_DIR: media }, writer().baseUrl, keyOptions);
 
     const titleOn = async (s: ServerProcess, key: string, postId: string) => {
       const res = await send(s.baseUrl, 'GET', `/v1/blog/posts/${postId}`, { key });

@@ -8,17 +8,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { postgresEngine } from '../helpers/engines.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
+import { fleetTenant } from '../helpers/fleet-tenant.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { send, type FetchedResponse } from '../helpers/fetch-response.js';
 import { assertError } from '../helpers/assertions.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createContext } from '../../src/context.js';
-import { ALL_SCOPES } from '../helpers/test-app.js';
 
 /** The fleet's settings: short timeouts, so each case takes seconds, and a small pool, so it can be filled. */
 const STATEMENT_TIMEOUT_MS = 3000;
@@ -118,38 +115,13 @@ describe(
       rmSync(media, { recursive: true, force: true });
     });
 
-    /** A store, a key (limits far away unless given), a post titled t-0. */
-    async function tenant(keyOptions: { concurrency?: number } = {}) {
-      const ctx = await createContext(
-        loadConfig({
-          DATABASE_URL: database.url,
-          REDIS_URL: redis.url,
-          MEDIA_DIR: media,
-          PUBLIC_BASE_URL: 'http://blog.test',
-        }),
+    /** A store, a key (limits far away unless given), a post titled t-0 (test/helpers/fleet-tenant.ts). */
+    const tenant = (keyOptions: { concurrency?: number } = {}) =>
+      fleetTenant(
+        { DATABASE_URL: database.url, REDIS_URL: redis.url, MEDIA_DIR: media },
+        servers[0]!.baseUrl,
+        keyOptions,
       );
-      try {
-        const store = await ctx.stores.create({ handle: `g-${randomUUID().slice(0, 8)}`, name: 'Gray store' });
-        const { key } = await ctx.keys.issue({
-          storeId: store.id,
-          application: 'gray',
-          scopes: ALL_SCOPES,
-          readPerMinute: 100_000,
-          writePerMinute: 100_000,
-          concurrency: 100,
-          ...keyOptions,
-        });
-        const post = await send(servers[0]!.baseUrl, 'POST', '/v1/blog/posts', {
-          key,
-          body: { title: 't-0', body_html: '<p>x</p>' },
-          headers: { 'idempotency-key': randomUUID() },
-        });
-        assert.equal(post.statusCode, 201, post.body);
-        return { key, postId: post.json().id as string };
-      } finally {
-        await ctx.close();
-      }
-    }
 
     const metricsOf = async (s: ServerProcess) => (await send(s.baseUrl, 'GET', '/metrics')).body;
 
