@@ -9,6 +9,7 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
+import { createConnection } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 import { describeOnPostgres, postgresEngine } from '../helpers/engines.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -39,7 +40,9 @@ interface SlowConnection {
 /** A connection that completes its handshake, sends half of a request's headers, and stops. */
 function slowConnection(port: number, ca: string): Promise<SlowConnection> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port, ca, localAddress: FLOOD_ADDRESS });
+    const tcp = createConnection({ host: '127.0.0.1', port, localAddress: FLOOD_ADDRESS });
+    const socket = connect({ socket: tcp, ca });
+    tcp.on('error', () => undefined);
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
     socket.on('error', () => undefined);
     // Read whatever comes (HAProxy answers 408 before it closes), so that the close is seen.
