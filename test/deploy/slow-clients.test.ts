@@ -41,7 +41,7 @@ interface SlowConnection {
 function slowConnection(port: number, ca: string): Promise<SlowConnection> {
   return new Promise((resolve) => {
     const tcp = createConnection({ host: '127.0.0.1', port, localAddress: FLOOD_ADDRESS });
-    const socket = connect({ socket: tcp, ca });
+    const socket = connect({ socket: tcp, host: '127.0.0.1', ca });
     tcp.on('error', () => undefined);
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
     socket.on('error', () => undefined);
