@@ -79,6 +79,17 @@ interface CachedCaller {
 
 /** The secret is hashed once with SHA-256 (a 190-bit random secret needs no slow KDF). */
 const hashSecret = (secret: string) => sha256Hex(secret);
+/**
+ * Compared with when the key id is unknown: a wrong secret and an unknown key id are refused
+ * with the same work (a hash, a comparison, a query), so the time of a refusal does not tell
+ * which key ids exist. Neither matches any secret: a hash is hex, a secret is 32 characters.
+ */
+const NO_SECRET_HASH = 'x'.repeat(64);
+const NO_CACHED_SECRET = '-'.repeat(32);
+
+/** Whether the cached entry holds `secret`, compared (in constant time) even when nothing is cached. */
+const secretMatches = (cached: CachedCaller | undefined, secret: string) =>
+  safeEqual(cached?.secret ?? NO_CACHED_SECRET, secret) && cached !== undefined;
 
 export class KeyService {
   /**
@@ -154,11 +165,15 @@ export class KeyService {
     let versions: CacheVersions = NO_VERSIONS;
     let caller: Caller | null | undefined;
     if (callers && source) {
-      const cached = source.inProcess ? undefined : callers.peek(keyId);
+      // A cached key presented with another secret goes on like an unknown key id, with the same
+      // work: no versions read for it (a query an unknown key id does not cost), then the key read.
+      const peeked = callers.peek(keyId);
+      const matches = secretMatches(peeked, secret);
+      const cached = source.inProcess || !matches ? undefined : peeked;
       if (known && cached) versions = known;
       else if (source.inProcess || cached) versions = await source.read(cached?.caller.store.id ?? 0);
-      const found = callers.get(keyId, versions.keys, now);
-      if (found && safeEqual(found.secret, secret)) caller = found.caller;
+      const found = matches ? callers.get(keyId, versions.keys, now) : undefined;
+      if (found) caller = found.caller;
     }
     if (caller === undefined) {
       const read = await this.readCaller(keyId, secret, source !== null && !source.inProcess);
@@ -185,8 +200,9 @@ export class KeyService {
    */
   cachedCaller(rawKey: string): Caller | undefined {
     const parsed = parseApiKey(rawKey);
-    const cached = parsed && this.callers?.peek(parsed.keyId);
-    return cached && safeEqual(cached.secret, parsed.secret) ? cached.caller : undefined;
+    if (!parsed) return undefined;
+    const cached = this.callers?.peek(parsed.keyId);
+    return secretMatches(cached, parsed.secret) ? cached?.caller : undefined;
   }
 
   private async readCaller(
@@ -196,14 +212,16 @@ export class KeyService {
   ): Promise<{ caller: Caller | null; versions?: CacheVersions }> {
     if (withVersions) {
       const row = await findKeyWithStoreAndVersions(this.db, keyId);
-      return { caller: row ? this.verify(row, secret) : null, versions: versionsFromRow(row) };
+      return { caller: this.verify(row, secret), versions: versionsFromRow(row) };
     }
     const row = await findKeyWithStore(this.db, keyId);
-    return { caller: row ? this.verify(row, secret) : null };
+    return { caller: this.verify(row, secret) };
   }
 
-  private verify(row: KeyWithStore, secret: string): Caller | null {
-    if (!safeEqual(row.secret_hash, hashSecret(secret))) return null;
+  /** The caller when `row` is a key whose secret is `secret`; hashes and compares even without a row. */
+  private verify(row: KeyWithStore | undefined, secret: string): Caller | null {
+    const matches = safeEqual(row?.secret_hash ?? NO_SECRET_HASH, hashSecret(secret));
+    if (!row || !matches) return null;
     // Revocation is unconditional (its timestamp is only a record, possibly from another
     // process's clock).
     if (row.revoked_at !== null) return null;
