@@ -36,6 +36,7 @@ import { PreviewLinks, StorefrontService, VIEW_FLUSH_INTERVAL_MS } from './modul
 import { DeliveryRecovery, POLL_INTERVAL_MS, WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { EventFeed } from './modules/events/index.js';
 import { API_VERSION_DATE } from './version.js';
+import { sampleEventData } from './bootstrap/sample-event-data.js';
 
 export interface AppContext {
   config: AppConfig;
@@ -196,6 +197,8 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       allowPrivateTargets,
       allowedPorts: config.webhookAllowedPorts,
     });
+    const categories = new CategoryService(db, clock, config.publicBaseUrl);
+    const images = new ImageReads(db, cursors, config.publicBaseUrl);
     const jobs = new PeriodicJobs(backgroundJobs({ housekeeping, webhookWorker, storefront, sharedVersions }), {
       timers: options.timers,
       now: () => clock.now().getTime(),
@@ -214,10 +217,10 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       // one round trip) instead of in a transaction of its own (three).
       idempotency: new IdempotencyService(db, clock, handle.engine === 'sqlite' ? writes : undefined),
       media,
-      images: new ImageReads(db, cursors, config.publicBaseUrl),
+      images,
       posts,
       lifecycle: new PostLifecycle(db, clock, posts, writes),
-      categories: new CategoryService(db, clock, config.publicBaseUrl),
+      categories,
       storefront,
       previewLinks,
       traffic,
@@ -234,6 +237,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       webhooks: new WebhookService(db, clock, cursors, {
         allowPrivateTargets,
         allowedPorts: config.webhookAllowedPorts,
+        sampleData: sampleEventData({ posts, categories, images }),
       }),
       webhookWorker,
       events: new EventFeed(db, handle.engine, config.eventRetentionDays),

@@ -15,6 +15,7 @@ import { plainSearchTextMigration } from './migrations/0014-plain-search-text.js
 import { dropUnreadTrigramIndexMigration } from './migrations/0015-drop-unread-trigram-index.js';
 import { imageListingMigration } from './migrations/0016-image-listing.js';
 import { linearSearchKeysMigration } from './migrations/0017-linear-search-keys.js';
+import { sampleEventsMigration } from './migrations/0018-sample-events.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -53,6 +54,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0016-image-listing', imageListingMigration()),
     // PostgreSQL: the same keys from the same function, computed in linear time.
     expand('0017-linear-search-keys', linearSearchKeysMigration(engine)),
+    // A column the previous release never writes; its rows are numbered as before.
+    expand('0018-sample-events', sampleEventsMigration(engine)),
   ];
 }
 

@@ -73,6 +73,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
   },
   PostChanges: { title: '秋季新品：手沖咖啡入門指南（更新版）', summary: 'Now with a cold-brew section.' },
   PublishRequest: { published_at: '2026-09-20T09:00:00+08:00' },
+  TestWebhookRequest: { type: 'post.published' },
   DeleteConfirmation: { confirmation_token: 'dc_7KfQ2mZp9xLw4RtY6vBn8cJd' },
   Image: {
     id: 'img_3k9x0c1m2n4b5v6c7x8z9l0k',

@@ -364,6 +364,76 @@ describeEachEngine('webhooks', (target) => {
     assert.equal(rx.received.length, toAll.length + toSome.length, 'nothing is sent twice');
   });
 
+  it('sends a sample of a chosen content event type to one endpoint: the newest resource as the real event carries it, never in the feed', async () => {
+    const { key } = await tenant();
+    const only = await createEndpoint(key, { url: `${rx.url}?sample`, events: ['category.created'] });
+    await createEndpoint(key, { url: `${rx.url}?sample-other`, events: ['*'] });
+    // No post yet: a sample of a post event has nothing to show.
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${only.id}/test`, key, body: { type: 'post.published' } }),
+      'validation_failed',
+      [{ field: 'type', issue: 'the store has no post to show in a sample post.published event; create one first' }],
+    );
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${only.id}/test`, key, body: { type: 'post.removed' } }),
+      'validation_failed',
+      [{ field: 'type', issue: /must be equal to one of the allowed values|must be one of/ }],
+    );
+    assertError(
+      await t.request({ method: 'POST', url: `/v1/webhooks/${only.id}/test`, key, body: { kind: 'x' } }),
+      'validation_failed',
+      [{ field: 'kind', issue: /.+/ }],
+    );
+    await createPost(t, key, { title: 'Older' });
+    const newest = await createPost(t, key, { title: 'Newest' });
+    const feedBefore = (await t.request({ method: 'GET', url: '/v1/events', key })).json().data.length;
+    rx.received.length = 0;
+    const published = await t.request({
+      method: 'POST',
+      url: `/v1/webhooks/${only.id}/test`,
+      key,
+      body: { type: 'post.published' },
+    });
+    assert.equal(published.statusCode, 202, published.body);
+    assert.equal(published.json().event_type, 'post.published');
+    const deleted = await t.request({
+      method: 'POST',
+      url: `/v1/webhooks/${only.id}/test`,
+      key,
+      body: { type: 'post.deleted' },
+    });
+    assert.equal(deleted.statusCode, 202, deleted.body);
+    const plain = await sendTest(key, only.id);
+    assert.equal(plain.event_type, 'webhook.test');
+    await deliver();
+    const got = rx.received.filter((r) => r.path.endsWith('?sample'));
+    const types = got.map((r) => r.json.type).sort();
+    assert.deepEqual(types, ['post.deleted', 'post.published', 'webhook.test']);
+    const byType = (type: string) => got.find((r) => r.json.type === type)!;
+    // The newest post, exactly as GET answers it (and as a real event carries it).
+    const current = (await t.request({ method: 'GET', url: `/v1/blog/posts/${newest.id}`, key })).json();
+    assert.deepEqual(byType('post.published').json.data, current);
+    assert.deepEqual(byType('post.deleted').json.data, { id: newest.id });
+    for (const r of got) assert.deepEqual(verify(r, only.secret), r.json);
+    // Sent to that endpoint alone, and not in the events feed.
+    // (it got the real post.created events of the two posts, nothing else)
+    assert.deepEqual(
+      rx.received.filter((r) => r.path.endsWith('?sample-other')).map((r) => r.json.type),
+      ['post.created', 'post.created'],
+    );
+    assert.equal((await t.request({ method: 'GET', url: '/v1/events', key })).json().data.length, feedBefore);
+    assert.equal(
+      (
+        await t.request({
+          method: 'GET',
+          url: `/v1/events/${String(byType('post.published').headers['webhook-id'])}`,
+          key,
+        })
+      ).statusCode,
+      404,
+    );
+  });
+
   it('sends a scheduled post’s post.published when its time arrives, once across two instances', async () => {
     rx.clear();
     const { key } = await tenant();

@@ -533,8 +533,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a webhook.test event to this endpoint
-         * @description Queues a webhook.test event for this endpoint only and answers its delivery; watch it in the deliveries list.
+         * Send a webhook.test event, or a sample of a content event, to this endpoint
+         * @description Queues a webhook.test event (or, with `type`, a sample of that content event type whose data is the store's newest resource of that kind) for this endpoint only and answers its delivery; watch it in the deliveries list. Neither is in the events feed. A sample for a store with no resource of that kind answers 422.
          *
          *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
          */
@@ -1660,6 +1660,20 @@ export interface components {
              * @example 2026-09-14T10:00:00+08:00
              */
             published_at?: string | null;
+        };
+        /**
+         * TestWebhookRequest
+         * @description Optional: without a body a webhook.test event is sent
+         * @example {
+         *       "type": "post.published"
+         *     }
+         */
+        TestWebhookRequest: {
+            /**
+             * @description The event type to send: `webhook.test` (the default) or a sample of a content event type, whose data is the store's newest resource of that kind as it is now (for a deletion, its id). Samples are not in the events feed.
+             * @enum {string}
+             */
+            type?: "post.created" | "post.updated" | "post.published" | "post.scheduled" | "post.unpublished" | "post.deleted" | "category.created" | "category.updated" | "category.deleted" | "image.uploaded" | "image.deleted" | "webhook.test";
         };
         /**
          * WebhookEndpoint
@@ -5060,7 +5074,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: without a body a webhook.test event is sent */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestWebhookRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             202: {

@@ -8,7 +8,9 @@ import {
   DeliveryListQuery,
   DeliveryPageSchema,
   DeliverySchema,
+  TestWebhookBody,
   UpdateWebhookBody,
+  type WebhookEventType,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
@@ -137,7 +139,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext): vo
     async (request) => ctx.webhooks.rotateSecret(callerOf(request).store, request.params.id, actorOf(request)),
   );
 
-  app.post<Id>(
+  app.post<Id & { Body: Static<typeof TestWebhookBody> | undefined }>(
     '/v1/webhooks/:id/test',
     {
       config: policy,
@@ -145,15 +147,24 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext): vo
         tags,
         security,
         operationId: 'sendTestWebhook',
-        summary: 'Send a webhook.test event to this endpoint',
+        summary: 'Send a webhook.test event, or a sample of a content event, to this endpoint',
         description:
-          'Queues a webhook.test event for this endpoint only and answers its delivery; watch it in the deliveries list.',
+          "Queues a webhook.test event (or, with `type`, a sample of that content event type whose data is the store's newest resource of that kind) for this endpoint only and answers its delivery; watch it in the deliveries list. Neither is in the events feed. A sample for a store with no resource of that kind answers 422.",
         params: WebhookIdParam,
+        body: TestWebhookBody,
         response: { 202: DeliverySchema, ...errorResponses(ONE_ERRORS) },
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await ctx.webhooks.sendTest(callerOf(request).store, request.params.id)),
+      reply
+        .code(202)
+        .send(
+          await ctx.webhooks.sendTest(
+            callerOf(request).store,
+            request.params.id,
+            request.body?.type as WebhookEventType | undefined,
+          ),
+        ),
   );
 
   app.get<Id & { Querystring: Static<typeof DeliveryListQuery> }>(

@@ -39,6 +39,14 @@ export function insertEventSql(engine: Engine, $: EventRowArgs): RawBuilder<unkn
     CASE WHEN ${$.type} = 'webhook.test' THEN NULL ELSE COALESCE((SELECT last_sequence FROM event_sequences WHERE store_id = ${$.storeId}), 0) + 1 END)`;
 }
 
+/**
+ * A sample's row (POST /v1/webhooks/{id}/test with a type, migration 0018): marked, with no
+ * sequence, so it stays out of the feed like a `webhook.test`. Built per call, never a template.
+ */
+function insertSampleEventSql(engine: Engine, $: EventRowArgs): RawBuilder<unknown> {
+  return sql`INSERT INTO webhook_events (id, store_id, type, body, created_at, sample) VALUES (${$.id}, ${$.storeId}, ${$.type}, ${$.body}, ${$.at}, ${engine === 'postgres' ? sql`true` : sql`1`})`;
+}
+
 export interface SubscriberDeliveriesArgs {
   storeId: number;
   eventId: string;
@@ -127,8 +135,9 @@ export function eventBody(store: Store, type: WebhookEventType, at: number, data
 }
 
 /**
- * Writes an event outside the content changes (a `webhook.test`) and queues its delivery to
- * `endpointId` alone, whatever the endpoint subscribes to. Resolves with the delivery's id.
+ * Writes an event outside the content changes (a `webhook.test`, or a sample of a content event
+ * type) and queues its delivery to `endpointId` alone, whatever the endpoint subscribes to. Neither
+ * is in the events feed. Resolves with the delivery's id.
  */
 export async function insertEvent(
   trx: Db,
@@ -140,7 +149,9 @@ export async function insertEvent(
 ): Promise<string> {
   const eventId = newEventId();
   const body = eventBody(store, type, at, data);
-  await insertEventRow[engineOf(trx)](trx, { id: eventId, storeId: store.id, type, body, at });
+  const row = { id: eventId, storeId: store.id, type, body, at };
+  if (type === 'webhook.test') await insertEventRow[engineOf(trx)](trx, row);
+  else await insertSampleEventSql(engineOf(trx), row).execute(trx);
   const [deliveryId] = await enqueueDeliveries(trx, {
     storeId: store.id,
     at,

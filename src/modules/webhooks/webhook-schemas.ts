@@ -60,6 +60,25 @@ export const CreateWebhookBody = Type.Object(
 );
 export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
 
+export const TestWebhookBody = Type.Object(
+  {
+    type: Type.Optional(
+      Type.String({
+        enum: [...WEBHOOK_EVENT_TYPES],
+        description:
+          "The event type to send: `webhook.test` (the default) or a sample of a content event type, whose data is the store's newest resource of that kind as it is now (for a deletion, its id). Samples are not in the events feed.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    'x-optional-body': true,
+    title: 'TestWebhookRequest',
+    description: 'Optional: without a body a webhook.test event is sent',
+  },
+);
+export type TestWebhookInput = Static<typeof TestWebhookBody>;
+
 export const UpdateWebhookBody = Type.Object(
   {
     url: Type.Optional(Url),

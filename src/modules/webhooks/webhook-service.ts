@@ -13,7 +13,7 @@ import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { failWaitingDeliveries } from './delivery-worker.js';
 import { insertEvent } from './event-outbox.js';
-import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
+import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.js';
 import { newSigningSecret } from './signature.js';
 import {
   countEndpointsLocked,
@@ -89,7 +89,16 @@ export interface WebhookServiceOptions {
   /** WEBHOOK_ALLOWED_PORTS (null: any); unset: see targetRules. */
   allowedPorts?: readonly number[] | null;
   resolver?: Resolver;
+  /**
+   * The data of a sample event of a content type: the store's newest resource of that kind as
+   * the real event would carry it, or null when the store has none. Given by the app (it reads
+   * posts, categories and images, which sit above this module).
+   */
+  sampleData?: (store: Store, type: ContentEventType) => Promise<unknown>;
 }
+
+/** A content event type: every event type but `webhook.test`. */
+export type ContentEventType = Exclude<WebhookEventType, 'webhook.test'>;
 
 export class WebhookService {
   private readonly resolver: Resolver;
@@ -256,12 +265,28 @@ export class WebhookService {
     return { ...presentEndpoint(row, store.utcOffset), secret };
   }
 
-  /** Sends a `webhook.test` event (data: the endpoint) to this endpoint alone, whatever it subscribes to. */
-  async sendTest(store: Store, id: string): Promise<DeliveryView> {
+  /**
+   * Sends a `webhook.test` event (data: the endpoint), or a sample of a content event type (data:
+   * the store's newest resource of that kind), to this endpoint alone, whatever it subscribes to.
+   * Neither is in the events feed.
+   */
+  async sendTest(store: Store, id: string, type: WebhookEventType = 'webhook.test'): Promise<DeliveryView> {
     const now = this.clock.now().getTime();
+    let sample: unknown = null;
+    if (type !== 'webhook.test') {
+      await this.require(this.db, store, id);
+      sample = (await this.options.sampleData?.(store, type)) ?? null;
+      if (sample === null) {
+        const kind = type.slice(0, type.indexOf('.'));
+        throw new ApiError('validation_failed', [
+          detail('type', `the store has no ${kind} to show in a sample ${type} event; create one first`),
+        ]);
+      }
+    }
     const deliveryId = await this.db.transaction().execute(async (trx) => {
       const endpoint = await this.require(trx, store, id);
-      return insertEvent(trx, store, 'webhook.test', now, presentEndpoint(endpoint, store.utcOffset), endpoint.id);
+      const data = type === 'webhook.test' ? presentEndpoint(endpoint, store.utcOffset) : sample;
+      return insertEvent(trx, store, type, now, data, endpoint.id);
     });
     const view = await findDelivery(this.db, store.id, deliveryId, now);
     return presentDelivery(view!, store.utcOffset);
