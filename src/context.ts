@@ -21,6 +21,7 @@ import {
   PostLifecycle,
   PostReadCache,
   PostService,
+  publishDueSchedules,
   threadedFilter,
   type HtmlFilter,
 } from './modules/posts/index.js';
@@ -193,9 +194,10 @@ export async function createContext(config: AppConfig, options: ContextOptions =
     media.observer = observers;
     const allowPrivateTargets = config.webhookAllowPrivateTargets;
     const webhookWorker = new WebhookWorker(db, handle.engine, clock, {
-      publicBaseUrl: config.publicBaseUrl,
       allowPrivateTargets,
       allowedPorts: config.webhookAllowedPorts,
+      // A scheduled post's post.published is recorded when its time comes, then sent by the same poll.
+      beforePoll: (now) => publishDueSchedules(db, now, config.publicBaseUrl),
     });
     const categories = new CategoryService(db, clock, config.publicBaseUrl);
     const images = new ImageReads(db, cursors, config.publicBaseUrl);

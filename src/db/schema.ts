@@ -277,7 +277,7 @@ export interface WebhookDeliveriesTable {
   last_response_status: number | null;
   /**
    * When a pending delivery is next due; null once it has succeeded or failed, and while it is
-   * held because its store's queue is full (webhooks/delivery-queue.ts).
+   * held because its store's queue is full (events/delivery-queue.ts).
    */
   next_attempt_at: number | null;
   /** The claim of the worker sending it now, valid until `lease_until`. */

@@ -5,7 +5,8 @@ import { DateTime } from '../lib/schema-kit.js';
 import { CategorySchema } from '../modules/categories/index.js';
 import { ImageSchema } from '../modules/media/image-schemas.js';
 import { PostSchema } from '../modules/posts/index.js';
-import { WebhookEndpointSchema, type WebhookEventType } from '../modules/webhooks/index.js';
+import { type WebhookEventType } from '../modules/events/index.js';
+import { WebhookEndpointSchema } from '../modules/webhooks/index.js';
 
 const DATA: Record<WebhookEventType, { data: TSchema; about: string }> = {
   'post.created': { data: PostSchema, about: 'A post was created (always a draft).' },

@@ -17,7 +17,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assertError } from '../helpers/assertions.js';
 import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
-import { STORE_QUEUE_LIMIT } from '../../src/modules/webhooks/delivery-queue.js';
+import { STORE_QUEUE_LIMIT } from '../../src/modules/events/index.js';
 
 const MINUTE = 60_000;
 const ARTICLE =

@@ -10,7 +10,7 @@ import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
 import type { Scope } from '../../src/modules/keys/index.js';
 import Sqlite from 'better-sqlite3';
-import { recordEvent } from '../../src/modules/webhooks/event-outbox.js';
+import { recordEvent } from '../../src/modules/events/index.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
 const SCOPES: Scope[] = ['write_blog', 'publish_blog', 'write_media', 'manage_webhooks'];

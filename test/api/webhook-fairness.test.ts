@@ -12,7 +12,7 @@ import { WebhookWorker, type Timers } from '../../src/modules/webhooks/index.js'
 import { httpSender } from '../../src/modules/webhooks/http-sender.js';
 import { CIRCUIT_OPEN_MS } from '../../src/modules/webhooks/circuit-breaker.js';
 import { ENDPOINT_CONCURRENCY, STORE_CONCURRENCY } from '../../src/modules/webhooks/delivery-claim.js';
-import { STORE_QUEUE_LIMIT } from '../../src/modules/webhooks/delivery-queue.js';
+import { STORE_QUEUE_LIMIT } from '../../src/modules/events/index.js';
 
 /** Timers whose callbacks run only when the test fires them (the send timeouts). */
 function manualTimers() {
@@ -64,7 +64,6 @@ describeEachEngine('webhook fairness', (target) => {
     const hanging = await startHangingReceiver();
     const { timers, pending, fireAll } = manualTimers();
     const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
-      publicBaseUrl: t.config.publicBaseUrl,
       allowPrivateTargets: true,
       sender: httpSender(timers),
     });
@@ -122,7 +121,6 @@ describeEachEngine('webhook fairness', (target) => {
     const hanging = await startHangingReceiver();
     const { timers, fireAll } = manualTimers();
     const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
-      publicBaseUrl: t.config.publicBaseUrl,
       allowPrivateTargets: true,
       sender: httpSender(timers),
     });

@@ -13,7 +13,7 @@ import { startHangingReceiver } from '../helpers/webhook-receiver.js';
 import { WebhookWorker } from '../../src/modules/webhooks/index.js';
 import { httpSender, SEND_TIMEOUT_MS } from '../../src/modules/webhooks/http-sender.js';
 import { ENDPOINT_CONCURRENCY } from '../../src/modules/webhooks/delivery-claim.js';
-import { STORE_QUEUE_LIMIT } from '../../src/modules/webhooks/delivery-queue.js';
+import { STORE_QUEUE_LIMIT } from '../../src/modules/events/index.js';
 
 /** Events written before the endpoints exist: more than the queue's bound. */
 const EVENTS = STORE_QUEUE_LIMIT + 100;
@@ -95,7 +95,6 @@ describeEachEngine('webhook replay and the store queue bound', (target) => {
     const hanging = await startHangingReceiver();
     const timers = manualTimers();
     const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
-      publicBaseUrl: t.config.publicBaseUrl,
       allowPrivateTargets: true,
       sender: httpSender(timers),
     });

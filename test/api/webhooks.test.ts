@@ -17,7 +17,8 @@ import type { Store } from '../../src/modules/stores/index.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LEASE_MS, WEBHOOK_EVENT_TYPES, WebhookWorker, type Timers } from '../../src/modules/webhooks/index.js';
+import { LEASE_MS, WebhookWorker, type Timers } from '../../src/modules/webhooks/index.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/events/index.js';
 import { httpSender, SEND_TIMEOUT_MS } from '../../src/modules/webhooks/http-sender.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
@@ -724,7 +725,6 @@ describeEachEngine('webhooks', (target) => {
       },
     };
     const worker = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
-      publicBaseUrl: t.config.publicBaseUrl,
       allowPrivateTargets: true,
       sender: httpSender(timers),
     });
@@ -816,7 +816,6 @@ describeEachEngine('webhooks', (target) => {
     const { key } = await tenant();
     const own = await startReceiver();
     const strict = new WebhookWorker(t.ctx.db, t.ctx.engine, t.clock, {
-      publicBaseUrl: t.config.publicBaseUrl,
       allowPrivateTargets: false,
     });
     try {

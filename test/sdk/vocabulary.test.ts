@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { AUDIT_ACTIONS, SCOPES, WEBHOOK_EVENT_TYPES } from 'store-blog-sdk';
 import { AUDIT_ACTIONS as SERVICE_AUDIT_ACTIONS } from '../../src/modules/audit/audit-recorder.js';
 import { SCOPES as SERVICE_SCOPES } from '../../src/modules/keys/scopes.js';
-import { WEBHOOK_EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../src/modules/webhooks/event-types.js';
+import { WEBHOOK_EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../src/modules/events/index.js';
 import { serviceOpenApiDocument } from '../../scripts/sdk-types.js';
 
 describe('store-blog-sdk vocabulary', () => {

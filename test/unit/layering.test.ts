@@ -1,11 +1,12 @@
 // The layering rules of docs/architecture.md, checked on the source itself: no import cycle
-// anywhere under src/, the domain (src/modules) knows nothing of HTTP, and the layers below it
-// (lib, cache, db, traffic, config) know nothing of either.
+// anywhere under src/, none between the modules of src/modules either, a module reached only
+// through its index.ts, the domain (src/modules) knowing nothing of HTTP, and the layers below it
+// (lib, cache, db, traffic, config) knowing nothing of either.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 
 interface MadgeResult {
   circular(): string[][];
@@ -63,5 +64,41 @@ describe('source layering', () => {
       }
     }
     assert.deepEqual(offending, []);
+  });
+
+  it('a module imports another only through its index.ts, and no two modules import each other, even by a longer way round', () => {
+    const modulesDir = join(SRC, 'modules');
+    const past: string[] = [];
+    const uses = new Map<string, Set<string>>();
+    for (const file of sourceFiles(modulesDir)) {
+      const from = relative(modulesDir, file).split(sep)[0]!;
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = normalize(join(dirname(file), spec));
+        const inside = relative(modulesDir, target);
+        if (inside.startsWith('..')) continue;
+        const to = inside.split(sep)[0]!;
+        if (to === from) continue;
+        if (inside !== join(to, 'index.js')) past.push(`${relative(SRC, file)} → ${spec}`);
+        uses.set(from, (uses.get(from) ?? new Set()).add(to));
+      }
+    }
+    assert.deepEqual(past, [], 'imports past another module’s index.ts');
+    // Depth-first search for a cycle in the module graph.
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (mod: string, path: string[]): void => {
+      if (state.get(mod) === 'done') return;
+      if (state.get(mod) === 'open') {
+        cycles.push([...path.slice(path.indexOf(mod)), mod].join(' → '));
+        return;
+      }
+      state.set(mod, 'open');
+      for (const next of uses.get(mod) ?? []) visit(next, [...path, mod]);
+      state.set(mod, 'done');
+    };
+    for (const mod of uses.keys()) visit(mod, []);
+    assert.deepEqual(cycles, [], 'module cycles');
+    assert.ok(uses.size >= 8, 'the module graph was read');
   });
 });

@@ -5,7 +5,7 @@ import type { Engine } from '../database.js';
  * A sample event (POST /v1/webhooks/{id}/test with a `type`) is sent to one endpoint like a
  * `webhook.test`, and like it stays out of the events feed: it announces no change. The column
  * marks it; PostgreSQL's sequence trigger skips marked rows as it skips `webhook.test`, and
- * SQLite's insert gives them no sequence (src/modules/webhooks/event-outbox.ts).
+ * SQLite's insert gives them no sequence (src/modules/events/event-outbox.ts).
  *
  * Expand only: a column with a default the previous release never writes, and a trigger that
  * numbers every row the previous release writes exactly as before.

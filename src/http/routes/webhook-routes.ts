@@ -10,12 +10,12 @@ import {
   DeliverySchema,
   TestWebhookBody,
   UpdateWebhookBody,
-  type WebhookEventType,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
   WebhookIdParam,
 } from '../../modules/webhooks/index.js';
+import type { WebhookEventType } from '../../modules/events/index.js';
 import type { RoutePolicy } from '../route-policy.js';
 import { callerOf } from '../route-policy.js';
 import { actorOf } from '../route-policy-actor.js';

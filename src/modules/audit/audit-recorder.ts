@@ -63,16 +63,16 @@ export function insertAuditSql($: AuditRow): RawBuilder<unknown> {
 }
 
 // Every write records one, so the statement is compiled once (see queryTemplate).
-const insertEvent = writeTemplate((db, $: AuditRow) => raw(db, insertAuditSql($)));
+const insertAuditRow = writeTemplate((db, $: AuditRow) => raw(db, insertAuditSql($)));
 
 /** Writes one audit event's row, in the transaction of the write it records. */
 export async function insertAudit(trx: Db, row: AuditRow): Promise<void> {
-  await insertEvent(trx, row);
+  await insertAuditRow(trx, row);
 }
 
 /** Records one audit event. Call it with the transaction of the write it records. */
 export async function recordAudit(trx: Db, actor: Actor, entry: AuditEntry): Promise<void> {
-  await insertEvent(trx, {
+  await insertAuditRow(trx, {
     storeId: actor.storeId,
     occurredAt: entry.at,
     action: entry.action,

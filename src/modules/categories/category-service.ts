@@ -5,9 +5,8 @@ import type { Clock } from '../../lib/clock.js';
 import { formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
-import { recordEvent } from '../webhooks/event-outbox.js';
-import { findPost } from '../posts/post-repository.js';
-import { presentPost } from '../posts/post-presenter.js';
+import { recordEvent } from '../events/index.js';
+import { findPost, presentPost } from '../posts/index.js';
 import type { CategoryView, CreateCategoryInput, UpdateCategoryInput } from './category-schemas.js';
 import { storeResponse, type StoredResponse } from '../idempotency/index.js';
 import {

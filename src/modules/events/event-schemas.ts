@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
+import { CONTENT_ACTIONS } from '../audit/index.js';
 
 export const EVENT_PAGE_MAX = 100;
 export const EVENT_PAGE_DEFAULT = 100;

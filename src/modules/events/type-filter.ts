@@ -1,7 +1,7 @@
 // `?types=` of the events feed: exact event types and `<resource>.*` prefixes.
 import { detail, ApiError } from '../../lib/api-error.js';
 import { groupedNames, quotedInput } from '../../lib/name-list.js';
-import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
+import { CONTENT_ACTIONS } from '../audit/index.js';
 
 export interface TypeFilter {
   exact: string[];

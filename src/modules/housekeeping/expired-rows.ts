@@ -2,8 +2,8 @@
 // statement (its own transaction), so no lock is held for long and requests interleave.
 import type { Db } from '../../db/database.js';
 import { DAY_MS } from '../../lib/time.js';
-import { advanceFeedHorizons, deleteExpiredEvents } from '../events/event-retention.js';
-import { DUPLICATE_WINDOW_MS } from '../posts/duplicate-window.js';
+import { advanceFeedHorizons, deleteExpiredEvents } from '../events/index.js';
+import { DUPLICATE_WINDOW_MS } from '../posts/index.js';
 
 /** Deletes up to `limit` rows of one kind that are past retention at `now`; returns how many. */
 export type ExpiredRowBatch = (db: Db, now: number, limit: number) => Promise<number>;

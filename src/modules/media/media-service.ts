@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import { systemTimers, type Timers } from '../../lib/timers.js';
 import { noObserver, timeWork, type Observer } from '../../lib/observations.js';
 import { recordAudit, type Actor } from '../audit/index.js';
-import { recordEvent, withdrawDeliveries } from '../webhooks/event-outbox.js';
+import { recordEvent, withdrawDeliveries } from '../events/index.js';
 import { consumeQuota } from '../quotas/index.js';
 import type { Store } from '../stores/index.js';
 import {

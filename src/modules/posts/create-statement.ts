@@ -22,7 +22,7 @@ import { queryTemplate, raw } from '../../db/query-template.js';
 import { insertAuditSql } from '../audit/index.js';
 import { completeRecordSql } from '../idempotency/index.js';
 import { takeUnitSql } from '../quotas/index.js';
-import { insertEventSql, insertSubscriberDeliveriesSql } from '../webhooks/event-outbox.js';
+import { insertEventSql, insertSubscriberDeliveriesSql } from '../events/index.js';
 import { claimFingerprintSql } from './duplicate-window.js';
 import { createRows, type CreatedPost, type CreateWrites } from './create-writes.js';
 import type { NewPost } from './post-repository.js';

@@ -7,7 +7,7 @@ import type { BeforeCommit } from '../../db/group-commit.js';
 import { insertAudit } from '../audit/index.js';
 import { storeResponse } from '../idempotency/index.js';
 import { quotaExceeded, takeQuotaUnit } from '../quotas/index.js';
-import { writeEvent } from '../webhooks/event-outbox.js';
+import { writeEvent } from '../events/index.js';
 import { createRows, type CreatedPost, type CreateWrites } from './create-writes.js';
 import { claimFingerprint } from './duplicate-window.js';
 import { addCategoryLinks, insertPost } from './post-repository.js';

@@ -5,8 +5,8 @@
 // (create-transaction.ts); both use the same SQL of each rule, from the rule's own module.
 import type { AuditRow } from '../audit/index.js';
 import type { StoredResponse } from '../idempotency/index.js';
-import { newDeliveryIdPrefix } from '../webhooks/delivery-enqueue.js';
-import { newEventId, type EventRowArgs, type SubscriberDeliveriesArgs } from '../webhooks/event-outbox.js';
+import { newDeliveryIdPrefix } from '../events/index.js';
+import { newEventId, type EventRowArgs, type SubscriberDeliveriesArgs } from '../events/index.js';
 import type { FingerprintClaim } from './duplicate-window.js';
 import type { NewPost } from './post-repository.js';
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
-import { recordEvent, setPublishSchedule } from '../webhooks/event-outbox.js';
+import { recordEvent, setPublishSchedule } from '../events/index.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { presentPost } from './post-presenter.js';
 import type { PostView } from './post-schemas.js';

@@ -10,7 +10,7 @@ import type { IdBlocks } from '../../db/id-blocks.js';
 import type { StoredResponse } from '../idempotency/index.js';
 import { quotaExceeded } from '../quotas/index.js';
 import { taipeiDay } from '../../lib/time.js';
-import { eventBody, recordEvent } from '../webhooks/event-outbox.js';
+import { eventBody, recordEvent } from '../events/index.js';
 import { runCreateStatement } from './create-statement.js';
 import { runCreateTransaction } from './create-transaction.js';
 import type { CreatedPost, CreateWrites } from './create-writes.js';

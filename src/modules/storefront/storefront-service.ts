@@ -3,7 +3,7 @@
 // post appears the moment its time passes and an unpublished one disappears at once.
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { imagePublicRef } from '../media/image-refs.js';
+import { imagePublicRef } from '../media/index.js';
 import { storefrontBase } from '../stores/index.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
 import {

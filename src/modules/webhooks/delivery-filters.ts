@@ -3,7 +3,7 @@ import { groupedNames, quotedInput } from '../../lib/name-list.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ApiError, detail } from '../../lib/api-error.js';
-import { isEventType, WEBHOOK_EVENT_TYPES } from './event-types.js';
+import { isEventType, WEBHOOK_EVENT_TYPES } from '../events/index.js';
 
 export interface DeliveryFilters {
   status?: string;

@@ -7,12 +7,11 @@ import type { Db, Engine } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatWithOffset } from '../../lib/time.js';
-import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
-import { counterQuery } from '../events/event-feed.js';
-import { parseTypeFilter, typeMatches } from '../events/type-filter.js';
+import { CONTENT_ACTIONS } from '../audit/index.js';
+import { counterQuery, parseTypeFilter, typeMatches } from '../events/index.js';
 import type { Store } from '../stores/index.js';
-import { enqueueCount, enqueueDeliveries, newDeliveryIdPrefix } from './delivery-enqueue.js';
-import { subscribes } from './event-types.js';
+import { enqueueCount, enqueueDeliveries, newDeliveryIdPrefix } from '../events/index.js';
+import { subscribes } from '../events/index.js';
 import {
   REPLAY_MAX_EVENTS,
   type AttemptView,

@@ -9,13 +9,12 @@ import type { Clock } from '../../lib/clock.js';
 import { randomToken } from '../../lib/crypto.js';
 import { httpSender, type Sender, type SendOutcome } from './http-sender.js';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule.js';
-import { publishDueSchedules } from './schedule-scan.js';
 import { finishAttempt, startAttempt } from './attempt-log.js';
 import { signatureHeader } from './signature.js';
 import { checkTarget, systemResolver, targetRules, type Resolver, type TargetRules } from './target-check.js';
 import { claimFairly } from './delivery-claim.js';
 import { recordAttemptForCircuit } from './circuit-breaker.js';
-import { releaseHeld } from './delivery-queue.js';
+import { releaseHeld } from '../events/index.js';
 import { systemTimers } from '../../lib/timers.js';
 
 export const POLL_INTERVAL_MS = 1000;
@@ -29,7 +28,6 @@ export interface WorkerLog {
 }
 
 export interface WebhookWorkerOptions {
-  publicBaseUrl: string;
   allowPrivateTargets: boolean;
   /** WEBHOOK_ALLOWED_PORTS (null: any); unset: see targetRules. */
   allowedPorts?: readonly number[] | null;
@@ -38,6 +36,12 @@ export interface WebhookWorkerOptions {
   random?: () => number;
   resolver?: Resolver;
   sender?: Sender;
+  /**
+   * Runs at the start of every poll, before deliveries are claimed: the app records the events
+   * that time alone makes due (a scheduled post's `post.published`, src/modules/posts/schedule-scan.ts),
+   * so a poll that finds them due sends them. Given by the app, since posts sit above webhooks.
+   */
+  beforePoll?: (now: number) => Promise<unknown>;
 }
 
 interface Claimed {
@@ -115,7 +119,7 @@ export class WebhookWorker {
    * recorded (tests drive the worker with this and the injected clock).
    */
   async runOnce(): Promise<void> {
-    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    await this.options.beforePoll?.(this.clock.now().getTime());
     await releaseHeld(this.db, this.clock.now().getTime());
     while ((await this.fill()) > 0) await Promise.all([...this.inFlight]);
     await Promise.all([...this.inFlight]);
@@ -131,7 +135,7 @@ export class WebhookWorker {
    * Tests use it to see what a poll claims while receivers hang.
    */
   async pollOnce(): Promise<number> {
-    await publishDueSchedules(this.db, this.clock.now().getTime(), this.options.publicBaseUrl);
+    await this.options.beforePoll?.(this.clock.now().getTime());
     await releaseHeld(this.db, this.clock.now().getTime());
     return this.fill();
   }

@@ -1,5 +1,3 @@
-export * from './event-types.js';
-export * from './event-outbox.js';
 export * from './webhook-schemas.js';
 export * from './webhook-service.js';
 export * from './delivery-worker.js';

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, OffsetDateTime, PageMetaSchema, PageQuery } from '../../lib/schema-kit.js';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../events/index.js';
 import { URL_MAX_LENGTH } from './target-check.js';
-import { STORE_QUEUE_LIMIT } from './delivery-queue.js';
+import { STORE_QUEUE_LIMIT } from '../events/index.js';
 
 export const ENDPOINTS_PER_STORE = 10;
 export const DESCRIPTION_MAX = 500;

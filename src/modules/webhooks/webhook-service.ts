@@ -12,8 +12,8 @@ import { formatNullable, formatWithOffset } from '../../lib/time.js';
 import { recordAudit, type Actor } from '../audit/index.js';
 import type { Store } from '../stores/index.js';
 import { failWaitingDeliveries } from './delivery-worker.js';
-import { insertEvent } from './event-outbox.js';
-import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.js';
+import { insertEndpointEvent } from '../events/index.js';
+import { ALL_EVENTS, isEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../events/index.js';
 import { newSigningSecret } from './signature.js';
 import {
   countEndpointsLocked,
@@ -286,7 +286,7 @@ export class WebhookService {
     const deliveryId = await this.db.transaction().execute(async (trx) => {
       const endpoint = await this.require(trx, store, id);
       const data = type === 'webhook.test' ? presentEndpoint(endpoint, store.utcOffset) : sample;
-      return insertEvent(trx, store, type, now, data, endpoint.id);
+      return insertEndpointEvent(trx, store, type, now, data, endpoint.id);
     });
     const view = await findDelivery(this.db, store.id, deliveryId, now);
     return presentDelivery(view!, store.utcOffset);

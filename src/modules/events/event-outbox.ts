@@ -139,7 +139,7 @@ export function eventBody(store: Store, type: WebhookEventType, at: number, data
  * type) and queues its delivery to `endpointId` alone, whatever the endpoint subscribes to. Neither
  * is in the events feed. Resolves with the delivery's id.
  */
-export async function insertEvent(
+export async function insertEndpointEvent(
   trx: Db,
   store: Store,
   type: WebhookEventType,

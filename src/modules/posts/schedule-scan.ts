@@ -4,10 +4,10 @@
 // is a conditional delete in the transaction that records the event, so exactly one of them
 // records it, and a crash before the commit leaves the row for the next scan.
 import type { Db } from '../../db/database.js';
-import { findPost } from '../posts/post-repository.js';
-import { presentPost } from '../posts/post-presenter.js';
+import { findPost } from './post-repository.js';
+import { presentPost } from './post-presenter.js';
 import { storeFromRow } from '../stores/index.js';
-import { recordEvent } from './event-outbox.js';
+import { recordEvent } from '../events/index.js';
 
 /** Most posts taken per scan; the rest wait for the next one, a second later. */
 const SCAN_BATCH = 100;

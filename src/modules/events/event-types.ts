@@ -2,7 +2,7 @@
 // changes, plus `webhook.test`, which only POST /v1/webhooks/{id}/test sends.
 import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import { CONTENT_ACTIONS } from '../audit/audit-recorder.js';
+import { CONTENT_ACTIONS } from '../audit/index.js';
 
 export const WEBHOOK_EVENT_TYPES = [...CONTENT_ACTIONS, 'webhook.test'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
