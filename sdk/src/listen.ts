@@ -41,6 +41,8 @@ interface State {
 }
 
 const SECRET_PREFIX = 'whsec_';
+/** As the service's own deliveries: a receiver has 10 s to answer. */
+const FORWARD_TIMEOUT_MS = 10_000;
 
 function readState(file: string): State {
   try {
@@ -166,7 +168,9 @@ export async function listen(options: ListenOptions): Promise<string | undefined
           method: 'POST',
           headers,
           body,
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal: options.signal
+            ? AbortSignal.any([options.signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)])
+            : AbortSignal.timeout(FORWARD_TIMEOUT_MS),
         });
         await res.arrayBuffer().catch(() => undefined);
         outcome = String(res.status);
@@ -180,7 +184,10 @@ export async function listen(options: ListenOptions): Promise<string | undefined
         }
       } catch (err) {
         if (options.signal?.aborted) break;
-        outcome = (err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+        outcome =
+          (err as Error).name === 'TimeoutError'
+            ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`
+            : ((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
       }
       const delay = Math.min(30_000, 1000 * 2 ** attempt);
       log(`${event.sequence} ${event.type} ${event.id} → ${outcome}; trying again in ${delay / 1000} s`);
