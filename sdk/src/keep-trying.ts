@@ -76,7 +76,10 @@ export interface KeepTryingSettings {
  * Calls `call` until it succeeds: resolves `{ value }`, or undefined once `signal` aborts.
  * Throws only what endsFollowing says ends it.
  */
-export async function keepTrying<T>(call: () => Promise<T>, settings: KeepTryingSettings): Promise<{ value: T } | undefined> {
+export async function keepTrying<T>(
+  call: () => Promise<T>,
+  settings: KeepTryingSettings,
+): Promise<{ value: T } | undefined> {
   const { signal } = settings;
   for (let failures = 1; ; failures++) {
     if (signal?.aborted) return undefined;

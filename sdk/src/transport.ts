@@ -92,7 +92,13 @@ export interface Answer {
 type Outcome =
   | { kind: 'answer'; answer: Answer }
   | { kind: 'error'; error: BlogApiError; headers: Headers | null }
-  | { kind: 'lost'; code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null; cors: CorsSuspicion | null };
+  | {
+      kind: 'lost';
+      code: 'network_error' | 'timeout';
+      cause: unknown;
+      requestId: string | null;
+      cors: CorsSuspicion | null;
+    };
 
 export class Transport {
   constructor(private readonly settings: TransportSettings) {}

@@ -102,7 +102,10 @@ describeEachEngine('store-blog-sdk: follow and listen across a server restart', 
     const listener = spawn(
       process.execPath,
       [CLI, 'listen', '--forward-to', rx.url, '--state', state, '--from-start', '--poll-interval-ms', '50'],
-      { env: { PATH: process.env.PATH ?? '', BLOG_API_KEY: key, BLOG_API_URL: baseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        env: { PATH: process.env.PATH ?? '', BLOG_API_KEY: key, BLOG_API_URL: baseUrl },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let out = '';
     listener.stdout.on('data', (c) => (out += c));
@@ -129,11 +132,15 @@ describeEachEngine('store-blog-sdk: follow and listen across a server restart', 
           assert.equal(err.corsSuspected, false);
           assert.equal(err.method, 'POST');
           assert.equal(err.path, '/v1/blog/posts');
-          assert.match(err.message, /^POST \/v1\/blog\/posts: the connection failed \(fetch failed\), after 1 attempt$/);
+          assert.match(
+            err.message,
+            /^POST \/v1\/blog\/posts: the connection failed \(fetch failed\), after 1 attempt$/,
+          );
           return true;
         },
       );
-      const failuresOf = () => out.match(/The API did not answer \(network_error: GET \/v1\/events\?[^)]*\)/g)?.length ?? 0;
+      const failuresOf = () =>
+        out.match(/The API did not answer \(network_error: GET \/v1\/events\?[^)]*\)/g)?.length ?? 0;
       await eventually('both readers to fail repeatedly', () => retries.length >= 5 && failuresOf() >= 3);
       assert.equal(thrown, undefined, 'follow did not end');
       assert.equal(listener.exitCode, null, 'listen did not end');

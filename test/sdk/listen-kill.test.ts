@@ -95,17 +95,22 @@ describeEachEngine('store-blog listen: kill -9 and restart', (target) => {
       outputs.push('');
       const index = outputs.length - 1;
       child.stdout!.on('data', () => (outputs[index] = out));
-      return { child, exited: new Promise<string | null>((resolve) => child.once('exit', (_, signal) => resolve(signal))) };
+      return {
+        child,
+        exited: new Promise<string | null>((resolve) => child.once('exit', (_, signal) => resolve(signal))),
+      };
     };
 
     for (const [i, killAfter] of KILL_AFTER.entries()) {
       const { child, exited } = run(killAfter);
-      await eventually(`the report of sequence ${killAfter}`, () => child.signalCode !== null || child.exitCode !== null, 20_000).catch(
-        (err: Error) => {
-          child.kill('SIGKILL');
-          throw new Error(`${err.message}; the listener printed:\n${outputs.at(-1)}`);
-        },
-      );
+      await eventually(
+        `the report of sequence ${killAfter}`,
+        () => child.signalCode !== null || child.exitCode !== null,
+        20_000,
+      ).catch((err: Error) => {
+        child.kill('SIGKILL');
+        throw new Error(`${err.message}; the listener printed:\n${outputs.at(-1)}`);
+      });
       assert.equal(await exited, 'SIGKILL');
       // The held request died with the listener: never answered, so never accepted.
       for (const res of held.splice(0)) res.destroy();
