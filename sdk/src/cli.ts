@@ -5,12 +5,15 @@
 // (or --api-url), so neither lands in the shell history.
 import { parseArgs } from 'node:util';
 import { listen } from './listen.js';
+import { isEventTypeFilter } from './vocabulary.js';
 
 const USAGE = `Usage: store-blog listen --forward-to <url> [options]
 
 Follows the store's events feed and forwards each event to <url>, signed per Standard Webhooks
 with the secret printed at start (kept in the state file, so it stays the same between runs).
-A restart resumes after the last event the receiver accepted.
+A restart (after Ctrl-C or a crash) resumes after the last event the receiver accepted with a
+2xx. While the API cannot be reached it keeps trying, waiting up to 30 s between tries; it stops
+on Ctrl-C, or when the API refuses the key (401, 403) or the saved cursor (410).
 
 Environment: BLOG_API_KEY (required), BLOG_API_URL (the service's address)
 
@@ -63,6 +66,13 @@ async function main(argv: string[]): Promise<number> {
       ? []
       : ['--secret must look like whsec_<base64>']),
   ];
+  const types = values.types
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknownTypes = types?.filter((type) => !isEventTypeFilter(type)) ?? [];
+  if (unknownTypes.length > 0)
+    problems.push(`--types: not an event type or <resource>.* prefix: ${unknownTypes.join(', ')}`);
   const pollIntervalMs = values['poll-interval-ms'] === undefined ? undefined : Number(values['poll-interval-ms']);
   if (pollIntervalMs !== undefined && !(Number.isInteger(pollIntervalMs) && pollIntervalMs >= 50))
     problems.push('--poll-interval-ms must be a whole number ≥ 50');
@@ -73,17 +83,13 @@ async function main(argv: string[]): Promise<number> {
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
-  const types = values.types
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
   await listen({
     baseUrl: baseUrl!,
     apiKey: apiKey!,
     forwardTo: forwardTo!,
     stateFile: values.state ?? '.store-blog-listen.json',
     signal: stop.signal,
-    ...(types === undefined ? {} : { types }),
+    ...(types === undefined ? {} : { types: types.filter(isEventTypeFilter) }),
     ...(values.secret === undefined ? {} : { secret: values.secret }),
     ...(values['from-start'] === undefined ? {} : { fromStart: values['from-start'] }),
     ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),

@@ -68,11 +68,24 @@ export class BlogConnectionError extends Error {
   readonly method: string;
   /** The path and query that were asked for. */
   readonly path: string;
+  /**
+   * True when a browser refused the call in a way that is most often CORS: fetch threw a
+   * TypeError, with no answer, from a page whose origin differs from the service's (cors.ts).
+   * Such a call is not retried, and the message says so.
+   */
+  readonly corsSuspected: boolean;
 
   constructor(
     code: ConnectionErrorCode,
     message: string,
-    init: { attempts: number; cause: unknown; requestId?: string | null; method: string; path: string },
+    init: {
+      attempts: number;
+      cause: unknown;
+      requestId?: string | null;
+      method: string;
+      path: string;
+      corsSuspected?: boolean;
+    },
   ) {
     super(message, { cause: init.cause });
     this.name = 'BlogConnectionError';
@@ -81,5 +94,6 @@ export class BlogConnectionError extends Error {
     this.requestId = init.requestId ?? null;
     this.method = init.method;
     this.path = init.path;
+    this.corsSuspected = init.corsSuspected ?? false;
   }
 }

@@ -12,7 +12,6 @@ export type {
   DeliveryQuery,
   EventPage,
   EventQuery,
-  FeedEvent,
   Identity,
   IfMatch,
   Image,
@@ -33,6 +32,15 @@ export type {
   WebhookReplay,
   WebhookReplayResult,
 } from './types.js';
+export type {
+  EventResource,
+  EventTypeFilter,
+  FeedEvent,
+  FeedEventMatching,
+  FeedEventOf,
+  FeedEventType,
+  WebhookEventOf,
+} from './event-types.js';
 export type { RequestEvent, RequestOptions, ResponseEvent, Timers } from './transport.js';
 export type { ConditionalOptions, CreateOptions } from './resources/resource.js';
 export type { PublishOptions, PreviewLinkOptions, PostsApi } from './resources/posts.js';
@@ -40,7 +48,7 @@ export type { CreateCategoryOptions, CategoriesApi } from './resources/categorie
 export type { UploadOptions, ImagesApi } from './resources/images.js';
 export type { AuditApi } from './resources/audit.js';
 export type { WebhooksApi } from './resources/webhooks.js';
-export type { EventsApi, FollowOptions } from './resources/events.js';
+export type { EventsApi, FollowOptions, FollowRetryEvent, FollowRetryOptions } from './resources/events.js';
 export { PageIterator, type Page, type ToArrayOptions } from './paging.js';
 export {
   BlogApiError,
@@ -57,6 +65,7 @@ export {
   AUDIT_ACTIONS,
   SCOPES,
   WEBHOOK_EVENT_TYPES,
+  isEventTypeFilter,
   type AuditAction,
   type PageLimit,
   type Scope,

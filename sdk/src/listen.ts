@@ -2,19 +2,24 @@
 // `store-blog listen`: follows the store's events feed and forwards each event to a local URL,
 // signed per Standard Webhooks with a secret of its own, so a developer's receiver (and its
 // verification code) runs unchanged on a laptop without a public address or a tunnel. Each
-// event is forwarded until the receiver answers 2xx, in feed order, and the cursor is saved
-// after each one, so a restart resumes exactly where the last run stopped.
+// event is forwarded until the receiver answers 2xx, in feed order. The cursor is saved (a temp
+// file renamed into place) as soon as the receiver's 2xx arrives, before the event is reported
+// and before the next one is sent, so a restart — after Ctrl-C or kill -9 alike — resumes after
+// the last event acknowledged. While the API cannot be reached, it waits and tries again
+// (keep-trying.ts) instead of ending.
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { BlogClient } from './client.js';
-import type { FeedEvent } from './types.js';
+import type { EventTypeFilter, FeedEvent } from './event-types.js';
+import type { EventQuery } from './types.js';
+import { keepTrying, type FollowRetryEvent, type FollowRetryOptions } from './keep-trying.js';
 
 export interface ListenOptions {
   baseUrl: string;
   apiKey: string;
   forwardTo: string;
-  /** Types or `post.*`-style prefixes; default: every type. */
-  types?: string[];
+  /** Event types or `<resource>.*` prefixes; default: every type. */
+  types?: readonly EventTypeFilter[];
   /** Where the secret and the cursor are kept between runs. */
   stateFile: string;
   /** A `whsec_…` secret to sign with; default: the one saved in the state file, or a new one. */
@@ -22,6 +27,8 @@ export interface ListenOptions {
   /** On a first run, forward every event still in the feed instead of only new ones. */
   fromStart?: boolean;
   pollIntervalMs?: number;
+  /** The back-off while the API cannot be reached (as events.follow's `retry`). */
+  retry?: FollowRetryOptions;
   signal?: AbortSignal;
   log?: (line: string) => void;
   fetch?: typeof fetch;
@@ -34,6 +41,8 @@ interface State {
 }
 
 const SECRET_PREFIX = 'whsec_';
+/** As the service's own deliveries: a receiver has 10 s to answer. */
+const FORWARD_TIMEOUT_MS = 10_000;
 
 function readState(file: string): State {
   try {
@@ -45,8 +54,8 @@ function readState(file: string): State {
 }
 
 function writeState(file: string, state: State): void {
-  // Written whole and renamed into place, so a crash never leaves half a file.
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  // Written whole, flushed, and renamed into place, so a crash never leaves half a file.
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, flush: true });
   renameSync(`${file}.tmp`, file);
 }
 
@@ -90,15 +99,31 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 export async function listen(options: ListenOptions): Promise<string | undefined> {
   const log = options.log ?? ((line: string) => console.log(line));
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  // Each call is sent once per try: keepTrying (and follow) do the retrying, without end.
+  const requestOptions = { maxRetries: 0, ...(options.signal ? { signal: options.signal } : {}) };
   const client = new BlogClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const me = await client.me();
+  const stopped = () => {
+    log(cursor === undefined ? 'Stopped' : `Stopped: the next run resumes after sequence ${cursor}`);
+    return cursor;
+  };
+  const patiently = <T>(call: () => Promise<T>) =>
+    keepTrying(call, {
+      signal: options.signal,
+      sleep: wait,
+      retry: options.retry,
+      onRetry: (event) => log(unreachable(event)),
+    });
+  let cursor: string | undefined;
+  const me = await patiently(() => client.me(requestOptions));
+  if (!me) return stopped();
+  const handle = me.value.store.handle;
   const state = readState(options.stateFile);
   const secret = options.secret ?? state.secret ?? `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
-  const place = `${options.baseUrl.replace(/\/+$/, '')} ${me.store.handle}`;
+  const place = `${options.baseUrl.replace(/\/+$/, '')} ${handle}`;
   const save = (cursor: string | undefined) =>
     writeState(options.stateFile, {
       ...state,
@@ -106,17 +131,19 @@ export async function listen(options: ListenOptions): Promise<string | undefined
       cursors: { ...state.cursors, ...(cursor === undefined ? {} : { [place]: cursor }) },
     });
 
-  let cursor = state.cursors?.[place];
+  cursor = state.cursors?.[place];
   if (cursor === undefined && !options.fromStart) {
     // A first run forwards what happens from now on: walk to the end of the feed.
     for (;;) {
-      const page = await client.events.listPage({ ...(cursor === undefined ? {} : { after: cursor }), limit: 100 });
-      cursor = page.meta.next_cursor;
-      if (!page.meta.has_more) break;
+      const query: EventQuery = { ...(cursor === undefined ? {} : { after: cursor }), limit: 100 };
+      const page = await patiently(() => client.events.listPage(query, requestOptions));
+      if (!page) return stopped();
+      cursor = page.value.meta.next_cursor;
+      if (!page.value.meta.has_more) break;
     }
   }
   save(cursor);
-  log(`Store ${me.store.handle}: forwarding ${options.types?.join(', ') ?? 'every event'} to ${options.forwardTo}`);
+  log(`Store ${handle}: forwarding ${options.types?.join(', ') ?? 'every event'} to ${options.forwardTo}`);
   log(`Signing secret: ${secret}`);
   log(cursor === undefined ? 'Ready: starting from the oldest event kept' : `Ready: resuming after sequence ${cursor}`);
 
@@ -125,6 +152,8 @@ export async function listen(options: ListenOptions): Promise<string | undefined
     ...(options.types === undefined ? {} : { types: options.types }),
     ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    onRetry: (event) => log(unreachable(event)),
     onCursor: (next) => {
       cursor = next;
       save(cursor);
@@ -139,19 +168,26 @@ export async function listen(options: ListenOptions): Promise<string | undefined
           method: 'POST',
           headers,
           body,
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal: options.signal
+            ? AbortSignal.any([options.signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)])
+            : AbortSignal.timeout(FORWARD_TIMEOUT_MS),
         });
         await res.arrayBuffer().catch(() => undefined);
         outcome = String(res.status);
         if (res.ok) {
-          log(`${event.sequence} ${event.type} ${event.id} → ${outcome}`);
+          // Saved before anything else happens, the report included: whoever sees the line
+          // knows a restart will not send this event again.
           cursor = String(event.sequence);
           save(cursor);
+          log(`${event.sequence} ${event.type} ${event.id} → ${outcome}`);
           break;
         }
       } catch (err) {
         if (options.signal?.aborted) break;
-        outcome = (err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+        outcome =
+          (err as Error).name === 'TimeoutError'
+            ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`
+            : ((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
       }
       const delay = Math.min(30_000, 1000 * 2 ** attempt);
       log(`${event.sequence} ${event.type} ${event.id} → ${outcome}; trying again in ${delay / 1000} s`);
@@ -159,6 +195,10 @@ export async function listen(options: ListenOptions): Promise<string | undefined
     }
     if (options.signal?.aborted) break;
   }
-  log(cursor === undefined ? 'Stopped' : `Stopped: the next run resumes after sequence ${cursor}`);
-  return cursor;
+  return stopped();
+}
+
+function unreachable({ error, failures, delayMs }: FollowRetryEvent): string {
+  const what = 'status' in error ? `HTTP ${error.status} ${error.code}` : error.code;
+  return `The API did not answer (${what}: ${error.message}); trying again in ${(delayMs / 1000).toFixed(1)} s (failure ${failures} in a row)`;
 }

@@ -2,6 +2,7 @@
 // AbortSignal to each attempt, retries as retry.ts says, tells the hooks, and turns every
 // failure into a BlogApiError or a BlogConnectionError.
 import { BlogApiError, BlogConnectionError, type ErrorDetail } from './errors.js';
+import { corsSuspicion, type CorsSuspicion } from './cors.js';
 import { backoffMs, isIdempotent, mayRetry, parseRetryAfter, type RetryOptions } from './retry.js';
 
 /** Options every method takes as its last argument; each overrides the client's for this call. */
@@ -38,6 +39,8 @@ export interface ResponseEvent {
   status: number | null;
   /** X-Request-Id of the answer, when there was one. */
   requestId: string | null;
+  /** The answer's headers (X-RateLimit-*, Retry-After, …), error answers included; null when no answer arrived. */
+  headers: Headers | null;
   /** From sending to the whole answer read (or to the failure). */
   durationMs: number;
   /** When no answer arrived: what went wrong (`network_error` or `timeout`). */
@@ -88,8 +91,14 @@ export interface Answer {
 /** What one attempt ended with. */
 type Outcome =
   | { kind: 'answer'; answer: Answer }
-  | { kind: 'error'; error: BlogApiError }
-  | { kind: 'lost'; code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null };
+  | { kind: 'error'; error: BlogApiError; headers: Headers | null }
+  | {
+      kind: 'lost';
+      code: 'network_error' | 'timeout';
+      cause: unknown;
+      requestId: string | null;
+      cors: CorsSuspicion | null;
+    };
 
 export class Transport {
   constructor(private readonly settings: TransportSettings) {}
@@ -123,7 +132,12 @@ export class Transport {
       const started = Date.now();
       const outcome = await this.attempt(url, { method: call.method, headers, body }, timeoutMs, signal);
       const failure = outcome.kind === 'answer' ? null : outcome.kind === 'error' ? outcome.error : null;
-      const retry = outcome.kind !== 'answer' && attempt < maxRetries && mayRetry(failure, idempotent);
+      // A probable CORS refusal is not sent again: the browser would refuse it again at once.
+      const retry =
+        outcome.kind !== 'answer' &&
+        attempt < maxRetries &&
+        !(outcome.kind === 'lost' && outcome.cors) &&
+        mayRetry(failure, idempotent);
       const retryAfter = failure?.retryAfterSeconds ?? null;
       // A Retry-After past the cap is not waited for: the error goes to the caller, who is told the wait.
       const tooLong = retry && retryAfter !== null && retryAfter * 1000 > s.maxRetryDelayMs;
@@ -142,6 +156,7 @@ export class Transport {
             : outcome.kind === 'error'
               ? outcome.error.requestId
               : outcome.requestId,
+        headers: outcome.kind === 'answer' ? outcome.answer.headers : outcome.kind === 'error' ? outcome.headers : null,
         durationMs: Date.now() - started,
         error: connectionError,
         willRetry,
@@ -175,17 +190,20 @@ export class Transport {
     const timeout = new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError');
     const timer = this.settings.timers.setTimeout(() => controller.abort(timeout), timeoutMs);
     let requestId: string | null = null;
+    let headers: Headers | null = null;
     try {
       const res = await this.settings.fetch(url, { ...init, signal: controller.signal });
       requestId = res.headers.get('x-request-id');
+      headers = res.headers;
       if (res.ok) return { kind: 'answer', answer: await toAnswer(res) };
-      return { kind: 'error', error: await toError(res) };
+      return { kind: 'error', error: await toError(res), headers };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       if (controller.signal.aborted && controller.signal.reason === timeout)
-        return { kind: 'lost', code: 'timeout', cause: timeout, requestId };
-      if (err instanceof BlogApiError) return { kind: 'error', error: err };
-      return { kind: 'lost', code: 'network_error', cause: err, requestId };
+        return { kind: 'lost', code: 'timeout', cause: timeout, requestId, cors: null };
+      if (err instanceof BlogApiError) return { kind: 'error', error: err, headers };
+      const cors = headers === null ? corsSuspicion(err, url) : null;
+      return { kind: 'lost', code: 'network_error', cause: err, requestId, cors };
     } finally {
       this.settings.timers.clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -203,19 +221,24 @@ function hook<E>(fn: ((event: E) => void) | undefined, event: E): void {
 }
 
 function toConnectionError(
-  lost: { code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null },
+  lost: { code: 'network_error' | 'timeout'; cause: unknown; requestId: string | null; cors: CorsSuspicion | null },
   method: string,
   path: string,
   attempts: number,
 ): BlogConnectionError {
+  const cause = lost.cause instanceof Error ? lost.cause.message : String(lost.cause);
   const what =
     lost.code === 'timeout'
       ? 'no answer within the timeout'
-      : `the connection failed (${lost.cause instanceof Error ? lost.cause.message : String(lost.cause)})`;
+      : lost.cors
+        ? `the browser blocked the call or could not send it (${cause}). From a page at ${lost.cors.pageOrigin} ` +
+          `to ${lost.cors.apiOrigin} this is most often CORS: the service must allow the origin ` +
+          `${lost.cors.pageOrigin} (the browser's console names the reason); otherwise the network is down`
+        : `the connection failed (${cause})`;
   return new BlogConnectionError(
     lost.code,
     `${method} ${path}: ${what}, after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
-    { attempts, cause: lost.cause, requestId: lost.requestId, method, path },
+    { attempts, cause: lost.cause, requestId: lost.requestId, method, path, corsSuspected: lost.cors !== null },
   );
 }
 

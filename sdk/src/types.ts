@@ -1,6 +1,7 @@
 // The API's objects as this SDK returns and takes them: the generated schemas, with the closed
 // lists of vocabulary.ts in place of their plain strings, and posts carrying their ETag.
 import type { components, operations } from './generated/openapi.js';
+import type { FeedEvent } from './event-types.js';
 import type { AuditAction, PageLimit, Scope, WebhookEventType, WebhookSubscription } from './vocabulary.js';
 
 type Schemas = components['schemas'];
@@ -48,8 +49,6 @@ export type AuditEventQuery = Query<
 >;
 export type DeliveryQuery = Query<NonNullable<operations['listWebhookDeliveries']['parameters']['query']>>;
 
-/** An event of the store's events feed (GET /v1/events): the webhook event plus the store's handle and its sequence. */
-export type FeedEvent = With<Schemas['Event'], { type: Exclude<WebhookEventType, 'webhook.test'> }>;
 export type EventPage = With<Schemas['EventPage'], { data: FeedEvent[] }>;
 export type EventQuery = With<
   NonNullable<operations['listEvents']['parameters']['query']>,

@@ -1,6 +1,7 @@
 // The API's closed lists that its OpenAPI document gives as plain strings: scopes, audit
 // actions, webhook event types, the page size range. test/sdk/vocabulary.test.ts fails when the
 // service's own lists differ from these.
+import type { EventTypeFilter } from './event-types.js';
 
 /** The /v1 API version this SDK release was written against (also `api_version` of `me()`). */
 export const API_VERSION = '2026-09-14';
@@ -44,6 +45,15 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const WEBHOOK_EVENT_TYPES = [...CONTENT_ACTIONS, 'webhook.test'] as const;
 /** An event a webhook endpoint can receive. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+const EVENT_RESOURCES = new Set(CONTENT_ACTIONS.map((type) => type.slice(0, type.indexOf('.'))));
+
+/** Whether `value` is an item of the events feed's `types` filter: an event type, or `<resource>.*`. */
+export function isEventTypeFilter(value: string): value is EventTypeFilter {
+  return (
+    (CONTENT_ACTIONS as readonly string[]).includes(value) ||
+    (value.endsWith('.*') && EVENT_RESOURCES.has(value.slice(0, -2)))
+  );
+}
 /** What an endpoint subscribes to: event types, or `'*'` for every type, including ones added later. */
 export type WebhookSubscription = WebhookEventType | '*';
 

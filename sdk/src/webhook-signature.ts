@@ -2,11 +2,9 @@
 // text. A signature per Standard Webhooks (https://www.standardwebhooks.com) is
 // base64(HMAC-SHA256(secret bytes, "<webhook-id>.<webhook-timestamp>.<raw body>")), sent as
 // "v1,<signature>"; several are sent, space-separated, while a rotated-out secret is still live.
-import type { webhooks } from './generated/openapi.js';
+import type { WebhookEvent } from './event-types.js';
 
-type EventBody<T extends keyof webhooks> = webhooks[T]['post']['requestBody']['content']['application/json'];
-/** Every event the service sends, discriminated by `type`. */
-export type WebhookEvent = { [T in keyof webhooks]: EventBody<T> }[keyof webhooks];
+export type { WebhookEvent } from './event-types.js';
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {

@@ -71,13 +71,14 @@ const CONSUMER_TSCONFIG = {
 
 // What an integrator writes: every line type-checked, the @ts-expect-error lines must be errors.
 const ESM_SOURCE = `
-import { BlogApiError, BlogClient, BlogConnectionError, verifyWebhook, type PageLimit, type Post, type SdkErrorCode, type Scope } from 'store-blog-sdk';
+import { BlogApiError, BlogClient, BlogConnectionError, verifyWebhook, type FeedEvent, type PageLimit, type Post, type SdkErrorCode, type Scope, type WebhookEvent } from 'store-blog-sdk';
 
 const blog = new BlogClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY!, timeoutMs: 10_000, maxRetryDelayMs: 2_000 });
 const me = await blog.me({ timeoutMs: 5_000 });
 const scopes: Scope[] = me.scopes;
 const post: Post = await blog.posts.create({ title: 'From the tarball (ESM, ' + process.env.RUN + ')', body_html: '<p>packed</p>' }, { idempotencyKey: 'package-test-esm-' + process.env.RUN });
-const copy = structuredClone(post);
+const published: Post = await blog.posts.publish(post.id);
+const copy = structuredClone(published);
 const updated = await blog.posts.update(post.id, { summary: 'via a copy' }, { ifMatch: copy });
 const stale = await blog.posts.update(post.id, { summary: 'stale' }, { ifMatch: copy }).catch((e: unknown) => e);
 const code: SdkErrorCode | undefined = stale instanceof BlogApiError ? stale.code : stale instanceof BlogConnectionError ? stale.code : undefined;
@@ -97,7 +98,34 @@ const notAwaited = (): { type: string } =>
   verifyWebhook('', new Headers(), 'whsec_AAAA');
 void badEvents; void badScope; void notAwaited;
 
-console.log(JSON.stringify({ handle: me.store.handle, scopes, etag: updated.etag !== post.etag, code, listed: listed.length }));
+// Events: one union on \`type\`; narrowing by type types \`data\`, no cast.
+function describeEvent(event: FeedEvent): string {
+  const same: WebhookEvent = event; // a feed event is a webhook event
+  void same;
+  switch (event.type) {
+    case 'post.published':
+      return 'published ' + event.data.title + ' (' + event.data.status + ')';
+    case 'post.deleted':
+      return 'deleted post ' + event.data.id.toFixed(0);
+    default:
+      return event.type + ' #' + event.sequence;
+  }
+}
+const stop = new AbortController();
+const described: string[] = [];
+for await (const event of blog.events.follow({ types: ['post.published', 'category.*'], signal: stop.signal, pollIntervalMs: 50 })) {
+  // The filter types the events: only post.published and category events come.
+  const type: 'post.published' | 'category.created' | 'category.updated' | 'category.deleted' = event.type;
+  void type;
+  described.push(describeEvent(event));
+  stop.abort();
+}
+// @ts-expect-error no such event type
+blog.events.follow({ types: ['post.publishd'] });
+// @ts-expect-error a prefix is a resource and .*
+blog.events.follow({ types: ['posts.*'] });
+
+console.log(JSON.stringify({ handle: me.store.handle, scopes, etag: updated.etag !== published.etag, code, listed: listed.length, described }));
 `;
 
 const CJS_SOURCE = `
@@ -121,6 +149,29 @@ main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
+`;
+
+// An older CommonJS project resolving as Node 10 did (no "exports"): the ./node entry still has types.
+const NODE10_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'CommonJS',
+    moduleResolution: 'node10',
+    lib: ['ES2022'],
+    types: ['node'],
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+  },
+  include: ['node10.ts'],
+};
+const NODE10_SOURCE = `
+import { BlogClient, type FeedEvent } from 'store-blog-sdk';
+import { listen, verifyWebhookSync, type ListenOptions } from 'store-blog-sdk/node';
+export const blog = new BlogClient({ baseUrl: 'http://127.0.0.1', apiKey: 'svc_live_x_y' });
+export const options: ListenOptions = { baseUrl: 'http://127.0.0.1', apiKey: 'k', forwardTo: 'http://127.0.0.1/hooks', stateFile: 's.json', types: ['post.*'] };
+export const run: typeof listen = listen;
+export const verify = (body: string): FeedEvent['type'] | 'webhook.test' => verifyWebhookSync(body, {}, 'whsec_AAAA').type;
 `;
 
 // A browser project: the DOM library and no Node types at all.
@@ -255,8 +306,10 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
     writeFileSync(join(app, 'cjs.cts'), CJS_SOURCE);
     writeFileSync(join(app, 'tsconfig.browser.json'), JSON.stringify(BROWSER_TSCONFIG, null, 2));
     writeFileSync(join(app, 'browser.ts'), BROWSER_SOURCE);
+    writeFileSync(join(app, 'tsconfig.node10.json'), JSON.stringify(NODE10_TSCONFIG, null, 2));
+    writeFileSync(join(app, 'node10.ts'), NODE10_SOURCE);
     const tsc = join(app, 'node_modules/typescript/bin/tsc');
-    for (const project of ['tsconfig.json', 'tsconfig.browser.json']) {
+    for (const project of ['tsconfig.json', 'tsconfig.browser.json', 'tsconfig.node10.json']) {
       await run(process.execPath, [tsc, '-p', project], { cwd: app }).catch((err: { stdout?: string }) =>
         assert.fail(`tsc -p ${project}:\n${err.stdout}`),
       );
@@ -275,6 +328,8 @@ describe('store-blog-sdk packed and installed outside the repository', () => {
       assert.equal(esm.code, 'precondition_failed');
       assert.ok(esm.scopes.includes('write_blog'));
       assert.ok(esm.listed >= 1);
+      assert.equal(esm.described.length, 1);
+      assert.match(esm.described[0], /^published |^category\./);
       const cjs = JSON.parse(await node(app, 'build/cjs.cjs', env, runtime));
       majors.push(cjs.node);
       assert.deepEqual(cjs, {
