@@ -299,10 +299,28 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
         'webhook.test',
       );
     }
+    // A sample of a content type the endpoint does not subscribe to: the newest post, as the real event carries it.
+    t.clock.advance(1000);
+    const sample = await sdk.webhooks.sample(endpoint.id, 'post.updated');
+    assert.equal(sample.event_type, 'post.updated');
+    await t.ctx.webhookWorker.runOnce();
+    const [sampleDelivery] = rx.ofType('post.updated');
+    assert.ok(sampleDelivery, 'the receiver got the sample');
+    const sampled = await verifyWebhook(
+      sampleDelivery.body,
+      sampleDelivery.headers as Record<string, string>,
+      rotated.secret,
+      {
+        now: t.clock.now(),
+      },
+    );
+    assert.equal(sampled.type, 'post.updated');
+    const { etag: _etag, ...current } = await sdk.posts.get(post.id); // the SDK adds the ETag header
+    assert.deepEqual(sampled.type === 'post.updated' && sampled.data, current);
     const deliveries = await collect(sdk.webhooks.deliveries(endpoint.id, { limit: 1 }));
     assert.deepEqual(
       deliveries.map((d) => d.event_type),
-      ['webhook.test', 'post.published'],
+      ['post.updated', 'webhook.test', 'post.published'],
     );
     await sdk.webhooks.delete(endpoint.id);
     assert.deepEqual(await sdk.webhooks.list(), []);

@@ -13,6 +13,7 @@ import type {
   WebhookReplay,
   WebhookReplayResult,
 } from '../types.js';
+import type { FeedEventType } from '../event-types.js';
 import { id, requestOptions, Resource } from './resource.js';
 
 export class WebhooksApi extends Resource {
@@ -68,6 +69,20 @@ export class WebhooksApi extends Resource {
   /** Queues a webhook.test event to this endpoint; returns its delivery. */
   async test(endpointId: string, options?: RequestOptions): Promise<Delivery> {
     return this.body({ method: 'POST', path: `/v1/webhooks/${id(endpointId)}/test`, options: requestOptions(options) });
+  }
+
+  /**
+   * Queues a sample of a content event type to this endpoint alone: its data is the store's
+   * newest resource of that kind as the real event carries it (a deletion: its id). It is not in
+   * the events feed. Rejects with 422 when the store has no resource of that kind.
+   */
+  async sample(endpointId: string, type: FeedEventType, options?: RequestOptions): Promise<Delivery> {
+    return this.body({
+      method: 'POST',
+      path: `/v1/webhooks/${id(endpointId)}/test`,
+      json: { type },
+      options: requestOptions(options),
+    });
   }
 
   /** Every delivery to this endpoint, newest first, page after page. */
