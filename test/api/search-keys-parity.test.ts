@@ -130,7 +130,7 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
           .executeTakeFirstOrThrow();
         await handle.db.insertInto('post_search').values({ post_id: post.id, store_id: store.id, text }).execute();
       }
-      assert.deepEqual((await migrateToLatest(handle)).applied, ['0017-linear-search-keys']);
+      assert.equal((await migrateToLatest(handle)).applied[0], '0017-linear-search-keys');
       const { rows } = await sql<{ rows: number; same: number }>`
         SELECT count(*)::int AS rows,
                count(*) FILTER (WHERE keys @> post_search_keys(store_id, text) AND keys <@ post_search_keys(store_id, text))::int AS same
