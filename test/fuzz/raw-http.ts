@@ -12,7 +12,12 @@ export interface RawAnswer {
   head: string;
 }
 
-/** The server closed the connection without sending a single byte. */
+/**
+ * The server closed the connection without sending a single byte, or reset it before its
+ * answer was whole: what a client sees when it keeps sending a body the server no longer reads
+ * (a refusal past the key's lingering allowance, docs/operations.md: "such a client may see a
+ * reset instead of the answer").
+ */
 export interface NoAnswer {
   closedWithoutAnswer: true;
 }
@@ -59,7 +64,11 @@ export function sendRaw(port: number, bytes: Buffer, timeoutMs = 15_000): Promis
       const all = Buffer.concat(chunks);
       if (all.length === 0) return resolve({ closedWithoutAnswer: true });
       try {
-        resolve(parseAnswer(all));
+        const answer = parseAnswer(all);
+        const declared = answer.headers['content-length'];
+        const cutShort = declared !== undefined && answer.body.length < Number(declared);
+        if (cutShort && /close/i.test(answer.headers.connection ?? '')) return resolve({ closedWithoutAnswer: true });
+        resolve(answer);
       } catch (err) {
         reject(err);
       }

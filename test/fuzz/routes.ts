@@ -41,15 +41,23 @@ export function routerRoutes(app: FastifyInstance): Array<{ method: string; url:
 
 type OpenApiDocument = {
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, JsonSchema> };
+  components?: Record<string, Record<string, JsonSchema> | undefined>;
 };
 
-/** The operation with its references to named schemas replaced by the schemas themselves. */
+/**
+ * The operation with its references (`#/components/schemas/…`, `#/components/parameters/…`)
+ * replaced by what they name.
+ */
 function inlineRefs(node: unknown, doc: OpenApiDocument): any {
   if (Array.isArray(node)) return node.map((item) => inlineRefs(item, doc));
   if (node === null || typeof node !== 'object') return node;
   const ref = (node as JsonSchema).$ref;
-  if (typeof ref === 'string') return inlineRefs(doc.components?.schemas?.[ref.split('/').pop() as string], doc);
+  if (typeof ref === 'string') {
+    const [, , kind, name] = ref.split('/');
+    const target = doc.components?.[kind as string]?.[name as string];
+    if (target === undefined) throw new Error(`the OpenAPI document names ${ref}, which it does not hold`);
+    return inlineRefs(target, doc);
+  }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'examples' ? v : inlineRefs(v, doc)]));
 }
 
