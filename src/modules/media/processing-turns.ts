@@ -36,7 +36,8 @@ export class ProcessingTurns {
     readonly limit: number,
     readonly maxWaitMs: number,
   ) {
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new RangeError(`limit must be a positive integer, got ${limit}`);
     if (!Number.isSafeInteger(maxWaitMs) || maxWaitMs < 1)
       throw new RangeError(`maxWaitMs must be a positive integer, got ${maxWaitMs}`);
   }
