@@ -18,8 +18,6 @@ import {
 const HOST_TAG = sha256Hex(hostname()).slice(0, 8);
 const TEMP_PATTERN = /^\.upload-.*\.tmp$/;
 const OWNED_TEMP_PATTERN = /^\.upload-([0-9a-f]{8})-(\d+)-[a-z0-9]+\.tmp$/;
-/** The largest read when serving a file (see open). */
-const SERVE_CHUNK_BYTES = 1024 * 1024;
 
 function processRuns(pid: number): boolean {
   if (pid === process.pid) return true;
@@ -97,13 +95,7 @@ export class LocalMediaStore implements MediaStore {
         await file.close();
         return null;
       }
-      // Each read is a turn on libuv's thread pool, which image processing shares; an image read
-      // in chunks of up to 1 MiB (not the default 64 KiB) takes a few turns instead of dozens.
-      const chunk = Math.min(Math.max(s.size, 1), SERVE_CHUNK_BYTES);
-      return {
-        info: { bytes: s.size, modifiedAt: s.mtime },
-        stream: file.createReadStream({ highWaterMark: chunk }),
-      };
+      return { info: { bytes: s.size, modifiedAt: s.mtime }, stream: file.createReadStream() };
     } catch (err) {
       await file.close().catch(() => undefined);
       throw err;
