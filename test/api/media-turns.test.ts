@@ -6,6 +6,8 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { assertError } from '../helpers/assertions.js';
@@ -13,6 +15,7 @@ import { manualTimers } from '../helpers/manual-timers.js';
 import { settled } from '../helpers/settled.js';
 import { describeTenantApp, type TenantSuite } from '../helpers/tenant-app.js';
 import type { Release } from '../../src/modules/media/processing-turns.js';
+import { IMAGE_THREAD_NICE } from '../../src/modules/media/image-thread-priority.js';
 import { assertImageObject, fetchFile, upload, uniqueJpeg } from './media-support.js';
 
 const CAP = 2;
@@ -23,6 +26,14 @@ function noisyPng(side = 400): Promise<Buffer> {
   return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
     .png({ compressionLevel: 1 })
     .toBuffer();
+}
+
+/** This process's threads by name, with their nice values (Linux). */
+function threads(): Array<{ name: string; nice: number }> {
+  return readdirSync('/proc/self/task').map((tid) => ({
+    name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(),
+    nice: getPriority(Number(tid)),
+  }));
 }
 
 /** A gauge of GET /metrics, read through HTTP. */
@@ -74,8 +85,10 @@ describeTenantApp(
         images.map((image, i) => upload(suite.t, i % 2 === 0 ? suite.key : other.key, image)),
       ).finally(() => (done = true));
       while (!done) {
-        const { queue, process } = sharp.counters();
-        most = Math.max(most, queue + process);
+        // A worker thread moves a task from queued to processing while these are read: reading
+        // `process` before `queue` (two calls) can only miss a task in that step, never count it twice.
+        const processing = sharp.counters().process;
+        most = Math.max(most, processing + sharp.counters().queue);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       for (const res of await answers) assert.equal(res.statusCode, 201, res.body);
@@ -172,5 +185,31 @@ describeTenantApp(
       }
       assert.equal((await waiter.answer).statusCode, 201);
     });
+
+    it(
+      'processes images on threads of lower priority than the rest of the process (Linux)',
+      { skip: process.platform !== 'linux' && 'thread priorities are read from /proc' },
+      async () => {
+        const before = threads().find((thread) => thread.name === 'MainThread')!.nice;
+        assert.equal((await upload(suite.t, suite.key, await noisyPng())).statusCode, 201);
+        const workers = threads().filter((thread) => thread.name === 'libvips worker');
+        assert.ok(workers.length > 0, 'libvips has worker threads');
+        assert.deepEqual(
+          workers.map((thread) => thread.nice),
+          workers.map(() => IMAGE_THREAD_NICE),
+        );
+        assert.equal(
+          threads().find((thread) => thread.name === 'MainThread')!.nice,
+          before,
+          'the event loop keeps its own',
+        );
+        assert.ok(
+          threads()
+            .filter((thread) => thread.name === 'libuv-worker')
+            .every((thread) => thread.nice === before),
+          'the thread pool that reads files keeps its own',
+        );
+      },
+    );
   },
 );

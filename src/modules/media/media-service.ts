@@ -33,6 +33,7 @@ import { createMediaStore } from './create-media-store.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
 import { NoTurnInTime, ProcessingTurns } from './processing-turns.js';
+import { lowerImageThreadPriority } from './image-thread-priority.js';
 import {
   findLiveImage,
   findLiveImageByContent,
@@ -105,6 +106,8 @@ export class MediaService {
         (err) => err instanceof ApiError,
       );
     } finally {
+      // libvips starts its threads as it needs them: the ones this image used are lowered for the next.
+      lowerImageThreadPriority();
       release();
     }
     const row: ImageRow = {
