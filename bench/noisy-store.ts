@@ -5,11 +5,15 @@
 // turns at the key's write limit and its searches run at its read limit, evenly over the minute,
 // and a 429 is honoured (Retry-After). NOISY_IGNORE_LIMITS=1: every loop sends back to back and
 // ignores 429s, as a hostile client would.
-// NOISY_LOOPS (a comma-separated subset of big,small,rename,search,over) runs only those kinds, to
-// see which of A's requests slows B; `over` (MAX_JSON_BODY_BYTES bodies, which A's store refuses by
-// their length before reading them) is not in the default set, which sends only what A's store allows.
+// NOISY_LOOPS (a comma-separated subset of big,small,rename,search,over,images) runs only those
+// kinds, to see which of A's requests slows B; `over` (MAX_JSON_BODY_BYTES bodies, which A's store
+// refuses by their length before reading them) is not in the default set, which sends only what
+// A's store allows. `images` (not in the default set either; the bench's image rows use it alone)
+// uploads the costliest images A's default limits allow, as many at once as its key may have in
+// flight: see noisy-images.ts.
 import { KEY_DEFAULTS } from '../src/modules/keys/key-service.js';
 import { wideBody } from './lib/wide-body.js';
+import { costliestPng, uploadPng } from './noisy-images.js';
 
 const { API_URL, API_KEY, CATEGORY_ID, WIDE_Q, MAX_BODY, LARGEST_BODY, NOISY_LOOPS, NOISY_IGNORE_LIMITS } =
   process.env as Record<string, string>;
@@ -98,6 +102,16 @@ const paced = async (sendNext: () => Send, intervalMs: number) => {
 };
 
 const chosen = Object.entries(sends).filter(([name]) => kinds.has(name));
+const canvas = kinds.has('images') ? await costliestPng() : null;
+/** Back to back on each of the key's in-flight slots, waiting out a 429 (both when ignoring limits). */
+const uploads = canvas
+  ? Array.from({ length: KEY_DEFAULTS.concurrency }, async () => {
+      while (!stopped) {
+        const retryAfter = await uploadPng(API_URL, API_KEY, canvas, statuses);
+        if (retryAfter > 0 && !stopped) await sleep(retryAfter);
+      }
+    })
+  : [];
 const writes = chosen.filter(([, s]) => s.write).map(([, s]) => s.send);
 const reads = chosen.filter(([, s]) => !s.write).map(([, s]) => s.send);
 let turn = 0;
@@ -109,6 +123,7 @@ const loops = hostile
       writes.length > 0 && paced(() => writes[turn++ % writes.length]!, 60_000 / WRITES_PER_MINUTE),
       reads.length > 0 && paced(() => reads[0]!, 60_000 / READS_PER_MINUTE),
     ].filter((running) => running !== false);
+loops.push(...uploads);
 
 process.once('SIGTERM', () => {
   stopped = true;

@@ -5,7 +5,9 @@
 // while store B reads one post over 4 connections and sends itself a webhook test event every
 // 250 ms. B's read p50/p99 and B's webhook latency (from the test call's answer to the receiver's
 // arrival) are measured quiet, then with A running. Then the `bounds` rows: the API's CPU per
-// request at the largest allowed bodies. See docs/performance.md, "Noisy neighbours".
+// request at the largest allowed bodies. Then the image rows (image-neighbours.ts): B's image file
+// and post reads while A uploads the costliest images it may. NEIGHBOURS=images (or =json) runs
+// only those rows. See docs/performance.md, "Noisy neighbours".
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +24,7 @@ import { readCpuSeconds, ROOT, startApiServer, type RunningServer } from './proc
 import * as scenario from './scenarios.js';
 import { articleHtml, createBenchDatabase } from './seed.js';
 import { wideBody } from './wide-body.js';
+import { imageNeighbourRows } from './image-neighbours.js';
 
 const A_POSTS = 2000;
 const B_POSTS = 100;
@@ -281,7 +284,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     stopLoops.length = 0;
 
     /** Store A's load, in a process of its own; resolves with its answers' counts once stopped. */
-    const startA = async () => {
+    const startA = async (loops = process.env.NOISY_LOOPS) => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'noisy-store.ts')], {
         cwd: ROOT,
         env: {
@@ -293,7 +296,7 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
           WIDE_Q,
           LARGEST_BODY: String(A_LARGEST_BODY),
           MAX_BODY: String(MAX_BODY),
-          ...(process.env.NOISY_LOOPS ? { NOISY_LOOPS: process.env.NOISY_LOOPS } : {}),
+          ...(loops ? { NOISY_LOOPS: loops } : {}),
           ...(process.env.NOISY_IGNORE_LIMITS ? { NOISY_IGNORE_LIMITS: process.env.NOISY_IGNORE_LIMITS } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -351,6 +354,17 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
       };
     };
 
+    const parts = process.env.NEIGHBOURS ?? 'json,images';
+    const imageRows = () =>
+      imageNeighbourRows({
+        server,
+        bKey: stores.bKey,
+        bPostIds: stores.bPostIds,
+        durationSeconds: options.duration,
+        startA: (loops) => startA(loops),
+        log,
+      });
+    if (!parts.includes('json')) return await imageRows();
     const quiet = await phase(false);
     const noisy = await phase(true);
     const lines = [
@@ -373,6 +387,8 @@ export async function runNeighbours(options: BenchOptions, log: (text: string) =
     lines.push(
       `targets: B read p99 ≤ 2 × quiet: ${readRatio.toFixed(2)} × — ${readRatio <= 2 ? 'met' : 'MISSED'}; B webhook p99 < 2000 ms: ${noisy.hookP99.toFixed(0)} ms — ${noisy.hookP99 < 2000 ? 'met' : 'MISSED'}`,
     );
+
+    if (parts.includes('images')) lines.push('', ...(await imageRows()));
 
     // Bounds: the API's CPU per request at the largest allowed bodies, one at a time.
     lines.push(

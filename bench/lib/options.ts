@@ -60,8 +60,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-durability            skip the create run under the other durability setting
   --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
                              upload,uncached,quiet,two (PostgreSQL: two API processes),search;
-                             neighbours (alone: store A at its limits beside store B, and the work
-                             per request at the largest bodies; see docs/performance.md)
+                             neighbours (alone: store A at its limits beside store B, its uploads of
+                             the costliest images beside B's file reads, and the work per request at
+                             the largest bodies; NEIGHBOURS=images or =json runs one part; see
+                             docs/performance.md)
   --read-cache-mb N          the API's READ_CACHE_MB (default 256: holds the 10,000 seeded posts)
   --postgres-url URL         admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --cpu-prof DIR             run the API server with node --cpu-prof, profiles written to DIR

@@ -87,6 +87,22 @@ export const ENV_SCHEMA = Type.Object({
     3600,
     'time one image may take to decode and re-encode (`413 image_too_large`)',
   ),
+  MEDIA_PROCESSING_CONCURRENCY: text(
+    'half the CPU cores, at least 1, at most `UV_THREADPOOL_SIZE` − 1',
+    'images one process decodes and re-encodes at once; other uploads wait their turn, taken by store in rotation; see `docs/media.md`',
+  ),
+  MEDIA_PROCESSING_WAIT_SECONDS: integer(
+    10,
+    1,
+    3600,
+    'longest wait for an image processing turn, then `429 concurrency_limited` with `Retry-After`',
+  ),
+  UV_THREADPOOL_SIZE: integer(
+    4,
+    2,
+    1024,
+    "threads of Node.js's pool (file reads, image processing, DNS), read when the pool is first used; image processing takes at most `MEDIA_PROCESSING_CONCURRENCY` of them",
+  ),
   HOUSEKEEPING_INTERVAL_S: text('300', 'seconds between housekeeping passes; see `docs/housekeeping.md`'),
   EVENT_RETENTION_DAYS: integer(
     30,

@@ -1,5 +1,6 @@
 // Upload timing and the image decode budget (MEDIA_UPLOAD_* and MEDIA_* variables), parsed
 // beside the rest of the configuration so that every problem is listed together at start.
+import { availableParallelism } from 'node:os';
 import { integerVariable, type Environment } from './env-schema.js';
 
 export interface MediaSettings {
@@ -14,6 +15,10 @@ export interface MediaSettings {
   maxAnimationPixels: number;
   /** Seconds libvips may spend on one image (DecodeBudget.timeoutSeconds). */
   processingTimeoutSeconds: number;
+  /** Images decoded and re-encoded at once by this process; always below the thread pool's size. */
+  processingConcurrency: number;
+  /** The longest an upload waits for a processing turn before it is refused. */
+  processingWaitMs: number;
 }
 
 const UPLOAD_IDLE_TIMEOUT_MS = 30_000;
@@ -34,6 +39,27 @@ function seconds(
   return value * 1000;
 }
 
+/**
+ * MEDIA_PROCESSING_CONCURRENCY, or half the cores by default: each image is processed by one
+ * libvips thread (image-processor.ts), so image work leaves the other cores to serving. Either
+ * way at most the thread pool's size less one, so a file read always finds a free thread.
+ */
+function processingConcurrency(env: Environment, problems: string[]): number {
+  const threads = integerVariable(env, 'UV_THREADPOOL_SIZE', problems);
+  const most = threads - 1;
+  const raw = env.MEDIA_PROCESSING_CONCURRENCY;
+  const fallback = Math.max(1, Math.min(Math.floor(availableParallelism() / 2), most));
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > most) {
+    problems.push(
+      `MEDIA_PROCESSING_CONCURRENCY must be an integer from 1 to ${most} (UV_THREADPOOL_SIZE − 1) (got "${raw}")`,
+    );
+    return fallback;
+  }
+  return value;
+}
+
 /** Parses the media settings; problems are appended to `problems`. */
 export function parseMediaSettings(env: Environment, problems: string[]): MediaSettings {
   return {
@@ -45,5 +71,7 @@ export function parseMediaSettings(env: Environment, problems: string[]): MediaS
       : null,
     maxAnimationPixels: integerVariable(env, 'MEDIA_MAX_ANIMATION_PIXELS', problems),
     processingTimeoutSeconds: integerVariable(env, 'MEDIA_PROCESSING_TIMEOUT_SECONDS', problems),
+    processingConcurrency: processingConcurrency(env, problems),
+    processingWaitMs: integerVariable(env, 'MEDIA_PROCESSING_WAIT_SECONDS', problems) * 1000,
   };
 }

@@ -84,6 +84,23 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
       registers,
     }),
   };
+  const turns = ctx.media.processing;
+  new Gauge({
+    name: 'blog_api_image_processing_in_progress',
+    help: 'Images being decoded and re-encoded now (at most MEDIA_PROCESSING_CONCURRENCY)',
+    registers,
+    collect() {
+      this.set(turns.inProgress);
+    },
+  });
+  new Gauge({
+    name: 'blog_api_image_processing_waiting',
+    help: 'Uploads waiting for an image processing turn',
+    registers,
+    collect() {
+      this.set(turns.waiting);
+    },
+  });
   // SQLite has one connection and no pool: these exist on PostgreSQL only.
   if (ctx.engine === 'postgres') registerPoolGauges(ctx, registers);
 

@@ -33,11 +33,13 @@ export {
 // so that repeated operations on the same input are cheap. Every upload is a
 // different image, so the cache would only hold memory between requests.
 sharp.cache(false);
-// sharp.concurrency() (libvips worker threads per image) is deliberately left at
-// its default of one per CPU core. How many images are processed at the same
-// time is bounded separately by libuv's thread pool (UV_THREADPOOL_SIZE, 4 by
-// default); peak memory is therefore roughly that many decoded images, each
-// bounded by the limits below. The HTTP layer should bound concurrent uploads.
+// One libvips thread per image (sharp's default is one per core): the number of images processed
+// at once (MEDIA_PROCESSING_CONCURRENCY, processing-turns.ts, half the cores by default) is then
+// the number of cores image work can take, and the rest stay free for serving. Each image also
+// holds one thread of libuv's pool while it runs, which is why that number stays below the pool's
+// size: files served under /media are read on the same pool. Peak memory is about that many
+// decoded images, each bounded by the limits below.
+sharp.concurrency(1);
 
 // sharp's documented recommendation for untrusted input: any decoder warning
 // (truncated data, corrupt segments) makes the image unreadable.

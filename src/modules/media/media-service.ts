@@ -32,6 +32,8 @@ import { presentImage } from './image-presenter.js';
 import { createMediaStore } from './create-media-store.js';
 import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
+import { NoTurnInTime, ProcessingTurns } from './processing-turns.js';
+import { lowerImageThreadPriority } from './image-thread-priority.js';
 import {
   findLiveImage,
   findLiveImageByContent,
@@ -66,8 +68,13 @@ export interface ServedImage {
 export class MediaService {
   /** Hears how long each image took to process (metrics). */
   observer: Observer = noObserver;
-  /** What an upload's idle and total limits wait on (src/http/upload-reader.ts); tests move time by hand. */
+  /**
+   * What an upload's idle and total limits (src/http/upload-reader.ts) and its wait for a
+   * processing turn wait on; tests move time by hand.
+   */
   uploadTimers: Timers = systemTimers;
+  /** Turns at decoding and re-encoding, shared by the stores in rotation (docs/media.md, "Processing turns"). */
+  readonly processing: ProcessingTurns;
 
   constructor(
     private readonly db: Db,
@@ -75,7 +82,9 @@ export class MediaService {
     readonly files: MediaStore,
     private readonly publicBaseUrl: string,
     readonly settings: MediaSettings,
-  ) {}
+  ) {
+    this.processing = new ProcessingTurns(settings.processingConcurrency, settings.processingWaitMs);
+  }
 
   /** Stores a new image, or answers with the live image that has the same uploaded bytes. */
   async upload(store: Store, file: UploadedFile, actor: Actor): Promise<UploadResult> {
@@ -87,12 +96,20 @@ export class MediaService {
       maxAnimationPixels: this.settings.maxAnimationPixels,
       timeoutSeconds: this.settings.processingTimeoutSeconds,
     };
-    const processed = await timeWork(
-      this.observer,
-      'image_processing',
-      () => processUpload(file.data, limitsOf(store), budget),
-      (err) => err instanceof ApiError,
-    );
+    const release = await this.processingTurn(store);
+    let processed: ProcessedImage;
+    try {
+      processed = await timeWork(
+        this.observer,
+        'image_processing',
+        () => processUpload(file.data, limitsOf(store), budget),
+        (err) => err instanceof ApiError,
+      );
+    } finally {
+      // libvips starts its threads as it needs them: the ones this image used are lowered for the next.
+      lowerImageThreadPriority();
+      release();
+    }
     const row: ImageRow = {
       id: newImageId(),
       store_id: store.id,
@@ -133,6 +150,17 @@ export class MediaService {
       throw err;
     }
     return { created: true, image: this.present(store, row) };
+  }
+
+  /** Waits for a turn at image processing; a wait past its bound is refused as retryable. */
+  private async processingTurn(store: Store): Promise<() => void> {
+    try {
+      return await this.processing.acquire(String(store.id), this.uploadTimers);
+    } catch (err) {
+      if (!(err instanceof NoTurnInTime)) throw err;
+      // The contract's answer to "too much in flight, send it again shortly" (Retry-After about 1 s).
+      throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
+    }
   }
 
   /**
