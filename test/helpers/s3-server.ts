@@ -8,7 +8,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  ListObjectsV2Command,
+  ListObjectsCommand,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -39,6 +39,10 @@ export interface TestS3 {
   close(): Promise<void>;
 }
 
+/** Keys per listing page and per DeleteObjects (see keys() and clear()). */
+const LIST_PAGE = 500;
+const CLEAR_BATCH = LIST_PAGE;
+
 export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
   let server: S3rver | null = null;
@@ -64,9 +68,19 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  // Page by page with the first listing API and the last key as the marker: s3rver makes the
+  // second API's continuation token with crypto.createCipher, which Node 22 removed, so any
+  // listing of more than one page that way answers InternalError.
   const keys = async () => {
-    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
-    return (listed.Contents ?? []).map((c) => c.Key!).sort();
+    const all: string[] = [];
+    for (;;) {
+      const listed = await client.send(
+        new ListObjectsCommand({ Bucket: bucket, MaxKeys: LIST_PAGE, Marker: all[all.length - 1] }),
+      );
+      all.push(...(listed.Contents ?? []).map((c) => c.Key!));
+      if (!listed.IsTruncated || (listed.Contents ?? []).length === 0) break;
+    }
+    return all.sort();
   };
   return {
     endpoint,
@@ -93,11 +107,14 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: data }));
     },
     async clear() {
-      // A listing holds at most 1,000 keys, as does one DeleteObjects: page until none is left.
-      for (let all = await keys(); all.length > 0; all = await keys())
-        await client.send(
-          new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: all.map((Key) => ({ Key })) } }),
-        );
+      // One DeleteObjects takes at most 1,000 keys (S3's maximum): delete in batches, and list
+      // again in case anything was written meanwhile.
+      for (let all = await keys(); all.length > 0; all = await keys()) {
+        for (let i = 0; i < all.length; i += CLEAR_BATCH) {
+          const batch = all.slice(i, i + CLEAR_BATCH).map((Key) => ({ Key }));
+          await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch } }));
+        }
+      }
     },
     async stop() {
       await server?.close();
