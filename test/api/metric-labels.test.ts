@@ -9,8 +9,11 @@ import { createPost, publish } from '../helpers/posts.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 import { upload, uniqueJpeg } from './media-support.js';
 
-/** Labels a histogram or summary gives its buckets: numbers fixed in the code, not taken from requests. */
-const BUCKET_LABELS = new Set(['le', 'quantile']);
+/**
+ * Labels whose values are numbers fixed in the code or the runtime, never taken from requests:
+ * a histogram's or summary's buckets, and the Node version's parts (nodejs_version_info).
+ */
+const FIXED_NUMBER_LABELS = new Set(['le', 'quantile', 'major', 'minor', 'patch']);
 
 /** Every label of every sample in a Prometheus text exposition, as [metric, label, value]. */
 function labelsOf(text: string): Array<[string, string, string]> {
@@ -89,7 +92,7 @@ describeTenantApp(
       ]);
       const ids = new Map(postIds.map((id) => [String(id), `post id ${id}`] as const));
       const leaks = labels.flatMap(([metric, label, value]) => {
-        const named = values.get(value) ?? (BUCKET_LABELS.has(label) ? undefined : ids.get(value));
+        const named = values.get(value) ?? (FIXED_NUMBER_LABELS.has(label) ? undefined : ids.get(value));
         const inside = [...values.keys()].find((v) => value.includes(v));
         return named || inside ? [`${metric}{${label}="${value}"}: ${named ?? values.get(inside!)}`] : [];
       });
