@@ -436,7 +436,8 @@ describe(
       // No Redis warning of its own (the earlier cases' may still be within their minute).
       assert.ok(!ready.json().warnings.some((w: string) => w.startsWith('redis: circuit open')), ready.body);
       assert.equal(otherReady.statusCode, 200, otherReady.body);
-      assert.ok(databaseTimeouts >= 3, `${databaseTimeouts} database timeouts`);
+      // Two timeouts open the breaker; background work may be the one that meets them.
+      assert.ok(databaseTimeouts >= 2, `${databaseTimeouts} database timeouts`);
       assert.equal(redisErrors, 0);
       assert.ok(normalAfterMs >= 0 && normalAfterMs <= 5000, `normal ${normalAfterMs} ms after the link returned`);
       const afterwards = await send(cut.baseUrl, 'GET', '/v1/blog/posts?limit=3', { key });
