@@ -11,6 +11,12 @@ import { parseMediaStoreConfig, type MediaStoreConfig } from './media-store-conf
 export type { MediaSettings } from './media-settings.js';
 export type { MediaStoreConfig, S3StoreConfig, ChecksumMode } from './media-store-config.js';
 
+/** Cache-Control of public answers (src/http/public-cache.ts). */
+export interface PublicCachePolicy {
+  maxAgeSeconds: number;
+  staleSeconds: number;
+}
+
 export type DatabaseConfig = { engine: 'sqlite'; url: string; file: string } | { engine: 'postgres'; url: string };
 
 export interface AppConfig {
@@ -27,6 +33,8 @@ export interface AppConfig {
   housekeepingIntervalS: number;
   /** Days an event stays in the events feed (EVENT_RETENTION_DAYS). */
   eventRetentionDays: number;
+  /** How long caches may keep what anyone may read: pages, feeds, sitemaps, the Content API. */
+  publicCache: PublicCachePolicy;
   redisUrl: string | null;
   /** REDIS_PREFIX: the start of every Redis key the service writes. */
   redisPrefix: string;
@@ -189,6 +197,10 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
     media,
     housekeepingIntervalS,
     eventRetentionDays: integerVariable(env, 'EVENT_RETENTION_DAYS', problems),
+    publicCache: {
+      maxAgeSeconds: integerVariable(env, 'PUBLIC_CACHE_MAX_AGE_SECONDS', problems),
+      staleSeconds: integerVariable(env, 'PUBLIC_CACHE_STALE_SECONDS', problems),
+    },
     redisUrl,
     redisPrefix,
     logLevel,

@@ -110,6 +110,18 @@ export const ENV_SCHEMA = Type.Object({
     3650,
     'days an event stays in `GET /v1/events` and can be replayed to a webhook; see `docs/api-behaviour.md`',
   ),
+  PUBLIC_CACHE_MAX_AGE_SECONDS: integer(
+    60,
+    1,
+    86_400,
+    'how long a browser or CDN may keep a public answer (store-front pages, feeds, sitemaps, the Content API) without asking again: a change or an unpublish shows within it; see `docs/publishing.md`',
+  ),
+  PUBLIC_CACHE_STALE_SECONDS: integer(
+    30,
+    0,
+    86_400,
+    'after `PUBLIC_CACHE_MAX_AGE_SECONDS`, how long a cache may still answer with its copy while it revalidates (`stale-while-revalidate`)',
+  ),
   TRUST_PROXY: text(
     'unset (none)',
     "whose `X-Forwarded-For` gives the client address in the access log: a hop count (`1` = one balancer in front) or the balancers' addresses/CIDRs, comma-separated; see `docs/deployment.md`",
