@@ -59,7 +59,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
   --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
-                             upload,uncached,quiet,two (PostgreSQL: two API processes),search;
+                             create-stores (creates spread over 16 stores), create-ceiling (node:http + one
+                             committed INSERT; runs with any create row), upload,uncached,quiet,
+                             two (PostgreSQL: two API processes),search;
                              neighbours (alone: store A at its limits beside store B, its uploads of
                              the costliest images beside B's file reads, and the work per request at
                              the largest bodies; NEIGHBOURS=images or =json runs one part; see
@@ -72,7 +74,7 @@ export const USAGE = `usage: npm run bench -- [options]
                              the "quiet" rows run again with warn
   --redis URL|none           the API's REDIS_URL (default on PostgreSQL: redis://127.0.0.1:6379 when it
                              answers; on SQLite: none)
-  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server
+  --smoke                    a few seconds: tiny seed, 1-second runs, a few rows, source server
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
@@ -86,6 +88,8 @@ export const ENDPOINTS = [
   'me',
   'create',
   'create-rewritten',
+  'create-stores',
+  'create-ceiling',
   'publish',
   'upload',
   'uncached',
@@ -142,7 +146,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
-  const only = (values.only ?? (smoke ? 'bare,get,create,search' : ''))
+  const only = (values.only ?? (smoke ? 'bare,get,create,create-stores,search' : ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
