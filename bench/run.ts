@@ -600,12 +600,37 @@ async function main() {
     if (options.only.length === 1) return;
     options.only = options.only.filter((name) => name !== 'neighbours');
   }
-  const results = await run(options);
+  // --engine both: the same rows on SQLite, then on PostgreSQL, each with its own ceilings and
+  // a table of its own (built once).
+  const perEngine =
+    options.engines.length === 1
+      ? [options]
+      : options.engines.map((engine, i) => ({
+          ...(i === 0 ? options : parseOptions(process.argv.slice(2).map((a) => engineArgument(a, engine)))),
+          only: options.only,
+          build: i === 0 && options.build,
+        }));
+  const all: Results[] = [];
+  for (const o of perEngine) {
+    const results = await run(o);
+    results.loadAverage.end = loadavg();
+    all.push(results);
+    printResults(o, results);
+  }
+  if (options.json) writeFileSync(options.json, `${JSON.stringify(all.length === 1 ? all[0] : all, null, 2)}\n`);
+}
+
+/** One argument of the command line with `both` as --engine's value replaced by `engine`. */
+function engineArgument(arg: string, engine: string): string {
+  if (arg === 'both') return engine;
+  return arg === '--engine=both' ? `--engine=${engine}` : arg;
+}
+
+function printResults(options: BenchOptions, results: Results): void {
   const title =
     `Benchmark: ${options.engine}, ${options.app ? `build in ${options.app}` : options.server === 'dist' ? 'built output' : 'source (tsx)'}, ${options.posts.toLocaleString('en-US')} posts × ${options.bodyKb} KB, ` +
     `${options.duration} s per row, read set × ${options.repeats} (median shown), LOG_LEVEL=${options.logLevel}, ${options.redisUrl ? 'Redis' : 'no Redis'}, ${results.machine.cpus} CPUs, node ${results.machine.node}`;
-  results.loadAverage.end = loadavg();
-  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(', ');
+  const load = (l: number[] | null) => (l ? l.map((v) => v.toFixed(2)).join(', ') : '?');
   const lines = [
     title,
     `load average (1, 5, 15 min): ${load(results.loadAverage.start)} at the start; ${load(results.loadAverage.end)} at the end`,
@@ -617,7 +642,6 @@ async function main() {
     lines.push(`API server peak RSS (VmHWM) after the main run: ${results.serverPeakMb.toFixed(0)} MB`);
   lines.push(...results.targets);
   process.stdout.write(`${lines.join('\n')}\n`);
-  if (options.json) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 main().then(

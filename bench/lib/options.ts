@@ -6,6 +6,8 @@ export type ServerMode = 'dist' | 'source';
 
 export interface BenchOptions {
   engine: EngineName;
+  /** The engines measured, one after the other (`--engine both`: SQLite, then PostgreSQL); `engine` is the first. */
+  engines: EngineName[];
   /** Seconds per endpoint. */
   duration: number;
   /** Seconds of unreported warm-up per read endpoint before the first repetition. */
@@ -44,7 +46,9 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [options]
-  --engine sqlite|postgres   database engine (default sqlite: a temporary file)
+  --engine sqlite|postgres|both
+                             database engine (default sqlite: a temporary file); both: SQLite, then
+                             PostgreSQL, each with its own ceilings and table
   --duration N               seconds per endpoint (default 10)
   --warmup N                 unreported warm-up seconds per read endpoint (default 2)
   --connections N            connections per endpoint (default 32)
@@ -142,8 +146,11 @@ export function parseOptions(argv: string[]): BenchOptions {
   });
   if (values.help) throw new UsageError('');
   const smoke = values.smoke === true;
-  const engine = (values.engine ?? 'sqlite') as EngineName;
-  if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
+  const engineArg = values.engine ?? 'sqlite';
+  if (engineArg !== 'sqlite' && engineArg !== 'postgres' && engineArg !== 'both')
+    throw new UsageError('--engine takes sqlite, postgres or both');
+  const engines: EngineName[] = engineArg === 'both' ? ['sqlite', 'postgres'] : [engineArg];
+  const engine = engines[0];
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
   const only = (values.only ?? (smoke ? 'bare,get,create,create-stores,search' : ''))
@@ -155,6 +162,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${ENDPOINTS.join(', ')})`);
   return {
     engine,
+    engines,
     duration: positive('duration', values.duration, smoke ? 1 : 10),
     warmup: positive('warmup', values.warmup, smoke ? 0 : 2, true),
     connections: Math.round(positive('connections', values.connections, 32)),
