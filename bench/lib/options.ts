@@ -56,7 +56,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --posts N                  posts seeded before the run (default 10000)
   --search-posts N           posts of the store the search rows query (default 100000; smoke 300)
   --search-connections N     connections for the search rows (default 4)
-  --body-kb N                body size of seeded and created posts in KB (default 5)
+  --body-kb N                body size of the seeded posts in KB (default 5; the create rows send the
+                             corpus of bench/corpus/, 5.0–5.5 KB a body)
   --repeats N                repetitions of the read set (default 3)
   --server dist|source       run the built output (default; builds first) or src/ through tsx
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
