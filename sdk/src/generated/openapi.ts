@@ -404,7 +404,7 @@ export interface paths {
         };
         /**
          * This description (OpenAPI 3.1), generated from the schemas that validate requests
-         * @description This OpenAPI 3.1 document. It is generated from the same schemas that validate requests and shape answers, so it cannot drift from the service. /docs renders it.
+         * @description This OpenAPI 3.1 document. It is generated from the same schemas that validate requests and shape answers, so it cannot drift from the service. /docs renders it. Every key may read it but one holding read_published alone (a key a public page may hold: 403 insufficient_scope); the same document is public at /docs/openapi.json.
          *
          *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
          */
