@@ -130,7 +130,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   TRUST_PROXY: text(
     'unset (none)',
-    "whose `X-Forwarded-For` gives the client address in the access log: a hop count (`1` = one balancer in front) or the balancers' addresses/CIDRs, comma-separated; see `docs/deployment.md`",
+    "whose `X-Forwarded-For` gives the client address (in the access log, and for the per-address limit of `read_published` keys): a hop count (`1` = one balancer in front) or the balancers' addresses/CIDRs, comma-separated; see `docs/deployment.md`",
   ),
   METRICS: text('on', '`off` removes `GET /metrics`; see `docs/operations.md`'),
   METRICS_TOKEN: text(
