@@ -151,6 +151,16 @@ describeTenantApp('Content API: scope, published content, caching and CORS', { t
     ]);
   });
 
+  it('a store without categories answers its content categories and a category filter 404 feature_unavailable', async () => {
+    const store = await suite.t.createStore({ categories: false });
+    const key = await suite.t.issueKey(store, ['read_published']);
+    assertError(await get(suite, '/v1/content/categories', key), 'feature_unavailable');
+    assertError(await get(suite, '/v1/content/posts?category_id=1', key), 'feature_unavailable', [
+      { field: 'category_id', issue: /./ },
+    ]);
+    assert.deepEqual((await get(suite, '/v1/content/posts', key)).json().data, []);
+  });
+
   it('a draft, a scheduled or an unpublished post is 404 not_found by id, and the scheduled one appears when its time comes', async () => {
     const one = await get(suite, `/v1/content/posts/${f.published.older}`, f.content);
     assert.equal(one.statusCode, 200);
