@@ -18,6 +18,7 @@ import { registerAuditRoutes } from './http/routes/audit-routes.js';
 import { registerEventRoutes } from './http/routes/event-routes.js';
 import { registerCategoryRoutes } from './http/routes/category-routes.js';
 import { registerPostRoutes } from './http/routes/post-routes.js';
+import { registerContentRoutes } from './http/routes/content-routes.js';
 import { registerPreviewLinkRoutes } from './http/routes/preview-link-routes.js';
 import { registerIdentityRoutes } from './http/routes/identity-routes.js';
 import { registerMediaFileRoutes } from './http/routes/media-file-routes.js';
@@ -114,6 +115,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerPostRoutes(app, ctx);
   registerPreviewLinkRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
+  registerContentRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerWebhookRecoveryRoutes(app, ctx);
   registerOpenApiRoute(app);

@@ -38,3 +38,14 @@ export function sendPublic(
   if (isNotModified(request.headers, etag, answer.lastModified ?? null)) return reply.code(304).send();
   return reply.send(answer.body);
 }
+
+/**
+ * Adds header names to the reply's Vary, keeping those already there: a cache keeps one copy per
+ * value of each (RFC 9110 §12.5.5), e.g. `Origin` for answers whose CORS headers depend on it.
+ */
+export function addVary(reply: FastifyReply, ...names: string[]): FastifyReply {
+  const current = reply.getHeader('Vary');
+  const listed = typeof current === 'string' && current !== '' ? current.split(',').map((n) => n.trim()) : [];
+  for (const name of names) if (!listed.some((n) => n.toLowerCase() === name.toLowerCase())) listed.push(name);
+  return reply.header('Vary', listed.join(', '));
+}

@@ -1,2 +1,4 @@
 export * from './store-settings.js';
 export * from './store-service.js';
+export * from './allowed-origins.js';
+export { KnownOrigins, KNOWN_ORIGINS_REFRESH_MS } from './known-origins.js';
