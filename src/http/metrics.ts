@@ -76,6 +76,13 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
       buckets: WORK_BUCKETS,
       registers,
     }),
+    image_variant: new Histogram({
+      name: 'blog_api_image_variant_seconds',
+      help: 'Time to scale and encode a responsive variant of a stored image (its first request), by outcome (ok, rejected, error)',
+      labelNames: ['outcome'] as const,
+      buckets: WORK_BUCKETS,
+      registers,
+    }),
     html_filter: new Histogram({
       name: 'blog_api_html_filter_seconds',
       help: 'Time to filter a post body, waiting for a worker thread included, by outcome (ok, rejected, error)',
