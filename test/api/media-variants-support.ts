@@ -30,7 +30,7 @@ export async function uploadPhoto(t: TestApp, key: string, width = 1500, height 
 }
 
 export function getVariant(
-  t: TestApp,
+  t: Pick<TestApp, 'app'>,
   path: string,
   query: string,
   headers: Record<string, string> = {},
@@ -40,7 +40,7 @@ export function getVariant(
 }
 
 /** Variants made so far by this app (every outcome), from blog_api_image_variant_seconds_count. */
-export async function variantsMade(t: TestApp): Promise<number> {
+export async function variantsMade(t: Pick<TestApp, 'app'>): Promise<number> {
   const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
   return text
     .split('\n')
