@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { makePhotoJpeg } from './lib/jpeg.js';
+import { variantRows, VARIANT_ROWS } from './image-variants.js';
 import { parseOptions, USAGE, UsageError, wants, type BenchOptions } from './lib/options.js';
 import {
   memoryAfterGc,
@@ -307,6 +308,15 @@ async function run(options: BenchOptions): Promise<Results> {
         );
       }
     }
+    if (wants(options, 'variant'))
+      for (const [key, r] of await variantRows({
+        ...options,
+        server: api,
+        c,
+        measure: (...a) => measureRow(api, ...a),
+        row,
+      }))
+        rows.set(key, r);
     const hwm = readMemory(api.pid)?.hwmMb ?? null;
     results.serverPeakMb = hwm;
 
@@ -413,6 +423,7 @@ async function run(options: BenchOptions): Promise<Results> {
       'create-rewritten',
       'publish',
       'upload',
+      ...VARIANT_ROWS,
       'durability',
       ...SEARCH_QUERIES.map((q) => q.name),
     ];

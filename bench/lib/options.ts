@@ -59,7 +59,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
   --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
-                             upload,uncached,quiet,two (PostgreSQL: two API processes),search;
+                             upload,variant,uncached,quiet,two (PostgreSQL: two API processes),search;
                              neighbours (alone: store A at its limits beside store B, its uploads of
                              the costliest images beside B's file reads, and the work per request at
                              the largest bodies; NEIGHBOURS=images or =json runs one part; see
@@ -88,6 +88,7 @@ export const ENDPOINTS = [
   'create-rewritten',
   'publish',
   'upload',
+  'variant',
   'uncached',
   'quiet',
   'two',
@@ -142,7 +143,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
-  const only = (values.only ?? (smoke ? 'bare,get,create,search' : ''))
+  const only = (values.only ?? (smoke ? 'bare,get,create,search,variant' : ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
