@@ -94,7 +94,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   const turns = ctx.media.processing;
   new Gauge({
     name: 'blog_api_image_processing_in_progress',
-    help: 'Images being decoded and re-encoded now (at most MEDIA_PROCESSING_CONCURRENCY)',
+    help: 'Images (uploads and variants) being decoded and re-encoded now (at most MEDIA_PROCESSING_CONCURRENCY)',
     registers,
     collect() {
       this.set(turns.inProgress);
@@ -102,7 +102,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   });
   new Gauge({
     name: 'blog_api_image_processing_waiting',
-    help: 'Uploads waiting for an image processing turn',
+    help: 'Uploads and first variant requests waiting for an image processing turn',
     registers,
     collect() {
       this.set(turns.waiting);

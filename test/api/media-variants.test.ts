@@ -233,6 +233,31 @@ describeTenantApp(
       assert.ok(existsSync(stored(live, live.basename)));
     });
 
+    it("reads the stored image under the store's current limits: a refused variant answers the image itself, once", async () => {
+      const t = suite.t;
+      const { store, key } = await t.tenant();
+      const image = await uploadPhoto(t, key, 1200, 800);
+      const original = await fetchFile(t, image.path);
+      // Lowered after the upload: the image no longer fits the pixel limit.
+      await t.ctx.stores.update(store.handle, { image_max_pixels: 1200 * 800 - 1 });
+      const before = await variantsMade(t);
+      for (let i = 0; i < 2; i++) {
+        const res = await getVariant(t, image.path, 'w=640', { accept: 'image/webp' });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['content-type'], 'image/jpeg');
+        assert.equal(res.headers.vary, 'Accept');
+        assert.equal(res.headers.etag, original.headers.etag);
+        assert.ok(res.rawPayload.equals(original.rawPayload), 'the image itself');
+      }
+      assert.equal(await variantsMade(t), before + 1, 'refused once, then remembered');
+      const dir = join(t.config.mediaDir, store.handle);
+      assert.deepEqual(
+        readdirSync(dir).filter((n) => n.startsWith(`${image.basename}.w`)),
+        [],
+        'nothing stored',
+      );
+    });
+
     it('makes variants in the image processing turns: waits for a turn and gets 429 when none comes in time', async () => {
       const image = await uploadPhoto(suite.t, suite.key);
       const timers = manualTimers();
