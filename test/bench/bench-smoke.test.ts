@@ -64,6 +64,15 @@ describe('npm run bench:smoke', () => {
       assert.equal(row[header.indexOf('non-2xx')], '0', `${label}: every search answered 200`);
     }
     assert.match(stdout, /search p50 < 50 ms at \d+ connections over 300 posts: worst [\d.]+ ms/);
+    // The image variant rows: a first request (scale + encode) and a stored variant, all answered 200.
+    for (const start of ['GET /media/…?w=N, first request', 'GET /media/…?w=N, variant already stored']) {
+      const label = [...rows.keys()].find((l) => l.startsWith(start));
+      assert.ok(label, `row "${start}…" in:\n${stdout}`);
+      const row = rows.get(label)!;
+      for (const column of ['req/s', 'p50 ms', 'p99 ms'])
+        assert.match(row[header.indexOf(column)], NUMBER, `${label}: ${column} is a number`);
+      assert.equal(row[header.indexOf('non-2xx')], '0', `${label}: every request answered 200`);
+    }
   });
 
   it('with --filters, compares the HTML filters and judges each one', { timeout: 180_000 }, async () => {
