@@ -7,7 +7,9 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { assertError } from '../helpers/assertions.js';
+import { animatedImage, BLUE, GREEN, RED } from '../helpers/image-fixtures.js';
 import { manualTimers } from '../helpers/manual-timers.js';
 import { settled } from '../helpers/settled.js';
 import { describeTenantApp, type TenantSuite } from '../helpers/tenant-app.js';
@@ -105,6 +107,23 @@ describeTenantApp(
       }
       const other = await getVariant(suite.t, image.path, 'w=640', { accept: 'image/webp' });
       assert.equal(new Set([...etags.values(), String(other.headers.etag)]).size, 4, 'distinct per width and format');
+    });
+
+    it('keeps an animation animated: WebP or GIF variants with every frame, never AVIF', async () => {
+      const gif = await animatedImage('gif', 400, 300, [RED, GREEN, BLUE]);
+      const res = await upload(suite.t, suite.key, gif);
+      assert.equal(res.statusCode, 201, res.body);
+      const image: StoredImage = res.json();
+      for (const [accept, format] of [
+        ['image/avif,image/webp', 'webp'],
+        ['image/avif', 'gif'],
+        ['*/*', 'gif'],
+      ]) {
+        const variant = await getVariant(suite.t, image.path, 'w=320', { accept });
+        assert.equal(variant.statusCode, 200, variant.body);
+        const meta = await sharp(variant.rawPayload, { animated: true }).metadata();
+        assert.deepEqual([meta.format, meta.width, meta.pageHeight, meta.pages], [format, 320, 240, 3], accept);
+      }
     });
 
     it('makes a variant once: the first request stores it, the next ones read that file', async () => {
