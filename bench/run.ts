@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { corpusKb } from './lib/corpus.js';
 import { CREATE_STORES, seedCreateStores, startCreateCeilingServer } from './lib/create-rows.js';
 import { makePhotoJpeg } from './lib/jpeg.js';
+import { variantRows, VARIANT_ROWS } from './image-variants.js';
 import { parseOptions, USAGE, UsageError, wants, type BenchOptions } from './lib/options.js';
 import {
   memoryAfterGc,
@@ -351,6 +352,15 @@ async function run(options: BenchOptions): Promise<Results> {
         );
       }
     }
+    if (wants(options, 'variant'))
+      for (const [key, r] of await variantRows({
+        ...options,
+        server: api,
+        c,
+        measure: (...a) => measureRow(api, ...a),
+        row,
+      }))
+        rows.set(key, r);
     const hwm = readMemory(api.pid)?.hwmMb ?? null;
     results.serverPeakMb = hwm;
 
@@ -459,6 +469,7 @@ async function run(options: BenchOptions): Promise<Results> {
       'create-stores',
       'publish',
       'upload',
+      ...VARIANT_ROWS,
       'durability',
       ...SEARCH_QUERIES.map((q) => q.name),
     ];

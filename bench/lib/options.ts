@@ -65,7 +65,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-durability            skip the create run under the other durability setting
   --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
                              create-stores (creates spread over 16 stores), create-ceiling (node:http + one
-                             committed INSERT; runs with any create row), upload,uncached,quiet,
+                             committed INSERT; runs with any create row), upload,variant,uncached,quiet,
                              two (PostgreSQL: two API processes),search;
                              neighbours (alone: store A at its limits beside store B, its uploads of
                              the costliest images beside B's file reads, and the work per request at
@@ -97,6 +97,7 @@ export const ENDPOINTS = [
   'create-ceiling',
   'publish',
   'upload',
+  'variant',
   'uncached',
   'quiet',
   'two',
@@ -154,7 +155,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   const engine = engines[0];
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
-  const only = (values.only ?? (smoke ? 'bare,get,create,create-stores,search' : ''))
+  const only = (values.only ?? (smoke ? 'bare,get,create,create-stores,search,variant' : ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);

@@ -113,7 +113,11 @@ describeTenantApp('store front pages', (suite) => {
       'the stored, filtered body as is',
     );
     assert.ok(!/<script|onclick|alert\(1\)/.test(html), 'nothing the filter removed comes back');
-    assert.ok(html.includes(`<img class="cover" src="${cover}" alt="Autumn menu" width="800" height="600">`));
+    assert.ok(
+      html.includes(
+        `<img class="cover" src="${cover}" srcset="${cover}?w=320 320w, ${cover}?w=640 640w, ${cover} 800w" sizes="(max-width: 46rem) calc(100vw - 2.5rem), 43.5rem" alt="Autumn menu" width="800" height="600" fetchpriority="high">`,
+      ),
+    );
     assert.ok(
       html.includes('<time datetime="2026-09-15T04:30:00+08:00">2026-09-15</time>'),
       'date written in the store offset (+08:00)',

@@ -120,6 +120,15 @@ describe('npm run bench:smoke', () => {
       /^GET one post ≥ 0\.5 × the Fastify ceiling: [\d.]+ \(needs ≥ 0\.55\) — (met|MISSED)/m,
       'the read target, a ratio to the Fastify ceiling',
     );
+    // The image variant rows: a first request (scale + encode) and a stored variant, all answered 200.
+    for (const start of ['GET /media/…?w=N, first request', 'GET /media/…?w=N, variant already stored']) {
+      const label = [...rows.keys()].find((l) => l.startsWith(start));
+      assert.ok(label, `row "${start}…" in:\n${stdout}`);
+      const row = rows.get(label)!;
+      for (const column of ['req/s', 'p50 ms', 'p99 ms'])
+        assert.match(row[header.indexOf(column)], NUMBER, `${label}: ${column} is a number`);
+      assert.equal(row[header.indexOf('non-2xx')], '0', `${label}: every request answered 200`);
+    }
   });
 
   it(

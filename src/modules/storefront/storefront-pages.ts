@@ -3,6 +3,7 @@
 // is the one piece of user markup inserted as is.
 import { formatWithOffset } from '../../lib/time.js';
 import { html, trustedHtml, type SafeHtml } from './html-template.js';
+import { coverImage } from './responsive-image.js';
 import type { CategoryLabel, IndexEntry, PreviewPost, VisiblePost } from './storefront-repository.js';
 import { STOREFRONT_CSS } from './storefront-style.js';
 
@@ -73,10 +74,7 @@ export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl
   const categoryList = categories.length
     ? html` · <ul class="categories">${categories.map((c) => html`<li>${c.name}</li>`)}</ul>`
     : '';
-  const cover =
-    post.cover && coverUrl
-      ? html`<img class="cover" src="${coverUrl}" alt="${post.title}"${post.cover.width ? html` width="${post.cover.width}" height="${post.cover.height}"` : ''}>\n`
-      : '';
+  const cover = post.cover && coverUrl ? html`${coverImage(coverUrl, post.title, post.cover)}\n` : '';
   const main = html`<article>
 <h1>${post.title}</h1>
 <div class="meta">${post.publishedAt === null ? '草稿' : publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</div>

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { imagePublicRef } from '../media/index.js';
 import { storefrontBase } from '../stores/index.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
+import { responsiveBody } from './responsive-image.js';
 import {
   categoriesOf,
   findAnyPost,
@@ -90,7 +91,7 @@ export class StorefrontService {
     categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
     const html = renderPostPage({
       store: this.pageStore(found),
-      post,
+      post: { ...post, bodyHtml: await this.responsiveBody(found, post) },
       categories,
       coverUrl: post.cover ? imagePublicRef(store.handle, post.cover.basename, this.publicBaseUrl).url : null,
       canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
@@ -101,6 +102,12 @@ export class StorefrontService {
       html,
       lastModified: Math.max(post.updatedAt, found.updatedAt, ...categories.map((c) => c.updatedAt)),
     };
+  }
+
+  /** The body with responsive images (responsive-image.ts); its first image is lazy when a cover comes before it. */
+  private responsiveBody({ store }: StorefrontStore, post: VisiblePost | PreviewPost): Promise<string> {
+    const own = imagePublicRef(store.handle, '', this.publicBaseUrl);
+    return responsiveBody(this.db, store.id, [own.url, own.path], post.bodyHtml, post.cover !== null);
   }
 
   /** A page of the store's published posts, newest publish time first; null for an unknown store or a malformed position. */
