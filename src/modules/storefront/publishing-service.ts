@@ -49,8 +49,7 @@ export class PublishingService {
       updated: lastModified,
       coverUrl: (basename) => imagePublicRef(store.handle, basename, this.publicBaseUrl).url,
     });
-    const contentType = `${FEED_TYPES[format]}${format === 'json' ? '' : '; charset=utf-8'}`;
-    return { body, contentType, lastModified };
+    return { body, contentType: `${FEED_TYPES[format]}; charset=utf-8`, lastModified };
   }
 
   /**
