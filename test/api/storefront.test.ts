@@ -328,7 +328,11 @@ describeTenantApp('store front pages', (suite) => {
       ['http://blog.test/s/assets/views.js'],
       'that one file, nothing inline',
     );
-    assert.deepEqual(directives.get('connect-src'), ['http://blog.test/s/'], 'the beacon posts to the store front');
+    assert.deepEqual(
+      directives.get('connect-src'),
+      ['http://blog.test/s/', 'http://blog.test/robots.txt'],
+      'the beacon posts to the store front; audit tools read robots.txt',
+    );
     assert.ok(!csp.includes('unsafe-'), 'no unsafe-* anywhere');
     const tag = scriptTags(res.body).find((t) => t.includes(' src='));
     const src = /src="([^"]+)"/.exec(tag ?? '')?.[1] ?? '';

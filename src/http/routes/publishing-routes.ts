@@ -1,6 +1,6 @@
 // Feeds, sitemaps and robots.txt: GET/HEAD /s/<handle>/blog/feed.xml (Atom), rss.xml (RSS 2.0),
 // feed.json (JSON Feed), /s/<handle>/sitemap.xml (and its parts sitemap-<n>.xml above the
-// per-file limit), /robots.txt. Cached like the pages (public-cache.ts); hidden from the OpenAPI
+// per-file limit), /robots.txt, /favicon.ico (empty). Cached like the pages (public-cache.ts); hidden from the OpenAPI
 // description. See docs/publishing.md.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -44,6 +44,13 @@ export function registerPublishingRoutes(app: FastifyInstance, ctx: AppContext):
     async (request, reply) =>
       send(request, reply, await publishing.sitemap(request.params.handle, request.params.part)),
   );
+
+  // Browsers ask every host for /favicon.ico; the service has no icon of its own, and a 404
+  // would be an error in every page's console.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => {
+    reply.removeHeader('X-Svc-Api-Version');
+    return reply.code(204).header('Cache-Control', 'public, max-age=86400').send();
+  });
 
   app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) => {
     reply.removeHeader('X-Svc-Api-Version');
