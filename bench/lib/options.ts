@@ -58,7 +58,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
+  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,pages,
                              upload,uncached,quiet,two (PostgreSQL: two API processes),search;
                              neighbours (alone: store A at its limits beside store B, its uploads of
                              the costliest images beside B's file reads, and the work per request at
@@ -88,6 +88,7 @@ export const ENDPOINTS = [
   'create-rewritten',
   'publish',
   'upload',
+  'pages',
   'uncached',
   'quiet',
   'two',
