@@ -464,6 +464,27 @@ describeTenantApp('feeds, sitemaps, category pages and rich previews', (suite) =
     assert.ok(index.metas.get('description'));
   });
 
+  it('with a custom store front base, feeds and the sitemap name the canonical addresses there; feeds’ own addresses stay here', async () => {
+    const { store, key } = await shop();
+    const post = await published(key, { title: 'Elsewhere' });
+    await suite.t.ctx.stores.update(store.handle, { storefront_base_url: 'https://shop.example.com/journal' });
+    const { parsed } = await feeds(store.handle);
+    assert.equal(parsed.atom.entry[0].id, `https://shop.example.com/journal/blog/posts/${post.id}`);
+    assert.equal(parsed.atom.link[0]['@href'], `http://blog.test/s/${store.handle}/blog/feed.xml`);
+    assert.equal(parsed.rss.channel.link, 'https://shop.example.com/journal/blog');
+    assert.equal(parsed.json.items[0].url, `https://shop.example.com/journal/blog/posts/${post.id}`);
+    assert.equal(parsed.json.feed_url, `http://blog.test/s/${store.handle}/blog/feed.json`);
+    const urls = xml
+      .parse((await get(`/s/${store.handle}/sitemap.xml`)).body)
+      .urlset.url.map((u: { loc: string }) => u.loc);
+    assert.deepEqual(urls, [
+      'https://shop.example.com/journal/blog',
+      `https://shop.example.com/journal/blog/posts/${post.id}`,
+    ]);
+    const head = headOf((await get(`/s/${store.handle}/blog/posts/${post.id}`)).body);
+    assert.equal(head.metas.get('og:url'), `https://shop.example.com/journal/blog/posts/${post.id}`);
+  });
+
   it('pages are cacheable: Cache-Control with stale-while-revalidate, ETag and Last-Modified, 304 to If-None-Match', async () => {
     const { store, key } = await shop();
     const post = await published(key);
