@@ -71,23 +71,27 @@ function previewBanner(publishedAt: number | null, now: number, offset: string):
   return html`<p class="preview" role="status">預覽：${status}。此頁面只供持有連結的人檢視，不會被搜尋引擎收錄。</p>\n`;
 }
 
-export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl, preview }: PostPageInput): string {
+/** The <head> of a published post's page: description, canonical link, feeds, rich previews. */
+function publicPostHead(store: PageStore, post: VisiblePost, canonicalUrl: string, coverUrl: string | null): SafeHtml {
   const description = post.summary ?? textExcerpt(post.bodyHtml);
+  const preview = richPreview({
+    storeName: store.name,
+    utcOffset: store.utcOffset,
+    title: post.title,
+    summary: description || null,
+    canonicalUrl,
+    coverUrl,
+    publishedAt: post.publishedAt,
+    modifiedAt: post.updatedAt,
+  });
+  return html`${description ? html`<meta name="description" content="${description}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n${feedLinks(store.serviceBase, store.name)}${preview}`;
+}
+
+export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl, preview }: PostPageInput): string {
   const head =
     preview || post.publishedAt === null
       ? html`<meta name="robots" content="noindex, nofollow">\n`
-      : html`${description ? html`<meta name="description" content="${description}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n${feedLinks(store.serviceBase, store.name)}${richPreview(
-          {
-            storeName: store.name,
-            utcOffset: store.utcOffset,
-            title: post.title,
-            summary: description || null,
-            canonicalUrl,
-            coverUrl,
-            publishedAt: post.publishedAt,
-            modifiedAt: post.updatedAt,
-          },
-        )}`;
+      : publicPostHead(store, { ...post, publishedAt: post.publishedAt }, canonicalUrl, coverUrl);
   // A list cannot sit inside a paragraph, so the date and the categories share a div.
   const categoryList = categories.length
     ? html` · <ul class="categories">${categories.map((c) => html`<li><a href="${store.serviceBase}/blog/categories/${c.id}">${c.name}</a></li>`)}</ul>`
