@@ -10,6 +10,7 @@ import { Parser } from 'htmlparser2';
 import { START_TIME } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { htmlProblems } from '../helpers/html-validation.js';
+import { secondInstance } from '../helpers/second-instance.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
@@ -483,6 +484,46 @@ describeTenantApp('feeds, sitemaps, category pages and rich previews', (suite) =
     ]);
     const head = headOf((await get(`/s/${store.handle}/blog/posts/${post.id}`)).body);
     assert.equal(head.metas.get('og:url'), `https://shop.example.com/journal/blog/posts/${post.id}`);
+  });
+
+  it('two processes answer the same validators, and an edit through one shows at once through the other', async () => {
+    const { store, key } = await shop();
+    const post = await published(key, { title: 'Fleet' });
+    const other = await secondInstance(suite.t);
+    try {
+      const urls = [
+        `/s/${store.handle}/blog/posts/${post.id}`,
+        `/s/${store.handle}/blog/feed.json`,
+        `/s/${store.handle}/sitemap.xml`,
+      ];
+      const here = await Promise.all(urls.map((url) => get(url)));
+      const there = await Promise.all(urls.map((url) => other.app.inject({ method: 'GET', url })));
+      assert.deepEqual(
+        there.map((r) => r.headers.etag),
+        here.map((r) => r.headers.etag),
+        'a CDN may revalidate a copy from one process against another',
+      );
+      suite.t.clock.advance(60_000);
+      const res = await suite.t.request({
+        method: 'PATCH',
+        url: `/v1/blog/posts/${post.id}`,
+        key,
+        body: { title: 'Fleet, renamed' },
+      });
+      assert.equal(res.statusCode, 200);
+      for (const [i, url] of urls.entries()) {
+        const after = await other.app.inject({
+          method: 'GET',
+          url,
+          headers: { 'if-none-match': String(here[i].headers.etag) },
+        });
+        assert.equal(after.statusCode, 200, `${url}: the old copy is stale on the other process too`);
+        if (!url.endsWith('sitemap.xml')) assert.ok(after.body.includes('Fleet, renamed'), url);
+      }
+    } finally {
+      suite.t.clock.set(START_TIME);
+      await other.close();
+    }
   });
 
   it('pages are cacheable: Cache-Control with stale-while-revalidate, ETag and Last-Modified, 304 to If-None-Match', async () => {
