@@ -26,6 +26,7 @@ import { formatTable, type Row } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase, type BenchDatabase } from './lib/seed.js';
 import { SEARCH_QUERIES, searchPosts, seedSearchStore } from './lib/search.js';
+import { measurePublishing, PUBLISHING_ROWS } from './publishing.js';
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -361,6 +362,9 @@ async function run(options: BenchOptions): Promise<Results> {
         row,
       }))
         rows.set(key, r);
+    if (wants(options, 'pages'))
+      for (const p of await measurePublishing(api, seeded.storeHandle, options, measureRow))
+        rows.set(p.name, row(p.label, p.m));
     const hwm = readMemory(api.pid)?.hwmMb ?? null;
     results.serverPeakMb = hwm;
 
@@ -470,6 +474,7 @@ async function run(options: BenchOptions): Promise<Results> {
       'publish',
       'upload',
       ...VARIANT_ROWS,
+      ...PUBLISHING_ROWS,
       'durability',
       ...SEARCH_QUERIES.map((q) => q.name),
     ];

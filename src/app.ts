@@ -25,6 +25,7 @@ import { registerMediaFileRoutes } from './http/routes/media-file-routes.js';
 import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
+import { registerPublishingRoutes } from './http/routes/publishing-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
 import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
 import { registerMetrics } from './http/metrics.js';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerWebhookRecoveryRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
+  registerPublishingRoutes(app, ctx);
   registerDocsRoutes(app);
   return app;
 }

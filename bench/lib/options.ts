@@ -63,7 +63,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
+  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,pages,
                              create-stores (creates spread over 16 stores), create-ceiling (node:http + one
                              committed INSERT; runs with any create row), upload,variant,uncached,quiet,
                              two (PostgreSQL: two API processes),search;
@@ -98,6 +98,7 @@ export const ENDPOINTS = [
   'publish',
   'upload',
   'variant',
+  'pages',
   'uncached',
   'quiet',
   'two',

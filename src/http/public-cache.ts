@@ -19,6 +19,11 @@ export interface PublicAnswer {
   /** The newest update time of what the answer shows (Last-Modified), when it is known. */
   lastModified?: number;
   etag?: string;
+  /**
+   * Send Last-Modified but answer If-Modified-Since with the full answer: for lists, where an
+   * entry leaving (a deleted post) leaves no newer time behind. If-None-Match still gives 304s.
+   */
+  ignoreModifiedSince?: boolean;
 }
 
 /**
@@ -35,7 +40,8 @@ export function sendPublic(
   const etag = answer.etag ?? etagOf(answer.body);
   reply.header('Cache-Control', publicCacheControl(policy)).header('ETag', etag);
   if (answer.lastModified !== undefined) reply.header('Last-Modified', httpDate(answer.lastModified));
-  if (isNotModified(request.headers, etag, answer.lastModified ?? null)) return reply.code(304).send();
+  const since = answer.ignoreModifiedSince ? null : (answer.lastModified ?? null);
+  if (isNotModified(request.headers, etag, since)) return reply.code(304).send();
   return reply.send(answer.body);
 }
 
