@@ -229,23 +229,23 @@ function buildPipeline(input: Buffer, format: ImageFormat, header: ImageHeader, 
     // resizes each frame of the strip (pageHeight is recomputed).
     pipeline = pipeline.resize({ width: limits.maxWidth, withoutEnlargement: true });
   }
-  return applyOutputFormat(pipeline, format);
+  return encodeImage(pipeline, format);
 }
 
 /**
- * Re-encodes in the input's format. No keepExif/keepXmp/keepMetadata call is
+ * Encodes in `format` (an upload's own, or a variant's). No keepExif/keepXmp/keepMetadata call is
  * made, so sharp writes no EXIF (GPS included), XMP or IPTC. The ICC profile is
  * kept (pixels stay in their original colour space) except for GIF, which has
  * no colour management: sharp converts GIF frames to sRGB instead.
  */
-function applyOutputFormat(pipeline: Sharp, format: ImageFormat): Sharp {
+export function encodeImage(pipeline: Sharp, format: ImageFormat, webpQuality = WEBP_QUALITY): Sharp {
   switch (format) {
     case 'jpeg':
       return pipeline.keepIccProfile().jpeg({ quality: JPEG_QUALITY, mozjpeg: false });
     case 'png':
       return pipeline.keepIccProfile().png({ compressionLevel: PNG_COMPRESSION_LEVEL });
     case 'webp':
-      return pipeline.keepIccProfile().webp({ quality: WEBP_QUALITY });
+      return pipeline.keepIccProfile().webp({ quality: webpQuality });
     case 'gif':
       // Identical consecutive frames are kept so the frame count (and the
       // per-frame delays) match the upload.

@@ -8,9 +8,8 @@ import {
   assertValidBudget,
   checkHeaderLimits,
   detectAcceptedFormat,
+  encodeImage,
   FAIL_ON,
-  JPEG_QUALITY,
-  PNG_COMPRESSION_LEVEL,
   readHeader,
   rejectionFromDecodeError,
   WEBP_QUALITY,
@@ -51,16 +50,6 @@ export async function makeVariant(
 }
 
 function encodeAs(pipeline: Sharp, format: VariantFormat): Sharp {
-  switch (format) {
-    case 'jpeg':
-      return pipeline.keepIccProfile().jpeg({ quality: JPEG_QUALITY, mozjpeg: false });
-    case 'png':
-      return pipeline.keepIccProfile().png({ compressionLevel: PNG_COMPRESSION_LEVEL });
-    case 'webp':
-      return pipeline.keepIccProfile().webp({ quality: VARIANT_WEBP_QUALITY });
-    case 'avif':
-      return pipeline.keepIccProfile().avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT });
-    case 'gif':
-      return pipeline.gif({ keepDuplicateFrames: true });
-  }
+  if (format === 'avif') return pipeline.keepIccProfile().avif({ quality: AVIF_QUALITY, effort: AVIF_EFFORT });
+  return encodeImage(pipeline, format, VARIANT_WEBP_QUALITY);
 }
