@@ -4,72 +4,41 @@
 // Without /usr/bin/chromium the suite is skipped, unless REQUIRE_BROWSER=1 (CI) makes that a failure.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { sqliteEngine as sqlite } from '../helpers/engines.js';
+import { browserSkipReason, launchBrowser, startListeningApp } from '../helpers/browser.js';
 import { unusedPort } from '../helpers/ports.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
+import { upload } from '../api/media-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts';
 const MINIMUM: Record<string, number> = { seo: 1, accessibility: 0.95, 'best-practices': 0.95, performance: 0.9 };
-
-function skipReason(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const reason = `${CHROMIUM} not found; install the Debian package "chromium" to run the browser tests`;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
-  console.log(`# skipping Lighthouse: ${reason}`);
-  return reason;
-}
 
 async function uploadCover(t: TestApp, key: string): Promise<string> {
   const jpeg = await sharp({ create: { width: 1200, height: 630, channels: 3, background: { r: 40, g: 120, b: 90 } } })
     .jpeg({ quality: 80 })
     .toBuffer();
-  const boundary = `----lighthouse-${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cover.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-    ),
-    jpeg,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.request({
-    method: 'POST',
-    url: '/v1/media/images',
-    key,
-    payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
+  const res = await upload(t, key, jpeg, { filename: 'cover.jpg', contentType: 'image/jpeg' });
   assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
   return res.json().url;
 }
 
-const skip = skipReason();
-describe('Lighthouse scores of the store front (mobile)', { skip }, () => {
+describe('Lighthouse scores of the store front (mobile)', { skip: browserSkipReason('Lighthouse') }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
   let debuggingPort: number;
 
   before(async () => {
-    const port = await unusedPort();
-    origin = `http://127.0.0.1:${port}`;
     // PUBLIC_BASE_URL is the address Lighthouse reads, so canonical links point to the page's own host.
-    t = await startTestApp(sqlite, { PUBLIC_BASE_URL: origin });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, origin } = await startListeningApp());
     mkdirSync(ARTIFACTS, { recursive: true });
     debuggingPort = await unusedPort();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', `--remote-debugging-port=${debuggingPort}`],
-    });
+    browser = await launchBrowser([`--remote-debugging-port=${debuggingPort}`]);
   });
   after(async () => {
     await browser?.close();

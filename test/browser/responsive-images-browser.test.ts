@@ -4,42 +4,21 @@
 // skipped, unless REQUIRE_BROWSER=1 makes that a failure.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { sqliteEngine as sqlite } from '../helpers/engines.js';
-import { unusedPort } from '../helpers/ports.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { browserSkipReason, imageLoaded, launchBrowser, startListeningApp, watchPage } from '../helpers/browser.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { uploadPhoto } from '../api/media-variants-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
-
-function skipReason(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const reason = `${CHROMIUM} not found; install the Debian package "chromium" to run the browser tests`;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
-  return reason;
-}
-
-describe('responsive images in a real browser', { skip: skipReason() }, () => {
+describe('responsive images in a real browser', { skip: browserSkipReason('responsive images') }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
 
   before(async () => {
-    const port = await unusedPort();
-    origin = `http://127.0.0.1:${port}`;
-    t = await startTestApp(sqlite, { PUBLIC_BASE_URL: origin });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    ({ t, origin } = await startListeningApp());
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -55,9 +34,7 @@ describe('responsive images in a real browser', { skip: skipReason() }, () => {
     // 400 CSS pixels at 1 device pixel each: the cover is 360 pixels wide (sizes), so 640w is the
     // first candidate dense enough.
     const page = await browser.newPage({ viewport: { width: 400, height: 800 }, deviceScaleFactor: 1 });
-    const problems: string[] = [];
-    page.on('console', (msg) => /Content Security Policy|Refused to/i.test(msg.text()) && problems.push(msg.text()));
-    page.on('request', (req) => !req.url().startsWith(origin) && problems.push(`off the service: ${req.url()}`));
+    const problems = watchPage(page, origin);
     const images: Array<{ url: string; type: string | undefined; body: Buffer }> = [];
     page.on('response', async (res) => {
       // The browser asks for /favicon.ico on its own; the service has none.
@@ -66,11 +43,7 @@ describe('responsive images in a real browser', { skip: skipReason() }, () => {
         images.push({ url: res.url(), type: res.headers()['content-type'], body: await res.body() });
     });
     assert.equal((await page.goto(`${origin}/s/${store.handle}/blog/posts/${post.id}`))?.status(), 200);
-    await page
-      .locator('img.cover')
-      .evaluate((img: HTMLImageElement) =>
-        img.complete ? undefined : new Promise((r) => img.addEventListener('load', r, { once: true })),
-      );
+    await imageLoaded(page, 'img.cover');
     assert.equal(
       await page.locator('img.cover').evaluate((img: HTMLImageElement) => img.currentSrc),
       `${cover.url}?w=640`,

@@ -8,36 +8,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { browserSkipReason, launchBrowser, runScenarioPage } from '../helpers/browser.js';
 import sharp from 'sharp';
 import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SDK_ENTRY = fileURLToPath(new URL('../../sdk/dist/esm/index.js', import.meta.url));
-
-function skipReason(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const reason = `${CHROMIUM} not found; install the Debian package "chromium" to run the browser tests`;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
-  console.log(`# skipping the SDK browser test: ${reason}`);
-  return reason;
-}
 
 // The page's scenario, as an integrator would write it for a browser.
 const SCENARIO = `
@@ -76,8 +57,7 @@ window.result = out;
 }
 `;
 
-const skip = skipReason();
-describe('store-blog-sdk in a real browser', { skip }, () => {
+describe('store-blog-sdk in a real browser', { skip: browserSkipReason('the SDK browser test') }, () => {
   let t: TestApp;
   let site: Server;
   let origin: string;
@@ -144,7 +124,7 @@ describe('store-blog-sdk in a real browser', { skip }, () => {
       webhook: { body, headers, secret: `whsec_${secretBytes.toString('base64')}`, now: 1_795_000_000_000 },
     };
     page = `<!doctype html><meta charset="utf-8"><title>SDK</title><script type="application/json" id="input">${JSON.stringify(input)}</script><script type="module" src="/scenario.js"></script>`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -158,12 +138,7 @@ describe('store-blog-sdk in a real browser', { skip }, () => {
   });
 
   it('runs a short scenario against the real server from a page', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    await page.goto(origin);
-    await page.waitForFunction(() => 'result' in window, undefined, { timeout: 30_000 });
-    const result = await page.evaluate(() => (window as unknown as { result?: unknown }).result);
+    const { page, result, errors } = await runScenarioPage(browser, origin);
     assert.deepEqual(errors, []);
     assert.deepEqual(result, {
       handle,

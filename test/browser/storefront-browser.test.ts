@@ -4,90 +4,35 @@
 // Without /usr/bin/chromium the suite is skipped, unless REQUIRE_BROWSER=1 (CI) makes that a failure.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { sqliteEngine as sqlite } from '../helpers/engines.js';
-import { unusedPort } from '../helpers/ports.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { browserSkipReason, imageLoaded, launchBrowser, startListeningApp, watchPage } from '../helpers/browser.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createPost, publish } from '../helpers/posts.js';
+import { upload } from '../api/media-support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-function skipReason(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const reason = `${CHROMIUM} not found; install the Debian package "chromium" to run the browser tests`;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
-  console.log(`# skipping browser tests: ${reason}`);
-  return reason;
-}
 
 async function uploadImage(t: TestApp, key: string): Promise<{ url: string }> {
   const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: { r: 30, g: 110, b: 190 } } })
     .png()
     .toBuffer();
-  const boundary = `----storefront-${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    png,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.request({
-    method: 'POST',
-    url: '/v1/media/images',
-    key,
-    payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
+  const res = await upload(t, key, png, { filename: 'cover.png', contentType: 'image/png' });
   assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
   return res.json();
 }
 
-/** Records what a page did that it should not: CSP refusals, script errors, requests off this host. */
-function watch(page: Page, origin: string) {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy|Refused to/i.test(msg.text()))
-      problems.push(`console: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('request', (req) => {
-    const url = req.url();
-    if (!url.startsWith(origin) && !url.startsWith('data:')) problems.push(`request off this service: ${url}`);
-  });
-  return problems;
-}
-
-const skip = skipReason();
-describe('store front and /docs in a real browser', { skip }, () => {
+describe('store front and /docs in a real browser', { skip: browserSkipReason('browser tests') }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
 
   before(async () => {
-    // The app needs its own address before it starts, for PUBLIC_BASE_URL.
-    const port = await unusedPort();
-    origin = `http://127.0.0.1:${port}`;
-    t = await startTestApp(sqlite, { PUBLIC_BASE_URL: origin });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, origin } = await startListeningApp());
     mkdirSync(ARTIFACTS, { recursive: true });
-    // launch() gives the browser a fresh temporary profile of its own and removes it on close.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -107,17 +52,13 @@ describe('store front and /docs in a real browser', { skip }, () => {
     assert.equal((await publish(t, key, post.id)).statusCode, 200);
 
     const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    const problems = watch(page, origin);
+    const problems = watchPage(page, origin);
     const beacon = page.waitForResponse((res) => res.url().endsWith(`/blog/posts/${post.id}/views`));
     const response = await page.goto(`${origin}/s/${store.handle}/blog/posts/${post.id}`);
     assert.equal(response?.status(), 200);
     assert.equal(await page.locator('h1').textContent(), 'Autumn <menu> & more');
     assert.equal(await page.title(), 'Autumn <menu> & more | Test Store');
-    await page
-      .locator('img.cover')
-      .evaluate((img: HTMLImageElement) =>
-        img.complete ? undefined : new Promise((r) => img.addEventListener('load', r, { once: true })),
-      );
+    await imageLoaded(page, 'img.cover');
     // naturalWidth of an image chosen from a srcset is scaled to its layout width, so the
     // source and the decoded size are checked instead.
     assert.deepEqual(
@@ -145,7 +86,7 @@ describe('store front and /docs in a real browser', { skip }, () => {
 
   it('renders the API reference at /docs from local files, the endpoints listed', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
-    const problems = watch(page, origin);
+    const problems = watchPage(page, origin);
     const response = await page.goto(`${origin}/docs`);
     assert.equal(response?.status(), 200);
     const postsPath = page.locator('.opblock-summary-path[data-path="/v1/blog/posts"]').first();
@@ -166,7 +107,7 @@ describe('store front and /docs in a real browser', { skip }, () => {
   it('/docs: Authorize with a bearer key, then Try it out calls this service and shows its answer', async () => {
     const { key } = await t.tenant();
     const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
-    const problems = watch(page, origin);
+    const problems = watchPage(page, origin);
     await page.goto(`${origin}/docs`);
     const operation = page.locator('#operations-identity-getMe');
     await operation.waitFor({ timeout: 20_000 });
