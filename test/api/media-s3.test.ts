@@ -6,11 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachEngine, sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { secondInstance } from '../helpers/second-instance.js';
 import { assertError } from '../helpers/assertions.js';
-import { startS3, startSilentServer } from '../helpers/s3-server.js';
+import { s3Suite, startS3, startSilentServer } from '../helpers/s3-server.js';
 import { DEFAULT_IMAGE_LIMITS, processImage } from '../../src/modules/media/image-processor.js';
-import type { Store } from '../../src/modules/stores/index.js';
 import { assertImageObject, deleteImage, fetchFile, multipartBody, upload, uniqueJpeg } from './media-support.js';
 
 const s3 = await startS3();
@@ -19,36 +17,24 @@ after(() => s3.close());
 type Image = { id: string; basename: string; path: string; bytes: number };
 
 describeEachEngine('media on S3-compatible storage', (target) => {
-  let t: TestApp;
-  let other: Awaited<ReturnType<typeof secondInstance>>;
-  let store: Store;
-  let key: string;
   // A bucket and prefix belong to one deployment (one database): housekeeping removes what
   // that database does not know. Each engine's suite therefore has a prefix of its own.
   const prefix = `media-${target.name}/`;
-  before(async () => {
-    t = await startTestApp(target, { ...s3.env, S3_PREFIX: prefix });
-    other = await secondInstance(t);
-    ({ store, key } = await t.tenant());
-  });
-  after(async () => {
-    await other?.close();
-    await t?.close();
-  });
+  const suite = s3Suite(target, s3, prefix);
 
-  const objectKey = (image: { basename: string }) => `${prefix}${store.handle}/${image.basename}`;
+  const objectKey = (image: { basename: string }) => `${prefix}${suite.store.handle}/${image.basename}`;
   const imageRows = async () =>
-    (await t.ctx.db.selectFrom('images').select('id').where('store_id', '=', store.id).execute()).length;
+    (await suite.t.ctx.db.selectFrom('images').select('id').where('store_id', '=', suite.store.id).execute()).length;
 
   it('stores the upload as an object and serves exactly its bytes, with the usual headers and 304', async () => {
     const input = await uniqueJpeg();
     // What the service stores: the re-encoded image (deterministic for the same input).
     const expected = (await processImage(input, DEFAULT_IMAGE_LIMITS)).data;
-    const image = assertImageObject(await upload(t, key, input), 201, {
+    const image = assertImageObject(await upload(suite.t, suite.key, input), 201, {
       contentType: 'image/jpeg',
       width: 16,
       height: 16,
-      handle: store.handle,
+      handle: suite.store.handle,
     });
     assert.equal(image.bytes, expected.length);
 
@@ -59,7 +45,7 @@ describeEachEngine('media on S3-compatible storage', (target) => {
       `the object holds the image bytes exactly (${object.length} vs ${expected.length} bytes)`,
     );
 
-    const res = await fetchFile(t, image.path);
+    const res = await fetchFile(suite.t, image.path);
     assert.equal(res.statusCode, 200);
     assert.ok(res.rawPayload.equals(expected), 'GET returns the stored bytes exactly');
     assert.equal(res.headers['content-type'], 'image/jpeg');
@@ -69,110 +55,115 @@ describeEachEngine('media on S3-compatible storage', (target) => {
     assert.equal(res.headers.etag, `"${image.basename.slice(0, 24)}"`);
     assert.ok(Number.isFinite(Date.parse(String(res.headers['last-modified']))));
 
-    const notModified = await t.app.inject({
+    const notModified = await suite.t.app.inject({
       method: 'GET',
       url: image.path,
       headers: { 'if-none-match': String(res.headers.etag) },
     });
     assert.equal(notModified.statusCode, 304);
     assert.equal(notModified.rawPayload.length, 0);
-    const head = await t.app.inject({ method: 'HEAD', url: image.path });
+    const head = await suite.t.app.inject({ method: 'HEAD', url: image.path });
     assert.equal(head.statusCode, 200);
     assert.equal(head.headers['content-length'], String(expected.length));
     assert.equal(head.rawPayload.length, 0);
   });
 
   it('serves an image uploaded through one instance from a second one at once, both ways', async () => {
-    const first: Image = (await upload(t, key, await uniqueJpeg({ r: 1, g: 2, b: 3 }))).json();
-    const fromOther = await other.app.inject({ method: 'GET', url: first.path });
+    const first: Image = (await upload(suite.t, suite.key, await uniqueJpeg({ r: 1, g: 2, b: 3 }))).json();
+    const fromOther = await suite.other.app.inject({ method: 'GET', url: first.path });
     assert.equal(fromOther.statusCode, 200);
-    assert.ok(fromOther.rawPayload.equals((await fetchFile(t, first.path)).rawPayload));
+    assert.ok(fromOther.rawPayload.equals((await fetchFile(suite.t, first.path)).rawPayload));
 
     const { payload, contentType } = multipartBody([
       { name: 'file', filename: 'a.jpg', data: await uniqueJpeg({ r: 9, g: 9, b: 9 }) },
     ]);
-    const viaOther = await other.app.inject({
+    const viaOther = await suite.other.app.inject({
       method: 'POST',
       url: '/v1/media/images',
-      headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+      headers: { authorization: `Bearer ${suite.key}`, 'content-type': contentType },
       payload,
     });
     assert.equal(viaOther.statusCode, 201, viaOther.body);
     const second: Image = viaOther.json();
-    const fromFirst = await fetchFile(t, second.path);
+    const fromFirst = await fetchFile(suite.t, second.path);
     assert.equal(fromFirst.statusCode, 200);
     assert.equal(fromFirst.rawPayload.length, second.bytes);
   });
 
   it('removes the object when the image is deleted', async () => {
-    const image: Image = (await upload(t, key, await uniqueJpeg())).json();
+    const image: Image = (await upload(suite.t, suite.key, await uniqueJpeg())).json();
     assert.ok(await s3.object(objectKey(image)));
-    assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
+    assert.equal((await deleteImage(suite.t, suite.key, image.id)).statusCode, 204);
     assert.equal(await s3.object(objectKey(image)), null);
-    assertError(await fetchFile(t, image.path), 'not_found');
-    assertError(await other.app.inject({ method: 'GET', url: image.path }), 'not_found');
-    assert.deepEqual(await t.ctx.db.selectFrom('media_deletions').selectAll().execute(), [], 'no removal is left owed');
+    assertError(await fetchFile(suite.t, image.path), 'not_found');
+    assertError(await suite.other.app.inject({ method: 'GET', url: image.path }), 'not_found');
+    assert.deepEqual(
+      await suite.t.ctx.db.selectFrom('media_deletions').selectAll().execute(),
+      [],
+      'no removal is left owed',
+    );
   });
 
   it('answers 500 internal_error (retryable) and stores nothing while the store is down', async () => {
     const rowsBefore = await imageRows();
-    const usedBefore = (await t.request({ method: 'GET', url: '/v1/me', key })).json().quotas.images_per_day.used;
+    const usedBefore = (await suite.t.request({ method: 'GET', url: '/v1/me', key: suite.key })).json().quotas
+      .images_per_day.used;
     const keysBefore = await s3.keys();
     await s3.stop();
     try {
-      assertError(await upload(t, key, await uniqueJpeg()), 'internal_error');
+      assertError(await upload(suite.t, suite.key, await uniqueJpeg()), 'internal_error');
     } finally {
       await s3.start();
     }
     assert.equal(await imageRows(), rowsBefore, 'no image row');
     assert.equal(
-      (await t.request({ method: 'GET', url: '/v1/me', key })).json().quotas.images_per_day.used,
+      (await suite.t.request({ method: 'GET', url: '/v1/me', key: suite.key })).json().quotas.images_per_day.used,
       usedBefore,
       'no quota taken',
     );
     assert.deepEqual(await s3.keys(), keysBefore, 'no object');
     // The same upload succeeds once the store is back.
-    assert.equal((await upload(t, key, await uniqueJpeg())).statusCode, 201);
+    assert.equal((await upload(suite.t, suite.key, await uniqueJpeg())).statusCode, 201);
   });
 
   it('restores the image when the store is down at deletion; the delete succeeds once it is back', async () => {
-    const image: Image = (await upload(t, key, await uniqueJpeg())).json();
+    const image: Image = (await upload(suite.t, suite.key, await uniqueJpeg())).json();
     await s3.stop();
     try {
-      assertError(await deleteImage(t, key, image.id), 'internal_error');
+      assertError(await deleteImage(suite.t, suite.key, image.id), 'internal_error');
     } finally {
       await s3.start();
     }
-    const row = await t.ctx.db
+    const row = await suite.t.ctx.db
       .selectFrom('images')
       .select('deleted_at')
       .where('id', '=', image.id)
       .executeTakeFirstOrThrow();
     assert.equal(row.deleted_at, null, 'the image is live again');
-    assert.deepEqual(await t.ctx.db.selectFrom('media_deletions').selectAll().execute(), []);
-    const served = await fetchFile(t, image.path);
+    assert.deepEqual(await suite.t.ctx.db.selectFrom('media_deletions').selectAll().execute(), []);
+    const served = await fetchFile(suite.t, image.path);
     assert.equal(served.statusCode, 200);
     assert.equal(served.rawPayload.length, image.bytes);
-    assert.equal((await deleteImage(t, key, image.id)).statusCode, 204);
+    assert.equal((await deleteImage(suite.t, suite.key, image.id)).statusCode, 204);
     assert.equal(await s3.object(objectKey(image)), null);
   });
 
   it('housekeeping removes objects no image accounts for once an hour old, and only the service’s own keys', async () => {
-    const live: Image = (await upload(t, key, await uniqueJpeg())).json();
-    const orphanKey = `${prefix}${store.handle}/cccccccccccccccccccccccc.jpg`;
-    const foreignKey = `${prefix}${store.handle}/backup.tar`;
-    const outsideKey = `elsewhere/${store.handle}/dddddddddddddddddddddddd.jpg`;
+    const live: Image = (await upload(suite.t, suite.key, await uniqueJpeg())).json();
+    const orphanKey = `${prefix}${suite.store.handle}/cccccccccccccccccccccccc.jpg`;
+    const foreignKey = `${prefix}${suite.store.handle}/backup.tar`;
+    const outsideKey = `elsewhere/${suite.store.handle}/dddddddddddddddddddddddd.jpg`;
     for (const k of [orphanKey, foreignKey, outsideKey]) await s3.putObject(k, Buffer.from('x'));
     // Objects carry the server's real time; the injected clock is moved relative to it.
-    t.clock.set(Date.now() + 30 * 60_000);
-    let pass = await t.ctx.housekeeping.runPass();
+    suite.t.clock.set(Date.now() + 30 * 60_000);
+    let pass = await suite.t.ctx.housekeeping.runPass();
     assert.equal(
       pass.ran && pass.removed.orphaned_media_objects,
       0,
       'younger than an hour: may be an upload in progress',
     );
-    t.clock.set(Date.now() + 2 * 60 * 60_000);
-    pass = await t.ctx.housekeeping.runPass();
+    suite.t.clock.set(Date.now() + 2 * 60 * 60_000);
+    pass = await suite.t.ctx.housekeeping.runPass();
     assert.equal(pass.ran && pass.removed.orphaned_media_objects, 1);
     assert.equal(await s3.object(orphanKey), null);
     assert.ok(await s3.object(foreignKey), 'a key the service did not write stays');

@@ -1,5 +1,6 @@
 // A real S3-compatible server (s3rver) on an ephemeral port for a test file, a bucket in it,
 // and a client of our own to look at the bucket directly.
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,10 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import type { Store } from '../../src/modules/stores/index.js';
+import type { EngineTarget } from './engines.js';
+import { secondInstance } from './second-instance.js';
+import { startTestApp, type TestApp } from './test-app.js';
 
 // s3rver checks request signatures against these; the service reads them from the environment,
 // through the AWS SDK's default credential chain, as it would read real ones.
@@ -129,6 +134,34 @@ export async function startS3(bucket = 'blog-media'): Promise<TestS3> {
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** What an S3 suite's tests use; set before its first test runs (read it inside hooks and tests only). */
+export interface S3Suite {
+  t: TestApp;
+  /** A second instance over the same database and bucket. */
+  other: Awaited<ReturnType<typeof secondInstance>>;
+  store: Store;
+  key: string;
+}
+
+/**
+ * Hooks of a suite on `target` whose media go to `s3` under `prefix`: a test app, a second
+ * instance beside it, and a tenant, made before the suite's first test and closed after its last.
+ */
+export function s3Suite(target: EngineTarget, s3: TestS3, prefix: string): S3Suite {
+  const suite = {} as S3Suite;
+  before(async () => {
+    suite.t = await startTestApp(target, { ...s3.env, S3_PREFIX: prefix });
+    suite.other = await secondInstance(suite.t);
+    const { store, key } = await suite.t.tenant();
+    Object.assign(suite, { store, key });
+  });
+  after(async () => {
+    await suite.other?.close();
+    await suite.t?.close();
+  });
+  return suite;
 }
 
 /** A server that accepts connections and never answers: a store that hangs. */
