@@ -8,10 +8,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'htmlparser2';
 import { START_TIME } from '../helpers/test-app.js';
-import { createPost, publish } from '../helpers/posts.js';
+import { addCategory, createPost, insertImageRow, publish } from '../helpers/posts.js';
 import { htmlProblems } from '../helpers/html-validation.js';
 import { secondInstance } from '../helpers/second-instance.js';
-import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import type { Store } from '../../src/modules/stores/index.js';
 import { describeTenantApp } from '../helpers/tenant-app.js';
 
@@ -61,36 +60,8 @@ describeTenantApp('feeds, sitemaps, category pages and rich previews', (suite) =
     assert.equal((await publish(suite.t, key, post.id, at)).statusCode, 200);
     return post as { id: number; title: string };
   };
-  const category = async (key: string, name: string) => {
-    const res = await suite.t.request({
-      method: 'POST',
-      url: '/v1/blog/categories',
-      key,
-      headers: { 'idempotency-key': `cat-${randomLowerAlnum(12)}` },
-      body: { name },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().id as number;
-  };
-  const insertImage = async (s: Store) => {
-    const basename = `${randomLowerAlnum(24)}.jpg`;
-    await suite.t.ctx.db
-      .insertInto('images')
-      .values({
-        id: `img_${randomLowerAlnum(24)}`,
-        store_id: s.id,
-        basename,
-        sha256: randomLowerAlnum(64),
-        content_type: 'image/jpeg',
-        width: 1200,
-        height: 630,
-        bytes: 1234,
-        created_at: Date.parse(START_TIME),
-        deleted_at: null,
-      })
-      .execute();
-    return `http://blog.test/media/${s.handle}/${basename}`;
-  };
+  const category = (key: string, name: string) => addCategory(suite.t, key, name);
+  const insertImage = (s: Store) => insertImageRow(suite.t, s, 1200, 630);
   const feeds = async (handle: string) => {
     const atom = await get(`/s/${handle}/blog/feed.xml`);
     const rss = await get(`/s/${handle}/blog/rss.xml`);

@@ -5,10 +5,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { START_TIME } from '../helpers/test-app.js';
-import { createPost, publish } from '../helpers/posts.js';
+import { addCategory, createPost, insertImageRow, publish } from '../helpers/posts.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { htmlProblems } from '../helpers/html-validation.js';
-import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { VIEW_FLUSH_INTERVAL_MS, VIEW_REPEAT_MS } from '../../src/modules/storefront/index.js';
 import { PeriodicJobs } from '../../src/lib/periodic.js';
 import { settled } from '../helpers/settled.js';
@@ -49,37 +48,9 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal((await publish(suite.t, k, post.id)).statusCode, 200);
     return post;
   };
-  const createCategory = async (name: string, k = suite.key) => {
-    const res = await suite.t.request({
-      method: 'POST',
-      url: '/v1/blog/categories',
-      key: k,
-      headers: { 'idempotency-key': `cat-${randomLowerAlnum(12)}` },
-      body: { name },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().id as number;
-  };
+  const createCategory = (name: string, k = suite.key) => addCategory(suite.t, k, name);
   /** An uploaded image as the media module records it (the page needs the row, not the file). */
-  const insertImage = async (s: Store, width = 800, height = 600) => {
-    const basename = `${randomLowerAlnum(24)}.jpg`;
-    await suite.t.ctx.db
-      .insertInto('images')
-      .values({
-        id: `img_${randomLowerAlnum(24)}`,
-        store_id: s.id,
-        basename,
-        sha256: randomLowerAlnum(64),
-        content_type: 'image/jpeg',
-        width,
-        height,
-        bytes: 1234,
-        created_at: Date.parse(START_TIME),
-        deleted_at: null,
-      })
-      .execute();
-    return `http://blog.test/media/${s.handle}/${basename}`;
-  };
+  const insertImage = (s: Store, width = 800, height = 600) => insertImageRow(suite.t, s, width, height);
   const assertNotFoundPage = (res: LightMyRequestResponse, hidden?: string) => {
     assert.equal(res.statusCode, 404, res.body);
     assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/);
