@@ -62,20 +62,13 @@ describeTenantApp(
       const image: StoredImage = small.json();
       const plain = await getVariant(suite.t, image.path, 'w=320');
       assert.equal(plain.statusCode, 200);
-      assert.deepEqual(await imageMeta(plain.rawPayload), {
-        format: 'jpeg',
-        compression: undefined,
-        width: 16,
-        height: 16,
-      });
       const webp = await getVariant(suite.t, image.path, 'w=1920', { accept: 'image/webp' });
       assert.equal(webp.headers['content-type'], 'image/webp');
-      assert.deepEqual(await imageMeta(webp.rawPayload), {
-        format: 'webp',
-        compression: undefined,
-        width: 16,
-        height: 16,
-      });
+      for (const [res, format] of [
+        [plain, 'jpeg'],
+        [webp, 'webp'],
+      ] as const)
+        assert.deepEqual(await imageMeta(res.rawPayload), { format, compression: undefined, width: 16, height: 16 });
       // Every width at or above the image's own shares one file.
       const again = await getVariant(suite.t, image.path, 'w=640', { accept: 'image/webp' });
       assert.equal(again.headers.etag, webp.headers.etag);

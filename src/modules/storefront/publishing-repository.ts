@@ -1,7 +1,7 @@
 // Reads for feeds, sitemaps, category pages and view beacons. The visibility rule is the one of
 // storefront-repository.ts: published means published_at <= now, scoped to the store.
 import type { Db } from '../../db/database.js';
-import type { CategoryLabel } from './storefront-repository.js';
+import { postsWithCover, type CategoryLabel } from './storefront-repository.js';
 
 export interface FeedPost {
   id: number;
@@ -16,21 +16,7 @@ export interface FeedPost {
 
 /** The newest `limit` published posts with their bodies and categories (categories in id order). */
 export async function listFeedPosts(db: Db, storeId: number, now: number, limit: number): Promise<FeedPost[]> {
-  const rows = await db
-    .selectFrom('posts')
-    .leftJoin('images', (join) =>
-      join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null),
-    )
-    .select([
-      'posts.id',
-      'posts.title',
-      'posts.summary',
-      'posts.body_html',
-      'posts.published_at',
-      'posts.updated_at',
-      'images.basename',
-    ])
-    .where('posts.store_id', '=', storeId)
+  const rows = await postsWithCover(db, storeId)
     .where('posts.published_at', '<=', now)
     .orderBy('posts.published_at', 'desc')
     .orderBy('posts.id', 'desc')

@@ -49,18 +49,12 @@ export async function findStoreByHandle(db: Db, handle: string): Promise<Storefr
   return row ? { store: storeFromRow(row), updatedAt: row.updated_at } : null;
 }
 
-/** A post of this store whatever its status (for a preview link), or null when there is none. */
-export async function findAnyPost(db: Db, storeId: number, id: number): Promise<PreviewPost | null> {
-  return findPost(db, storeId, id, null);
-}
-
-export async function findVisiblePost(db: Db, storeId: number, id: number, now: number): Promise<VisiblePost | null> {
-  return (await findPost(db, storeId, id, now)) as VisiblePost | null;
-}
-
-/** `visibleAt`: only a post published at or before this time; null: any post. */
-async function findPost(db: Db, storeId: number, id: number, visibleAt: number | null): Promise<PreviewPost | null> {
-  let q = db
+/**
+ * The posts of a store with the columns every page shows, and the cover's basename when the post
+ * has a cover that is not deleted (null otherwise).
+ */
+export function postsWithCover(db: Db, storeId: number) {
+  return db
     .selectFrom('posts')
     .leftJoin('images', (join) =>
       join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null),
@@ -72,12 +66,24 @@ async function findPost(db: Db, storeId: number, id: number, visibleAt: number |
       'posts.body_html',
       'posts.published_at',
       'posts.updated_at',
-      'posts.default_category_id',
       'images.basename',
-      'images.width',
-      'images.height',
     ])
-    .where('posts.store_id', '=', storeId)
+    .where('posts.store_id', '=', storeId);
+}
+
+/** A post of this store whatever its status (for a preview link), or null when there is none. */
+export async function findAnyPost(db: Db, storeId: number, id: number): Promise<PreviewPost | null> {
+  return findPost(db, storeId, id, null);
+}
+
+export async function findVisiblePost(db: Db, storeId: number, id: number, now: number): Promise<VisiblePost | null> {
+  return (await findPost(db, storeId, id, now)) as VisiblePost | null;
+}
+
+/** `visibleAt`: only a post published at or before this time; null: any post. */
+async function findPost(db: Db, storeId: number, id: number, visibleAt: number | null): Promise<PreviewPost | null> {
+  let q = postsWithCover(db, storeId)
+    .select(['posts.default_category_id', 'images.width', 'images.height'])
     .where('posts.id', '=', id);
   if (visibleAt !== null) q = q.where('posts.published_at', '<=', visibleAt);
   const row = await q.executeTakeFirst();
