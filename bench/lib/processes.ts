@@ -199,6 +199,30 @@ export function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/** Folder of the app's code a server loads: --app's build, else this project's dist/src or src. */
+export function appRootOf(mode: ServerMode, appDir: string | null | undefined): string {
+  if (appDir) return resolve(appDir);
+  return mode === 'dist' ? join(ROOT, 'dist', 'src') : join(ROOT, 'src');
+}
+
+/** Environment of a server of the app's code on `port`, over this database and media folder. */
+export function appServerEnv(
+  port: number,
+  databaseUrl: string,
+  mediaDir: string,
+  appRoot: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return serverEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    MEDIA_DIR: mediaDir,
+    BENCH_APP_ROOT: appRoot,
+    ...extra,
+  });
+}
+
 export interface ApiServerOptions {
   mode: ServerMode;
   /** Folder of another build's main.js; default this project's dist/src or src. */
@@ -231,21 +255,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   // Lets the benchmark ask for a full collection and the query count between rows (memoryAfterGc).
   const nodeFlags: string[] = [...REPORT_FLAGS];
   if (options.cpuProfDir) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${resolve(options.cpuProfDir)}`);
-  const appRoot = options.appDir
-    ? resolve(options.appDir)
-    : options.mode === 'dist'
-      ? join(ROOT, 'dist', 'src')
-      : join(ROOT, 'src');
+  const appRoot = appRootOf(options.mode, options.appDir);
   let entry: string[];
   if (options.sqliteSynchronous) entry = ['--import', 'tsx', join(ROOT, 'bench', 'server-variant.ts')];
   else if (options.mode === 'dist' || options.appDir) entry = [join(appRoot, 'main.js')];
   else entry = ['--import', 'tsx', join(appRoot, 'main.ts')];
-  const env = serverEnv({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: options.databaseUrl,
-    MEDIA_DIR: options.mediaDir,
-    BENCH_APP_ROOT: appRoot,
+  const env = appServerEnv(port, options.databaseUrl, options.mediaDir, appRoot, {
     READ_CACHE_MB: String(options.readCacheMb),
     LOG_LEVEL: options.logLevel,
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig, type DatabaseConfig } from '../../src/config/config.js';
-import { createContext } from '../../src/context.js';
+import { createContext, type AppContext } from '../../src/context.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { SCOPES } from '../../src/modules/keys/index.js';
 import type { EngineName } from './options.js';
@@ -96,6 +96,28 @@ export interface SeedResult {
   postIds: number[];
 }
 
+/** Gives a store allowances far above what a run can use, so every request measures the work, not a refusal. */
+export async function benchAllowances(ctx: AppContext, handle: string) {
+  return (await ctx.stores.update(handle, {
+    posts_per_day: 100_000_000,
+    images_per_day: 10_000_000,
+    image_max_bytes: 60 * 1024 * 1024,
+  }))!;
+}
+
+/** A key of the store with every scope, its limits as far above a run as the store's allowances. */
+export async function issueBenchKey(ctx: AppContext, storeId: number): Promise<string> {
+  const issued = await ctx.keys.issue({
+    storeId,
+    application: 'bench',
+    scopes: [...SCOPES],
+    readPerMinute: 10_000_000,
+    writePerMinute: 10_000_000,
+    concurrency: 1000,
+  });
+  return issued.key;
+}
+
 export async function seedDatabase(db: BenchDatabase, options: { posts: number; bodyKb: number }): Promise<SeedResult> {
   const config = {
     ...loadConfig({ DATABASE_URL: db.database.url, LOG_LEVEL: 'warn', MEDIA_DIR: join(db.workDir, 'media') }),
@@ -104,21 +126,9 @@ export async function seedDatabase(db: BenchDatabase, options: { posts: number; 
   const ctx = await createContext(config);
   try {
     const handle = 'bench';
-    const created = await ctx.stores.create({ handle, name: 'Bench Store' });
-    // Allowances far above what a run can use, so every request measures the work, not a refusal.
-    const store = (await ctx.stores.update(handle, {
-      posts_per_day: 100_000_000,
-      images_per_day: 10_000_000,
-      image_max_bytes: 60 * 1024 * 1024,
-    }))!;
-    const issued = await ctx.keys.issue({
-      storeId: created.id,
-      application: 'bench',
-      scopes: [...SCOPES],
-      readPerMinute: 10_000_000,
-      writePerMinute: 10_000_000,
-      concurrency: 1000,
-    });
+    await ctx.stores.create({ handle, name: 'Bench Store' });
+    const store = await benchAllowances(ctx, handle);
+    const key = await issueBenchKey(ctx, store.id);
 
     const now = Date.now();
     const categoryIds: number[] = [];
@@ -179,7 +189,7 @@ export async function seedDatabase(db: BenchDatabase, options: { posts: number; 
           .execute();
       }
     });
-    return { storeHandle: handle, key: issued.key, postIds };
+    return { storeHandle: handle, key, postIds };
   } finally {
     await ctx.close();
   }
