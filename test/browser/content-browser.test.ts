@@ -9,9 +9,16 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { browserSkipReason, launchBrowser, runScenarioPage } from '../helpers/browser.js';
+import {
+  answerSiteFile,
+  browserSkipReason,
+  bundleForBrowser,
+  closeServer,
+  launchBrowser,
+  listenOnLoopback,
+  runScenarioPage,
+} from '../helpers/browser.js';
 import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { createPost, publish } from '../helpers/posts.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -60,18 +67,8 @@ describe(
     let page = '';
     let apiRequests: Array<{ method: string; url: string; origin: string | undefined }> = [];
 
-    const listen = async (server: Server) => {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    };
     const storefront = () =>
-      createServer((req, res) => {
-        if (req.url === '/sdk.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-        if (req.url === '/scenario.js')
-          return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SCENARIO);
-        if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-        res.writeHead(404).end();
-      });
+      createServer((req, res) => answerSiteFile(req, res, { page, sdk: bundle, scenario: SCENARIO }));
 
     before(async () => {
       t = await startTestApp(sqlite);
@@ -82,23 +79,17 @@ describe(
       });
       const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       // Only what a storefront imports: ContentClient and its error.
-      const built = await build({
+      bundle = await bundleForBrowser({
         stdin: {
           contents: "export { BlogConnectionError, ContentClient } from './index.js';",
           resolveDir: SDK_DIR,
           loader: 'js',
         },
-        bundle: true,
-        platform: 'browser',
-        format: 'esm',
-        write: false,
-        logLevel: 'silent',
       });
-      bundle = built.outputFiles[0]!.text;
       allowedSite = storefront();
       otherSite = storefront();
-      allowedOrigin = await listen(allowedSite);
-      otherOrigin = await listen(otherSite);
+      allowedOrigin = await listenOnLoopback(allowedSite);
+      otherOrigin = await listenOnLoopback(otherSite);
 
       const store = await t.createStore({ changes: { allowed_origins: allowedOrigin } });
       const admin = await t.issueKey(store);
@@ -113,10 +104,7 @@ describe(
     });
     after(async () => {
       await browser?.close();
-      for (const site of [allowedSite, otherSite]) {
-        site?.closeAllConnections();
-        await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
-      }
+      for (const site of [allowedSite, otherSite]) await closeServer(site);
       await t?.close();
     });
 

@@ -11,9 +11,16 @@ import { createHmac } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { browserSkipReason, launchBrowser, runScenarioPage } from '../helpers/browser.js';
+import {
+  answerSiteFile,
+  browserSkipReason,
+  bundleForBrowser,
+  closeServer,
+  launchBrowser,
+  listenOnLoopback,
+  runScenarioPage,
+} from '../helpers/browser.js';
 import sharp from 'sharp';
 import { sqliteEngine as sqlite } from '../helpers/engines.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -69,15 +76,7 @@ describe('store-blog-sdk in a real browser', { skip: browserSkipReason('the SDK 
     t = await startTestApp(sqlite);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const appPort = (t.app.server.address() as AddressInfo).port;
-    const built = await build({
-      entryPoints: [SDK_ENTRY],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-    });
-    bundle = built.outputFiles[0]!.text;
+    bundle = await bundleForBrowser({ entryPoints: [SDK_ENTRY] });
     let page = '';
     site = createServer((req, res) => {
       const url = req.url ?? '/';
@@ -94,13 +93,9 @@ describe('store-blog-sdk in a real browser', { skip: browserSkipReason('the SDK 
         return;
       }
       if (url.startsWith('/never/')) return void req.resume(); // accepted, never answered
-      if (url === '/sdk.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-      if (url === '/scenario.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(SCENARIO);
-      if (url === '/') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-      res.writeHead(404).end();
+      answerSiteFile(req, res, { page, sdk: bundle, scenario: SCENARIO });
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(site);
     const { store, key } = await t.tenant({ media: true });
     handle = store.handle;
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 10, g: 90, b: 160 } } })
@@ -128,8 +123,7 @@ describe('store-blog-sdk in a real browser', { skip: browserSkipReason('the SDK 
   });
   after(async () => {
     await browser?.close();
-    site?.closeAllConnections();
-    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+    await closeServer(site);
     await t?.close();
   });
 

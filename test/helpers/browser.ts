@@ -2,6 +2,9 @@
 // unless REQUIRE_BROWSER=1 makes that a failure), launching it, the app listening on a loopback
 // port of its own, and watching a page for what it should not do.
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { build, type BuildOptions } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { sqliteEngine } from './engines.js';
 import { unusedPort } from './ports.js';
@@ -85,4 +88,46 @@ export async function runScenarioPage(
   await page.waitForFunction(() => 'result' in window, undefined, { timeout: 30_000 });
   const result = await page.evaluate(() => (window as unknown as { result?: unknown }).result);
   return { page, result, errors };
+}
+
+/** Bundles for a page (esbuild, an ES module for browsers) and returns the code. */
+export async function bundleForBrowser(input: Pick<BuildOptions, 'entryPoints' | 'stdin'>): Promise<string> {
+  const built = await build({
+    ...input,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+  });
+  return built.outputFiles[0]!.text;
+}
+
+/**
+ * Answers the request from a site of the test: its page at /, and the scripts /sdk.js and
+ * /scenario.js; 404 for anything else.
+ */
+export function answerSiteFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  files: { page: string; sdk: string; scenario: string },
+): void {
+  const javascript = { 'content-type': 'text/javascript' };
+  if (req.url === '/sdk.js') return void res.writeHead(200, javascript).end(files.sdk);
+  if (req.url === '/scenario.js') return void res.writeHead(200, javascript).end(files.scenario);
+  if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(files.page);
+  res.writeHead(404).end();
+}
+
+/** Listens on a loopback port of its own; the server's origin. */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Closes a server of the test and the connections the browser keeps open to it. */
+export async function closeServer(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
