@@ -1,7 +1,7 @@
 // Reads for feeds, sitemaps, category pages and view beacons. The visibility rule is the one of
 // storefront-repository.ts: published means published_at <= now, scoped to the store.
 import type { Db } from '../../db/database.js';
-import { postsWithCover, type CategoryLabel } from './storefront-repository.js';
+import { postCategoryLabels, postsWithCover, type CategoryLabel } from './storefront-repository.js';
 
 export interface FeedPost {
   id: number;
@@ -23,10 +23,8 @@ export async function listFeedPosts(db: Db, storeId: number, now: number, limit:
     .limit(limit)
     .execute();
   if (rows.length === 0) return [];
-  const links = await db
-    .selectFrom('post_categories')
-    .innerJoin('categories', 'categories.id', 'post_categories.category_id')
-    .select(['post_categories.post_id', 'categories.id', 'categories.name', 'categories.updated_at'])
+  const links = await postCategoryLabels(db)
+    .select('post_categories.post_id')
     .where('post_categories.store_id', '=', storeId)
     .where(
       'post_categories.post_id',

@@ -100,11 +100,16 @@ async function findPost(db: Db, storeId: number, id: number, visibleAt: number |
   };
 }
 
-export async function categoriesOf(db: Db, storeId: number, postId: number): Promise<CategoryLabel[]> {
-  const rows = await db
+/** Category links of posts with each category's label; the caller scopes them. */
+export function postCategoryLabels(db: Db) {
+  return db
     .selectFrom('post_categories')
     .innerJoin('categories', 'categories.id', 'post_categories.category_id')
-    .select(['categories.id', 'categories.name', 'categories.updated_at'])
+    .select(['categories.id', 'categories.name', 'categories.updated_at']);
+}
+
+export async function categoriesOf(db: Db, storeId: number, postId: number): Promise<CategoryLabel[]> {
+  const rows = await postCategoryLabels(db)
     .where('post_categories.post_id', '=', postId)
     .where('categories.store_id', '=', storeId)
     .orderBy('categories.id')
