@@ -27,6 +27,9 @@ import * as categories from '../src/modules/categories/category-repository.js';
 import * as keys from '../src/modules/keys/key-repository.js';
 import * as media from '../src/modules/media/media-repository.js';
 import * as posts from '../src/modules/posts/post-repository.js';
+import * as quotas from '../src/modules/quotas/quota-repository.js';
+import * as stores from '../src/modules/stores/store-repository.js';
+import { STORE_DEFAULTS } from '../src/modules/stores/store-settings.js';
 import * as webhooks from '../src/modules/webhooks/webhook-repository.js';
 
 export const SQL_DOCS_DIR = resolve(import.meta.dirname, '../docs/sql');
@@ -123,6 +126,8 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       'updateKey (two limits)': (db) => keys.updateKey(db, 'key_sample', { read_per_minute: 60, write_per_minute: 10 }),
       findKey: (db) => keys.findKey(db, 'key_sample'),
       listKeys: (db) => keys.listKeys(db, 1),
+      'listExpiringKeys (of one store)': (db) => keys.listExpiringKeys(db, NOW, NOW + 30 * 86_400_000, 1),
+      countExpiringKeys: (db) => keys.countExpiringKeys(db, NOW, NOW + 30 * 86_400_000),
     },
   },
   media: {
@@ -139,6 +144,8 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       markImageDeleted: (db) => media.markImageDeleted(db, SAMPLE_IMAGE.id, NOW),
       forgetOwedRemoval: (db) => media.forgetOwedRemoval(db, SAMPLE_IMAGE.id),
       restoreImage: (db) => media.restoreImage(db, 1, SAMPLE_IMAGE.id),
+      findLiveImageId: (db) => media.findLiveImageId(db, 1, SAMPLE_IMAGE.basename),
+      liveImagesAfter: (db) => media.liveImagesAfter(db, SAMPLE_IMAGE.id, 200),
     },
   },
   posts: {
@@ -171,6 +178,52 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       consumeDeleteConfirmation: (db) =>
         posts.consumeDeleteConfirmation(db, { tokenHash: 'hash', storeId: 1, postId: 2, keyId: 'key_sample' }, NOW),
       deletePostRows: (db) => posts.deletePostRows(db, 1, 2),
+      'storeCategoryIds (two ids)': (db) => posts.storeCategoryIds(db, 1, [3, 4]),
+      'updatePostRow (every field)': (db) =>
+        posts.updatePostRow(db, 1, 2, {
+          title: 'T',
+          summary: null,
+          body: { html: '<p>b</p>', warnings: '[]' },
+          coverImageId: null,
+          defaultCategoryId: null,
+          now: NOW,
+        }),
+      'updatePostRow (title only)': (db) =>
+        posts.updatePostRow(db, 1, 2, { title: 'T', coverImageId: null, defaultCategoryId: null, now: NOW }),
+      addProductLink: (db) => posts.addProductLink(db, { storeId: 1, postId: 2, productId: 'sku-1', now: NOW }),
+      removeProductLink: (db) => posts.removeProductLink(db, 2, 'sku-1'),
+      productIdsOf: (db) => posts.productIdsOf(db, 2),
+    },
+  },
+  quotas: {
+    source: 'src/modules/quotas/quota-repository.ts',
+    calls: {
+      dailyUsage: (db) => quotas.dailyUsage(db, 1, '2026-01-01'),
+    },
+  },
+  stores: {
+    source: 'src/modules/stores/store-repository.ts',
+    calls: {
+      insertStore: (db) =>
+        stores.insertStore(db, {
+          handle: 'shop',
+          name: 'Shop',
+          categories_enabled: 1,
+          media_enabled: 1,
+          certified: 1,
+          writes_paused: 0,
+          emoji_allowed: 1,
+          webhooks_enabled: 1,
+          ...STORE_DEFAULTS,
+          storefront_base_url: null,
+          created_at: NOW,
+          updated_at: NOW,
+        }),
+      updateStore: (db) => stores.updateStore(db, 'shop', { name: 'Shop', updated_at: NOW }),
+      failPendingDeliveries: (db) => stores.failPendingDeliveries(db, 1),
+      findStoreByHandle: (db) => stores.findStoreByHandle(db, 'shop'),
+      findStoreById: (db) => stores.findStoreById(db, 1),
+      countStores: (db) => stores.countStores(db),
     },
   },
   webhooks: {

@@ -60,3 +60,21 @@ delete from "post_search_store" where "rowid" = ?;
 delete from "content_fingerprints" where "store_id" = ? and "post_id" = ?;
 delete from "delete_confirmations" where "post_id" = ?;
 delete from "posts" where "id" = ? and "store_id" = ?;
+
+-- storeCategoryIds (two ids)
+select "id" from "categories" where "store_id" = $1 and "id" in ($2, $3);
+
+-- updatePostRow (every field)
+update "posts" set "title" = $1, "summary" = $2, "body_html" = $3, "warnings" = $4, "cover_image_id" = $5, "default_category_id" = $6, "updated_at" = $7 where "id" = $8 and "store_id" = $9;
+
+-- updatePostRow (title only)
+update "posts" set "title" = $1, "cover_image_id" = $2, "default_category_id" = $3, "updated_at" = $4 where "id" = $5 and "store_id" = $6;
+
+-- addProductLink
+insert into "post_product_links" ("store_id", "post_id", "product_id", "created_at") values ($1, $2, $3, $4) on conflict ("post_id", "product_id") do nothing;
+
+-- removeProductLink
+delete from "post_product_links" where "post_id" = $1 and "product_id" = $2;
+
+-- productIdsOf
+select "product_id" from "post_product_links" where "post_id" = $1 order by "product_id";

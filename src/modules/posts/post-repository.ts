@@ -416,3 +416,77 @@ export async function lockPost(trx: Db, storeId: number, id: number): Promise<bo
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Which of `ids` are categories of the store. Here rather than in the categories module, which
+ * sits above posts (it reads and presents a category's posts): going through it would be a cycle.
+ */
+export async function storeCategoryIds(db: Db, storeId: number, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('categories')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The fields an update writes to the post's own row (the title and both ids always, the rest when sent). */
+export interface PostChanges {
+  title: string;
+  summary?: string | null;
+  body?: { html: string; warnings: string };
+  coverImageId: string | null;
+  defaultCategoryId: number | null;
+  now: number;
+}
+
+export async function updatePostRow(trx: Db, storeId: number, id: number, changes: PostChanges): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({
+      title: changes.title,
+      ...(changes.summary !== undefined ? { summary: changes.summary } : {}),
+      ...(changes.body ? { body_html: changes.body.html, warnings: changes.body.warnings } : {}),
+      cover_image_id: changes.coverImageId,
+      default_category_id: changes.defaultCategoryId,
+      updated_at: changes.now,
+    })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .execute();
+}
+
+/** Links a product to the post; false when it was linked already. */
+export async function addProductLink(
+  trx: Db,
+  link: { storeId: number; postId: number; productId: string; now: number },
+): Promise<boolean> {
+  const result = await trx
+    .insertInto('post_product_links')
+    .values({ store_id: link.storeId, post_id: link.postId, product_id: link.productId, created_at: link.now })
+    .onConflict((oc) => oc.columns(['post_id', 'product_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** Removes a product's link to the post; false when there was none. */
+export async function removeProductLink(trx: Db, postId: number, productId: string): Promise<boolean> {
+  const result = await trx
+    .deleteFrom('post_product_links')
+    .where('post_id', '=', postId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** The products linked to the post, by id. */
+export async function productIdsOf(db: Db, postId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('post_product_links')
+    .select('product_id')
+    .where('post_id', '=', postId)
+    .orderBy('product_id')
+    .execute();
+  return rows.map((r) => r.product_id);
+}

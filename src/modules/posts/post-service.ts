@@ -26,6 +26,7 @@ import {
   postRow,
   replaceCategories,
   sortKeyOf,
+  updatePostRow,
   type ListOrder,
   type PostListRecord,
   type PostRecord,
@@ -208,19 +209,14 @@ export class PostService {
       if (input.title !== undefined || body) {
         await assertNotDuplicate(trx, store.id, contentFingerprint(title, body?.html ?? current.body_html), now, id);
       }
-      await trx
-        .updateTable('posts')
-        .set({
-          title,
-          ...(input.summary !== undefined ? { summary: input.summary } : {}),
-          ...(body ? { body_html: body.html, warnings: JSON.stringify(body.warnings) } : {}),
-          cover_image_id: coverImageId,
-          default_category_id: defaultCategoryId,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('store_id', '=', store.id)
-        .execute();
+      await updatePostRow(trx, store.id, id, {
+        title,
+        summary: input.summary,
+        body: body ? { html: body.html, warnings: JSON.stringify(body.warnings) } : undefined,
+        coverImageId,
+        defaultCategoryId,
+        now,
+      });
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       if (input.title !== undefined || input.summary !== undefined || body) {
         const summary = input.summary !== undefined ? input.summary : current.summary;
