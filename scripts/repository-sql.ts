@@ -1,5 +1,6 @@
-// The SQL each repository function sends, on both engines, committed as docs/sql/<module>.sql so
-// a review of a query change shows the statements that will run. Each function below is called
+// The SQL each repository function sends, on both engines, committed as docs/sql/<module>.sql
+// (and that of the other files that build SQL, as docs/sql/<file>.sql) so a review of a query
+// change shows the statements that will run. Each function below is called
 // with sample arguments on a Kysely whose driver only records the compiled statements (every
 // statement "returns" one empty row and one changed row, so a function reaches all of its
 // statements); nothing touches a database.
@@ -22,6 +23,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type { Db, Engine } from '../src/db/database.js';
+import { isPostgres } from '../src/db/engine-of.js';
 import type { Database } from '../src/db/schema.js';
 import * as categories from '../src/modules/categories/category-repository.js';
 import * as keys from '../src/modules/keys/key-repository.js';
@@ -30,6 +32,23 @@ import * as posts from '../src/modules/posts/post-repository.js';
 import * as quotas from '../src/modules/quotas/quota-repository.js';
 import * as stores from '../src/modules/stores/store-repository.js';
 import { STORE_DEFAULTS } from '../src/modules/stores/store-settings.js';
+import * as createStatement from '../src/modules/posts/create-statement.js';
+import * as duplicateWindow from '../src/modules/posts/duplicate-window.js';
+import * as postSearch from '../src/modules/posts/post-search.js';
+import * as scheduleScan from '../src/modules/posts/schedule-scan.js';
+import * as auditRecorder from '../src/modules/audit/audit-recorder.js';
+import * as quotaService from '../src/modules/quotas/quota-service.js';
+import * as deliveryEnqueue from '../src/modules/events/delivery-enqueue.js';
+import * as deliveryQueue from '../src/modules/events/delivery-queue.js';
+import * as eventOutbox from '../src/modules/events/event-outbox.js';
+import * as eventRetention from '../src/modules/events/event-retention.js';
+import * as attemptLog from '../src/modules/webhooks/attempt-log.js';
+import * as backlog from '../src/modules/webhooks/backlog.js';
+import * as circuitBreaker from '../src/modules/webhooks/circuit-breaker.js';
+import * as deliveryClaim from '../src/modules/webhooks/delivery-claim.js';
+import * as expiredRows from '../src/modules/housekeeping/expired-rows.js';
+import { storeFromRow } from '../src/modules/stores/store-settings.js';
+import { sql } from 'kysely';
 import * as webhooks from '../src/modules/webhooks/webhook-repository.js';
 
 export const SQL_DOCS_DIR = resolve(import.meta.dirname, '../docs/sql');
@@ -40,6 +59,8 @@ interface RepositorySql {
   source: string;
   /** Each function (or variant of one) by the name it is listed under, in the file's order. */
   calls: Record<string, Call>;
+  /** The row every statement "returns" (default `{ id: 1 }`), where the code reads more of it. */
+  row?: Record<string, unknown>;
 }
 
 const NOW = 1_700_000_000_000;
@@ -83,6 +104,35 @@ const NEW_POST: posts.NewPost = {
   now: NOW,
 };
 const FIRST_PAGE: posts.ListFilter = { storeId: 1, orderBy: 'created_at', direction: 'desc', now: NOW, limit: 21 };
+
+const SAMPLE_STORE_ROW = {
+  id: 1,
+  handle: 'shop',
+  name: 'Shop',
+  categories_enabled: 1,
+  media_enabled: 1,
+  certified: 1,
+  writes_paused: 0,
+  emoji_allowed: 1,
+  webhooks_enabled: 1,
+  ...STORE_DEFAULTS,
+  storefront_base_url: null,
+  created_at: NOW,
+  updated_at: NOW,
+};
+const SAMPLE_STORE = storeFromRow(SAMPLE_STORE_ROW);
+const CREATE_WRITES = {
+  ...NEW_POST,
+  categoryIds: [3, 4],
+  searchText: 't b',
+  fingerprint: '0'.repeat(64),
+  audit: { keyId: 'key_sample', application: 'app', requestId: 'req', changes: '["title"]' },
+  quota: { day: '2026-01-01', limit: 200 },
+  deliver: true,
+};
+const CREATED = { id: 2, eventBody: '{}', response: null };
+const EVENT = { id: 'evt_sample', storeId: 1, type: 'post.created', body: '{}', at: NOW };
+const SUBSCRIBERS = { storeId: 1, eventId: EVENT.id, type: EVENT.type, at: NOW, idPrefix: 'whd_sample' };
 
 export const REPOSITORIES: Record<string, RepositorySql> = {
   categories: {
@@ -267,15 +317,175 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
         }),
     },
   },
+  'create-statement': {
+    source: 'src/modules/posts/create-statement.ts',
+    calls: {
+      'runCreateStatement (PostgreSQL only; deliveries, no idempotent completion)': (db) =>
+        isPostgres(db) ? createStatement.runCreateStatement(db, CREATE_WRITES, CREATED) : Promise.resolve(null),
+    },
+  },
+  'duplicate-window': {
+    source: 'src/modules/posts/duplicate-window.ts',
+    calls: {
+      claimFingerprint: (db) =>
+        duplicateWindow.claimFingerprint(db, { storeId: 1, fingerprint: '0'.repeat(64), postId: 2, now: NOW }),
+      assertNotDuplicate: (db) => duplicateWindow.assertNotDuplicate(db, 1, '0'.repeat(64), NOW, 2),
+      findFingerprint: (db) => duplicateWindow.findFingerprint(db, 1, '0'.repeat(64)),
+    },
+  },
+  'post-search': {
+    source: 'src/modules/posts/post-search.ts',
+    calls: {
+      insertSearchText: (db) => postSearch.insertSearchText(db, 1, 2, 'lamp shade'),
+      replaceSearchText: (db) => postSearch.replaceSearchText(db, 1, 2, 'lamp shade'),
+      deleteSearchText: (db) => postSearch.deleteSearchText(db, 2),
+    },
+  },
+  'schedule-scan': {
+    source: 'src/modules/posts/schedule-scan.ts',
+    // A due row whose post was unpublished meanwhile: taken, read, and no event (event-outbox.sql has recordEvent).
+    row: { id: 1, post_id: 2, store_id: 1, due_at: NOW, published_at: null },
+    calls: {
+      'publishDueSchedules (one due post)': (db) =>
+        scheduleScan.publishDueSchedules(db, NOW, 'https://blog.example.com'),
+    },
+  },
+  'audit-recorder': {
+    source: 'src/modules/audit/audit-recorder.ts',
+    calls: {
+      insertAudit: (db) =>
+        auditRecorder.insertAudit(db, {
+          storeId: 1,
+          occurredAt: NOW,
+          action: 'post.created',
+          resourceType: 'post',
+          resourceId: '2',
+          keyId: null,
+          application: null,
+          requestId: null,
+          changes: '[]',
+        }),
+      recordAudit: (db) =>
+        auditRecorder.recordAudit(
+          db,
+          { storeId: 1, keyId: null, application: null, requestId: null },
+          { action: 'post.updated', resourceType: 'post', resourceId: 2, changes: ['title'], at: NOW },
+        ),
+    },
+  },
+  'quota-service': {
+    source: 'src/modules/quotas/quota-service.ts',
+    calls: {
+      takeQuotaUnit: (db) =>
+        quotaService.takeQuotaUnit(db, { storeId: 1, kind: 'posts', day: '2026-01-01', limit: 200 }),
+      consumeQuota: (db) => quotaService.consumeQuota(db, 1, 'images', 500, NOW),
+    },
+  },
+  'delivery-enqueue': {
+    source: 'src/modules/events/delivery-enqueue.ts',
+    calls: {
+      "enqueueDeliveries (to an event's subscribers)": (db) =>
+        deliveryEnqueue.enqueueDeliveries(db, {
+          storeId: 1,
+          at: NOW,
+          idPrefix: 'whd_sample',
+          to: { kind: 'subscribers', eventId: EVENT.id, type: EVENT.type },
+        }),
+      'enqueueDeliveries (to one endpoint)': (db) =>
+        deliveryEnqueue.enqueueDeliveries(db, {
+          storeId: 1,
+          at: NOW,
+          idPrefix: 'whd_sample',
+          to: { kind: 'endpoint', endpointId: SAMPLE_ENDPOINT.id, eventId: EVENT.id },
+        }),
+      'enqueueCount (a replay of the events after one)': (db) =>
+        deliveryEnqueue.enqueueCount(db, {
+          storeId: 1,
+          at: NOW,
+          idPrefix: 'whd_sample',
+          to: { kind: 'replay', endpointId: SAMPLE_ENDPOINT.id, events: sql`ev.seq > ${5}` },
+        }),
+    },
+  },
+  'delivery-queue': {
+    source: 'src/modules/events/delivery-queue.ts',
+    calls: {
+      releaseHeld: (db) => deliveryQueue.releaseHeld(db, NOW),
+    },
+  },
+  'event-outbox': {
+    source: 'src/modules/events/event-outbox.ts',
+    calls: {
+      'writeEvent (with deliveries)': (db) => eventOutbox.writeEvent(db, EVENT, SUBSCRIBERS),
+      recordEvent: (db) => eventOutbox.recordEvent(db, SAMPLE_STORE, 'post.updated', NOW, () => ({ id: 2 })),
+      withdrawDeliveries: (db) => eventOutbox.withdrawDeliveries(db, EVENT.id),
+      insertEndpointEvent: (db) =>
+        eventOutbox.insertEndpointEvent(db, SAMPLE_STORE, 'webhook.test', NOW, {}, SAMPLE_ENDPOINT.id),
+      'setPublishSchedule (a future time)': (db) => eventOutbox.setPublishSchedule(db, 1, 2, NOW + 60_000, NOW),
+      'setPublishSchedule (now)': (db) => eventOutbox.setPublishSchedule(db, 1, 2, NOW, NOW),
+    },
+  },
+  'event-retention': {
+    source: 'src/modules/events/event-retention.ts',
+    calls: {
+      advanceFeedHorizons: (db) => eventRetention.advanceFeedHorizons(db, NOW),
+      deleteExpiredEvents: (db) => eventRetention.deleteExpiredEvents(db, NOW, 500),
+    },
+  },
+  'attempt-log': {
+    source: 'src/modules/webhooks/attempt-log.ts',
+    calls: {
+      startAttempt: (db) => attemptLog.startAttempt(db, 'whd_sample', 'lease', NOW),
+      finishAttempt: (db) => attemptLog.finishAttempt(db, 'wha_sample', { status: 200, excerpt: 'ok' }, 12),
+    },
+  },
+  backlog: {
+    source: 'src/modules/webhooks/backlog.ts',
+    calls: {
+      deliveryBacklog: (db) => backlog.deliveryBacklog(db, NOW),
+    },
+  },
+  'circuit-breaker': {
+    source: 'src/modules/webhooks/circuit-breaker.ts',
+    calls: {
+      'recordAttemptForCircuit (a timeout)': (db) =>
+        circuitBreaker.recordAttemptForCircuit(db, SAMPLE_ENDPOINT.id, true, NOW),
+      'recordAttemptForCircuit (an answer)': (db) =>
+        circuitBreaker.recordAttemptForCircuit(db, SAMPLE_ENDPOINT.id, false, NOW),
+    },
+  },
+  'delivery-claim': {
+    source: 'src/modules/webhooks/delivery-claim.ts',
+    calls: {
+      claimFairly: (db) =>
+        deliveryClaim.claimFairly(db, isPostgres(db) ? 'postgres' : 'sqlite', {
+          now: NOW,
+          limit: 8,
+          token: 'lease',
+          leaseUntil: NOW + 30_000,
+          after: null,
+        }),
+    },
+  },
+  'expired-rows': {
+    source: 'src/modules/housekeeping/expired-rows.ts',
+    calls: {
+      expiredIdempotencyRecords: (db) => expiredRows.expiredIdempotencyRecords(db, NOW, 500),
+      expiredContentFingerprints: (db) => expiredRows.expiredContentFingerprints(db, NOW, 500),
+      expiredDeleteTokens: (db) => expiredRows.expiredDeleteTokens(db, NOW, 500),
+      expiredWebhookDeliveries: (db) => expiredRows.expiredWebhookDeliveries(db, NOW, 500),
+      expiredWebhookEvents: (db) => expiredRows.expiredWebhookEvents((now) => now - 86_400_000)(db, NOW, 500),
+    },
+  },
 };
 
 /** A Kysely of `engine` that sends nothing and keeps the SQL of every statement. */
-function recordingDb(engine: Engine): { db: Db; statements: string[] } {
+function recordingDb(engine: Engine, row: Record<string, unknown> = { id: 1 }): { db: Db; statements: string[] } {
   const statements: string[] = [];
   const connection: DatabaseConnection = {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
       statements.push(query.sql);
-      return { rows: [{ id: 1 } as R], numAffectedRows: 1n };
+      return { rows: [row as R], numAffectedRows: 1n };
     },
     streamQuery() {
       throw new Error('not recorded');
@@ -302,8 +512,8 @@ function recordingDb(engine: Engine): { db: Db; statements: string[] } {
   return { db, statements };
 }
 
-async function statementsOf(call: Call, engine: Engine): Promise<string[]> {
-  const { db, statements } = recordingDb(engine);
+async function statementsOf(call: Call, engine: Engine, row?: Record<string, unknown>): Promise<string[]> {
+  const { db, statements } = recordingDb(engine, row);
   await call(db);
   return statements;
 }
@@ -313,15 +523,15 @@ const samePlaceholders = (sql: string) => sql.replace(/\$\d+/g, '?');
 
 /** The contents of docs/sql/<module>.sql. */
 export async function repositorySql(module: string): Promise<string> {
-  const { source, calls } = REPOSITORIES[module];
+  const { source, calls, row } = REPOSITORIES[module];
   const lines = [
     `-- The statements of ${source}, in order, with sample arguments.`,
     '-- Generated by scripts/repository-sql.ts; do not edit: run `npx tsx scripts/repository-sql.ts` after changing a query.',
     '',
   ];
   for (const [name, call] of Object.entries(calls)) {
-    const sqlite = await statementsOf(call, 'sqlite');
-    const postgres = await statementsOf(call, 'postgres');
+    const sqlite = await statementsOf(call, 'sqlite', row);
+    const postgres = await statementsOf(call, 'postgres', row);
     lines.push(`-- ${name}`);
     if (sqlite.map(samePlaceholders).join('\n') === postgres.map(samePlaceholders).join('\n')) {
       lines.push(...postgres.map((s) => `${s};`));
