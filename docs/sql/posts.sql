@@ -24,11 +24,18 @@ select "post_id", "category_id" from "post_categories" where "post_id" in (?) or
 insert into "posts" ("store_id", "title", "summary", "body_html", "warnings", "cover_image_id", "default_category_id", "published_at", "view_count", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning "id";
 
 -- replaceCategories (two categories)
+-- on PostgreSQL
 delete from "post_categories" where "post_id" = $1;
-insert into "post_categories" ("post_id", "category_id", "store_id") values ($1, $2, $3), ($4, $5, $6);
+insert into "post_categories" ("post_id", "category_id", "store_id") SELECT $1::bigint, c, $2::bigint FROM unnest($3::bigint[]) AS c;
+-- on SQLite
+delete from "post_categories" where "post_id" = ?;
+insert into "post_categories" ("post_id", "category_id", "store_id") values (?, ?, ?), (?, ?, ?);
 
 -- addCategoryLinks (two categories)
-insert into "post_categories" ("post_id", "category_id", "store_id") values ($1, $2, $3), ($4, $5, $6);
+-- on PostgreSQL
+insert into "post_categories" ("post_id", "category_id", "store_id") SELECT $1::bigint, c, $2::bigint FROM unnest($3::bigint[]) AS c;
+-- on SQLite
+insert into "post_categories" ("post_id", "category_id", "store_id") values (?, ?, ?), (?, ?, ?);
 
 -- lockPost
 update "posts" set "updated_at" = "updated_at" where "id" = $1 and "store_id" = $2;

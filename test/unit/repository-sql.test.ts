@@ -77,10 +77,10 @@ describe('docs/sql', () => {
  * statement splices in (their SQL shows in that statement's file), ids, bodies and errors.
  */
 const PURE: Record<string, string[]> = {
-  posts: ['sortKeyOf', 'postRow'],
+  posts: ['sortKeyOf', 'postRow', 'postInsert', 'categoryLinksInsert'],
   webhooks: ['waitingReason'],
   'duplicate-window': ['claimFingerprintSql', 'duplicateError'],
-  'post-search': ['matchesTerms', 'searchTerms', 'searchText'],
+  'post-search': ['matchesTerms', 'searchTerms', 'searchText', 'searchRowInsert'],
   'audit-recorder': ['insertAuditSql'],
   'quota-service': ['takeUnitSql', 'quotaExceeded'],
   'delivery-enqueue': ['newDeliveryIdPrefix', 'enqueueSql'],

@@ -335,25 +335,33 @@ export interface NewPost {
   now: number;
 }
 
-/** A new post is always a draft with no views. */
-const insertPostRow = queryTemplate((db, $: NewPost) =>
-  db
-    .insertInto('posts')
-    .values({
-      store_id: $.storeId,
-      title: $.title,
-      summary: $.summary,
-      body_html: $.bodyHtml,
-      warnings: $.warnings,
-      cover_image_id: $.coverImageId,
-      default_category_id: $.defaultCategoryId,
-      published_at: null,
-      view_count: 0,
-      created_at: $.now,
-      updated_at: $.now,
-    })
-    .returning('id'),
-);
+/** A new post is a draft with no views: said here once, for its insert and its row as created. */
+const NEW_POST_STATE = { published_at: null, view_count: 0 } as const;
+
+function newPostValues($: NewPost) {
+  return {
+    store_id: $.storeId,
+    title: $.title,
+    summary: $.summary,
+    body_html: $.bodyHtml,
+    warnings: $.warnings,
+    cover_image_id: $.coverImageId,
+    default_category_id: $.defaultCategoryId,
+    ...NEW_POST_STATE,
+    created_at: $.now,
+    updated_at: $.now,
+  };
+}
+
+/**
+ * A new post's insert on both engines: on SQLite alone, the table giving the id (insertPost); on
+ * PostgreSQL inside the one-statement create, with the id taken ahead (create-statement.ts).
+ */
+export function postInsert(db: Db, $: NewPost, id?: number) {
+  return db.insertInto('posts').values(id === undefined ? newPostValues($) : { id, ...newPostValues($) });
+}
+
+const insertPostRow = queryTemplate((db, $: NewPost) => postInsert(db, $).returning('id'));
 
 /** Inserts a post and returns its row as stored, without reading it back. */
 export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<PostsTable>> {
@@ -363,20 +371,7 @@ export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<Pos
 
 /** The row a new post is stored as, under `id`. */
 export function postRow(post: NewPost, id: number): Selectable<PostsTable> {
-  return {
-    id,
-    store_id: post.storeId,
-    title: post.title,
-    summary: post.summary,
-    body_html: post.bodyHtml,
-    warnings: post.warnings,
-    cover_image_id: post.coverImageId,
-    default_category_id: post.defaultCategoryId,
-    published_at: null,
-    view_count: 0,
-    created_at: post.now,
-    updated_at: post.now,
-  };
+  return { id, ...newPostValues(post) };
 }
 
 const deleteCategoryLinks = queryTemplate((db, $: { postId: number }) =>
@@ -393,13 +388,25 @@ export async function replaceCategories(
   await addCategoryLinks(trx, storeId, postId, categoryIds);
 }
 
+/**
+ * The links of a post that has none yet to its categories, on both engines: PostgreSQL's takes
+ * the ids as one array (so the one-statement create is compiled once for any number of them).
+ */
+export function categoryLinksInsert(db: Db, $: { storeId: number; postId: number; categoryIds: number[] }) {
+  const links = db.insertInto('post_categories');
+  if (isPostgres(db))
+    return links
+      .columns(['post_id', 'category_id', 'store_id'])
+      .expression(
+        sql<never>`SELECT ${$.postId}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c`,
+      );
+  return links.values($.categoryIds.map((category_id) => ({ post_id: $.postId, category_id, store_id: $.storeId })));
+}
+
 /** Links a post that has none yet (a new one) to its categories. */
 export async function addCategoryLinks(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
   if (categoryIds.length === 0) return;
-  await trx
-    .insertInto('post_categories')
-    .values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId })))
-    .execute();
+  await categoryLinksInsert(trx, { storeId, postId, categoryIds }).execute();
 }
 
 /**
