@@ -1,14 +1,15 @@
 // The two engines write the same rows. One sequence of writes through the HTTP API (creates, a
-// duplicate inside the window and one after it, two creates of the same content at once, the daily quota's edge, an idempotent replay,
-// an update, a publish, a schedule, an unpublish, a delete, category and image writes) runs on
+// duplicate inside the window and one after it, two creates of the same content at once, the
+// daily quota's edge, an idempotent replay, an update, a publish, a schedule, an unpublish, a
+// delete, category and image writes, test events, replays past the store's queue bound) runs on
 // SQLite and on PostgreSQL with the same injected clock, beside webhook endpoints subscribed to
 // every event, to some types and to none of them (and one disabled). Then every row the writes
-// left is read from both databases and compared: posts, their search text, category links,
-// fingerprints, audit events, the daily usage, the events (feed and webhook outbox), the
-// deliveries (of replays and test events too, and those held past the store's queue bound), the
-// idempotency records and the publish schedule, and the events feed as the API answers it.
-// Generated ids are replaced by their order of appearance with their shape kept (prefix,
-// alphabet, length), so a format that differs between the engines shows.
+// left is read from both databases and compared: posts, their search text and store-keyed
+// search keys, category links, fingerprints, audit events, the daily usage, the events (feed and
+// webhook outbox), the deliveries (of replays and test events too, and those held past the
+// store's queue bound), the idempotency records and the publish schedule, and the events feed as
+// the API answers it. Generated ids are replaced by their order of appearance with their shape
+// kept (prefix, alphabet, length), so a format that differs between the engines shows.
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { assertError } from '../helpers/assertions.js';
 import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
 import { STORE_QUEUE_LIMIT } from '../../src/modules/events/index.js';
+import { storeSearchTokens } from '../../src/lib/search-text.js';
 
 const MINUTE = 60_000;
 const ARTICLE =
@@ -196,6 +198,13 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   return ids;
 }
 
+/** PostgreSQL's key `<store>:<trigram>` spelled as SQLite's token `s<store>t<three code points in hex>`. */
+function asToken(key: string): string {
+  const colon = key.indexOf(':');
+  const hex = [...key.slice(colon + 1)].map((c) => c.codePointAt(0)!.toString(16).padStart(6, '0')).join('');
+  return `s${key.slice(0, colon)}t${hex}`;
+}
+
 /** Every row the writes left, and the feed as the API answers it, with generated ids replaced. */
 async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unknown>> {
   const db = t.ctx.db;
@@ -304,6 +313,25 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
       (r: any) => postOrder(r.post_id),
     ),
   );
+  // The store-keyed search keys of each post: PostgreSQL's as stored, `<store>:<trigram>` keys made
+  // in SQL (post_search_keys), spelled as SQLite's tokens; SQLite's made from its stored search text
+  // by storeSearchTokens, as its create does (its FTS5 table keeps no copy of the tokens to read).
+  const storeless = (token: string) => token.replace(/^s\d+t/, 's<store>t');
+  const searchKeys =
+    t.config.database.engine === 'postgres'
+      ? (await sql<{ post_id: number; keys: string[] }>`SELECT post_id, keys FROM post_search`.execute(db)).rows.map(
+          (r) => ({ post_id: r.post_id, keys: r.keys.map(asToken) }),
+        )
+      : (
+          await sql<{ post_id: number; text: string }>`SELECT rowid AS post_id, text FROM post_search`.execute(db)
+        ).rows.map((r) => ({
+          post_id: r.post_id,
+          keys: storeSearchTokens(ids.storeId, r.text).split(' ').filter(Boolean),
+        }));
+  result.search_keys = sortBy(searchKeys, (r) => postOrder(r.post_id)).map((r) => ({
+    post: postRef(r.post_id),
+    keys: r.keys.map(storeless).sort(),
+  }));
   result.post_categories = rows(
     sortBy(await db.selectFrom('post_categories').selectAll().execute(), (r) => postOrder(r.post_id)),
   );
@@ -385,6 +413,7 @@ describe('engine parity: the rows each write leaves [sqlite, postgres]', { skip:
     'endpoints',
     'posts',
     'post_search',
+    'search_keys',
     'post_categories',
     'categories',
     'fingerprints',
