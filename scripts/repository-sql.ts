@@ -25,6 +25,7 @@ import {
 import type { Db, Engine } from '../src/db/database.js';
 import { isPostgres } from '../src/db/engine-of.js';
 import type { Database } from '../src/db/schema.js';
+import * as audit from '../src/modules/audit/audit-repository.js';
 import * as categories from '../src/modules/categories/category-repository.js';
 import * as keys from '../src/modules/keys/key-repository.js';
 import * as media from '../src/modules/media/media-repository.js';
@@ -243,6 +244,24 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       addProductLink: (db) => posts.addProductLink(db, { storeId: 1, postId: 2, productId: 'sku-1', now: NOW }),
       removeProductLink: (db) => posts.removeProductLink(db, 2, 'sku-1'),
       productIdsOf: (db) => posts.productIdsOf(db, 2),
+    },
+  },
+  audit: {
+    source: 'src/modules/audit/audit-repository.ts',
+    calls: {
+      'listAuditEvents (first page)': (db) => audit.listAuditEvents(db, { storeId: 1, limit: 21 }),
+      'listAuditEvents (every filter, after a cursor)': (db) =>
+        audit.listAuditEvents(db, {
+          storeId: 1,
+          action: 'post.updated',
+          resource_type: 'post',
+          resource_id: '2',
+          key_id: 'key_sample',
+          since: NOW - 86_400_000,
+          until: NOW,
+          beforeId: 9,
+          limit: 21,
+        }),
     },
   },
   quotas: {

@@ -96,7 +96,6 @@ const PURE: Record<string, string[]> = {
 const NOT_RECORDED = [
   'src/cache/shared-versions.ts',
   'src/cache/versions.ts',
-  'src/modules/audit/audit-service.ts',
   'src/modules/events/event-feed.ts',
   'src/modules/events/event-types.ts',
   'src/modules/housekeeping/housekeeping-lease.ts',
