@@ -27,7 +27,6 @@ export const SQL_EXCEPTIONS = {
     "the delivery worker's claim, attempts, circuit and recovery statements",
   'src/modules/housekeeping/*.ts': 'batched deletes of expired rows and the lease, per engine',
   'src/modules/media/media-cleanup.ts': 'the owed file removals, claimed and forgotten in batches',
-  'src/modules/posts/schedule-scan.ts': 'the scheduled-publish scan, claimed in batches',
   'src/cache/{versions,shared-versions}.ts': 'reading cache_versions on every request, per engine',
   'src/modules/storefront/view-counter.ts': "the view counter's additive batch update",
 };

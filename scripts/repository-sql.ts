@@ -244,6 +244,8 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       addProductLink: (db) => posts.addProductLink(db, { storeId: 1, postId: 2, productId: 'sku-1', now: NOW }),
       removeProductLink: (db) => posts.removeProductLink(db, 2, 'sku-1'),
       productIdsOf: (db) => posts.productIdsOf(db, 2),
+      dueSchedules: (db) => posts.dueSchedules(db, NOW, 100),
+      takeSchedule: (db) => posts.takeSchedule(db, 2, NOW),
     },
   },
   audit: {

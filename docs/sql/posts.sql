@@ -85,3 +85,9 @@ delete from "post_product_links" where "post_id" = $1 and "product_id" = $2;
 
 -- productIdsOf
 select "product_id" from "post_product_links" where "post_id" = $1 order by "product_id";
+
+-- dueSchedules
+select * from "webhook_schedules" where "due_at" <= $1 order by "due_at" limit $2;
+
+-- takeSchedule
+delete from "webhook_schedules" where "post_id" = $1 and "due_at" = $2;

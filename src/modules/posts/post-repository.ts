@@ -497,3 +497,24 @@ export async function productIdsOf(db: Db, postId: number): Promise<string[]> {
     .execute();
   return rows.map((r) => r.product_id);
 }
+
+/** Scheduled `post.published` events due at `now`, soonest first, at most `limit` (schedule-scan.ts). */
+export function dueSchedules(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('webhook_schedules')
+    .selectAll()
+    .where('due_at', '<=', now)
+    .orderBy('due_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a due schedule (deletes it); false when another scan took it first or it was rescheduled. */
+export async function takeSchedule(trx: Db, postId: number, dueAt: number): Promise<boolean> {
+  const deleted = await trx
+    .deleteFrom('webhook_schedules')
+    .where('post_id', '=', postId)
+    .where('due_at', '=', dueAt)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
+}
