@@ -23,8 +23,8 @@ export const SQL_EXCEPTIONS = {
   'src/modules/idempotency/idempotency-service.ts': "the replay record's completion, a CTE of the create",
   'src/modules/events/*.ts': 'the outbox, the enqueue statement, the queue bound and the feed: CTEs of the create',
   // Work whose SQL is the work: claiming with SKIP LOCKED, recovery, per-engine batch deletes.
-  'src/modules/webhooks/{attempt-log,backlog,circuit-breaker,delivery-claim,delivery-recovery,delivery-worker}.ts':
-    "the delivery worker's claim, attempts, circuit and recovery statements",
+  'src/modules/webhooks/{attempt-log,delivery-claim,delivery-recovery,delivery-worker}.ts':
+    "the delivery worker's claim, attempts and recovery statements",
   'src/modules/housekeeping/*.ts': 'batched deletes of expired rows and the lease, per engine',
   'src/modules/media/media-cleanup.ts': 'the owed file removals, claimed and forgotten in batches',
   'src/cache/{versions,shared-versions}.ts': 'reading cache_versions on every request, per engine',

@@ -44,8 +44,6 @@ import * as deliveryQueue from '../src/modules/events/delivery-queue.js';
 import * as eventOutbox from '../src/modules/events/event-outbox.js';
 import * as eventRetention from '../src/modules/events/event-retention.js';
 import * as attemptLog from '../src/modules/webhooks/attempt-log.js';
-import * as backlog from '../src/modules/webhooks/backlog.js';
-import * as circuitBreaker from '../src/modules/webhooks/circuit-breaker.js';
 import * as deliveryClaim from '../src/modules/webhooks/delivery-claim.js';
 import * as expiredRows from '../src/modules/housekeeping/expired-rows.js';
 import { storeFromRow } from '../src/modules/stores/store-settings.js';
@@ -336,6 +334,9 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
           limit: 21,
           now: NOW,
         }),
+      dueDeliveryStats: (db) => webhooks.dueDeliveryStats(db, NOW),
+      closeCircuit: (db) => webhooks.closeCircuit(db, SAMPLE_ENDPOINT.id),
+      countTimeout: (db) => webhooks.countTimeout(db, SAMPLE_ENDPOINT.id, 3, NOW + 300_000),
     },
   },
   'create-statement': {
@@ -458,21 +459,6 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
     calls: {
       startAttempt: (db) => attemptLog.startAttempt(db, 'whd_sample', 'lease', NOW),
       finishAttempt: (db) => attemptLog.finishAttempt(db, 'wha_sample', { status: 200, excerpt: 'ok' }, 12),
-    },
-  },
-  backlog: {
-    source: 'src/modules/webhooks/backlog.ts',
-    calls: {
-      deliveryBacklog: (db) => backlog.deliveryBacklog(db, NOW),
-    },
-  },
-  'circuit-breaker': {
-    source: 'src/modules/webhooks/circuit-breaker.ts',
-    calls: {
-      'recordAttemptForCircuit (a timeout)': (db) =>
-        circuitBreaker.recordAttemptForCircuit(db, SAMPLE_ENDPOINT.id, true, NOW),
-      'recordAttemptForCircuit (an answer)': (db) =>
-        circuitBreaker.recordAttemptForCircuit(db, SAMPLE_ENDPOINT.id, false, NOW),
     },
   },
   'delivery-claim': {
