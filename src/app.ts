@@ -18,12 +18,14 @@ import { registerAuditRoutes } from './http/routes/audit-routes.js';
 import { registerEventRoutes } from './http/routes/event-routes.js';
 import { registerCategoryRoutes } from './http/routes/category-routes.js';
 import { registerPostRoutes } from './http/routes/post-routes.js';
+import { registerContentRoutes } from './http/routes/content-routes.js';
 import { registerPreviewLinkRoutes } from './http/routes/preview-link-routes.js';
 import { registerIdentityRoutes } from './http/routes/identity-routes.js';
 import { registerMediaFileRoutes } from './http/routes/media-file-routes.js';
 import { registerMediaRoutes } from './http/routes/media-routes.js';
 import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
+import { registerPublishingRoutes } from './http/routes/publishing-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
 import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
 import { registerMetrics } from './http/metrics.js';
@@ -114,10 +116,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerPostRoutes(app, ctx);
   registerPreviewLinkRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
+  registerContentRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerWebhookRecoveryRoutes(app, ctx);
   registerOpenApiRoute(app);
   registerStorefrontRoutes(app, ctx);
+  registerPublishingRoutes(app, ctx);
   registerDocsRoutes(app);
   return app;
 }

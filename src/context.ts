@@ -33,7 +33,12 @@ import { RECONCILE_INTERVAL_MS, SHARED_VERSIONS_SETTING, SharedVersions, version
 import { createMediaService, ImageReads, type MediaService } from './modules/media/index.js';
 import { HousekeepingService, housekeepingJob } from './modules/housekeeping/index.js';
 import { StoreService } from './modules/stores/index.js';
-import { PreviewLinks, StorefrontService, VIEW_FLUSH_INTERVAL_MS } from './modules/storefront/index.js';
+import {
+  PreviewLinks,
+  PublishingService,
+  StorefrontService,
+  VIEW_FLUSH_INTERVAL_MS,
+} from './modules/storefront/index.js';
 import { DeliveryRecovery, POLL_INTERVAL_MS, WebhookService, WebhookWorker } from './modules/webhooks/index.js';
 import { EventFeed } from './modules/events/index.js';
 import { API_VERSION_DATE } from './version.js';
@@ -57,6 +62,8 @@ export interface AppContext {
   lifecycle: PostLifecycle;
   categories: CategoryService;
   storefront: StorefrontService;
+  /** Feeds, sitemaps and robots.txt. */
+  publishing: PublishingService;
   /** Signs and checks draft preview links (POST /v1/blog/posts/{id}/preview-links). */
   previewLinks: PreviewLinks;
   traffic: TrafficControl;
@@ -224,6 +231,7 @@ export async function createContext(config: AppConfig, options: ContextOptions =
       lifecycle: new PostLifecycle(db, clock, posts, writes),
       categories,
       storefront,
+      publishing: new PublishingService(db, clock, config.publicBaseUrl),
       previewLinks,
       traffic,
       sharedVersions,

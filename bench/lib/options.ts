@@ -6,6 +6,8 @@ export type ServerMode = 'dist' | 'source';
 
 export interface BenchOptions {
   engine: EngineName;
+  /** The engines measured, one after the other (`--engine both`: SQLite, then PostgreSQL); `engine` is the first. */
+  engines: EngineName[];
   /** Seconds per endpoint. */
   duration: number;
   /** Seconds of unreported warm-up per read endpoint before the first repetition. */
@@ -44,7 +46,9 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [options]
-  --engine sqlite|postgres   database engine (default sqlite: a temporary file)
+  --engine sqlite|postgres|both
+                             database engine (default sqlite: a temporary file); both: SQLite, then
+                             PostgreSQL, each with its own ceilings and table
   --duration N               seconds per endpoint (default 10)
   --warmup N                 unreported warm-up seconds per read endpoint (default 2)
   --connections N            connections per endpoint (default 32)
@@ -52,14 +56,17 @@ export const USAGE = `usage: npm run bench -- [options]
   --posts N                  posts seeded before the run (default 10000)
   --search-posts N           posts of the store the search rows query (default 100000; smoke 300)
   --search-connections N     connections for the search rows (default 4)
-  --body-kb N                body size of seeded and created posts in KB (default 5)
+  --body-kb N                body size of the seeded posts in KB (default 5; the create rows send the
+                             corpus of bench/corpus/, 5.0–5.5 KB a body)
   --repeats N                repetitions of the read set (default 3)
   --server dist|source       run the built output (default; builds first) or src/ through tsx
   --app DIR                  run the built output in DIR (a folder with main.js) instead; no build
   --no-build                 do not run "npm run build" first
   --no-durability            skip the create run under the other durability setting
-  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,
-                             upload,uncached,quiet,two (PostgreSQL: two API processes),search;
+  --only a,b                 only these rows: bare,fastify,one-query,get,list,walk,me,create,create-rewritten,publish,pages,
+                             create-stores (creates spread over 16 stores), create-ceiling (node:http + one
+                             committed INSERT; runs with any create row), upload,variant,uncached,quiet,
+                             two (PostgreSQL: two API processes),search;
                              neighbours (alone: store A at its limits beside store B, its uploads of
                              the costliest images beside B's file reads, and the work per request at
                              the largest bodies; NEIGHBOURS=images or =json runs one part; see
@@ -72,7 +79,7 @@ export const USAGE = `usage: npm run bench -- [options]
                              the "quiet" rows run again with warn
   --redis URL|none           the API's REDIS_URL (default on PostgreSQL: redis://127.0.0.1:6379 when it
                              answers; on SQLite: none)
-  --smoke                    a few seconds: tiny seed, 1-second runs, two endpoints, source server
+  --smoke                    a few seconds: tiny seed, 1-second runs, a few rows, source server
   --filters                  only compare the HTML filter candidates side by side (no servers; --repeats rounds,
                              at least 3; with --smoke one short round)`;
 
@@ -86,8 +93,12 @@ export const ENDPOINTS = [
   'me',
   'create',
   'create-rewritten',
+  'create-stores',
+  'create-ceiling',
   'publish',
   'upload',
+  'variant',
+  'pages',
   'uncached',
   'quiet',
   'two',
@@ -138,11 +149,14 @@ export function parseOptions(argv: string[]): BenchOptions {
   });
   if (values.help) throw new UsageError('');
   const smoke = values.smoke === true;
-  const engine = (values.engine ?? 'sqlite') as EngineName;
-  if (engine !== 'sqlite' && engine !== 'postgres') throw new UsageError('--engine takes sqlite or postgres');
+  const engineArg = values.engine ?? 'sqlite';
+  if (engineArg !== 'sqlite' && engineArg !== 'postgres' && engineArg !== 'both')
+    throw new UsageError('--engine takes sqlite, postgres or both');
+  const engines: EngineName[] = engineArg === 'both' ? ['sqlite', 'postgres'] : [engineArg];
+  const engine = engines[0];
   const server = (values.server ?? (smoke ? 'source' : 'dist')) as ServerMode;
   if (server !== 'dist' && server !== 'source') throw new UsageError('--server takes dist or source');
-  const only = (values.only ?? (smoke ? 'bare,get,create,search' : ''))
+  const only = (values.only ?? (smoke ? 'bare,get,create,create-stores,search,variant' : ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -151,6 +165,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     throw new UsageError(`--only: unknown ${unknown.join(', ')} (known: ${ENDPOINTS.join(', ')})`);
   return {
     engine,
+    engines,
     duration: positive('duration', values.duration, smoke ? 1 : 10),
     warmup: positive('warmup', values.warmup, smoke ? 0 : 2, true),
     connections: Math.round(positive('connections', values.connections, 32)),

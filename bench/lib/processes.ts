@@ -145,7 +145,7 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
  * `stdoutFile`: the process's standard output goes to this file (the API's log, as a log
  * collector would take it) instead of through the benchmark process, which shares the CPUs.
  */
-function startProcess(
+export function startProcess(
   name: string,
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -188,7 +188,7 @@ function startProcess(
 }
 
 /** Environment of a server: only what it needs, so nothing from the caller's shell leaks in. */
-function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -220,7 +220,11 @@ export interface ApiServerOptions {
 }
 
 /** Node flags of every server under test: the memory and query report on SIGUSR2. */
-const REPORT_FLAGS = ['--expose-gc', '--import', pathToFileURL(join(ROOT, 'bench', 'report-on-signal.mjs')).href];
+export const REPORT_FLAGS = [
+  '--expose-gc',
+  '--import',
+  pathToFileURL(join(ROOT, 'bench', 'report-on-signal.mjs')).href,
+];
 
 export async function startApiServer(options: ApiServerOptions): Promise<RunningServer> {
   const port = await freePort();

@@ -11,6 +11,8 @@ export interface Row {
   ratioFastify?: number | null;
   /** Throughput relative to the one-query ceiling (PostgreSQL). */
   ratioOneQuery?: number | null;
+  /** Throughput relative to the create ceiling (node:http + one committed INSERT). */
+  ratioCreate?: number | null;
   /** Shown instead of figures (e.g. "n/a (not available)"). */
   note?: string;
 }
@@ -30,6 +32,7 @@ export function formatTable(rows: Row[]): string {
     '× bare',
     '× Fastify',
     '× 1-query',
+    '× create ceiling',
     'CPU µs/req',
     'DB q/req',
     'Redis cmd/req',
@@ -42,6 +45,7 @@ export function formatTable(rows: Row[]): string {
         r.label,
         r.connections === null ? '' : String(r.connections),
         r.note ?? 'n/a',
+        '',
         '',
         '',
         '',
@@ -67,6 +71,7 @@ export function formatTable(rows: Row[]): string {
       r.ratio === null ? '' : fmt(r.ratio, 2),
       r.ratioFastify == null ? '' : fmt(r.ratioFastify, 2),
       r.ratioOneQuery == null ? '' : fmt(r.ratioOneQuery, 2),
+      r.ratioCreate == null ? '' : fmt(r.ratioCreate, 2),
       fmt(r.m.cpuUsPerRequest, 0),
       r.m.queriesPerRequest === null ? '' : fmt(r.m.queriesPerRequest, 2),
       r.m.redisCommandsPerRequest == null ? '' : fmt(r.m.redisCommandsPerRequest, 2),
@@ -75,7 +80,7 @@ export function formatTable(rows: Row[]): string {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
-  const right = [false, true, true, true, true, true, true, true, true, true, true, true, true];
+  const right = [false, ...Array<boolean>(13).fill(true)];
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;

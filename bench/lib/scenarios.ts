@@ -5,7 +5,7 @@ import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'auto
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { BOUNDARY, uploadBodyFactory } from './jpeg.js';
 import { memoryAfterGc, readCpuSeconds, sampleRss, type RunningServer } from './processes.js';
-import { articleHtml } from './seed.js';
+import { corpusBodies } from './corpus.js';
 
 export type LoadSpec = Omit<AutocannonOptions, 'url' | 'connections' | 'duration'>;
 
@@ -169,28 +169,29 @@ export function me(c: ScenarioContext): LoadSpec {
 }
 
 /**
- * 5 KB (or --body-kb) article bodies, unique per request, each with its own Idempotency-Key.
- * The article is written as the filter writes it (as a body read from the API and sent back
- * is); `rewritten` writes each paragraph's line break as `<br>`, which the filter rewrites to
- * `<br />`, so every body goes through the whole filter.
+ * The benchmark corpus's bodies in turn (bench/corpus/), each request with a unique title and its
+ * own Idempotency-Key; `keys` spreads the requests over several stores, one key each, in turn.
+ * The bodies are sent as they are (most hold `<img>`, which the filter rewrites to `<img />`);
+ * `rewritten` also writes each paragraph's end as `<br></p>`, so every body is rewritten.
+ * The create ceiling receives exactly these requests too.
  */
-export function createPost(c: ScenarioContext, options: { rewritten?: boolean } = {}): LoadSpec {
+export function createPost(c: ScenarioContext, options: { rewritten?: boolean; keys?: string[] } = {}): LoadSpec {
   const run = randomLowerAlnum(6);
-  const article = articleHtml(c.bodyBytes, 4242);
-  const body = JSON.stringify(options.rewritten ? article.replaceAll('</p>', '<br></p>') : article).slice(1, -1);
+  const bodies = corpusBodies().map((b) => JSON.stringify(options.rewritten ? b.replaceAll('</p>', '<br></p>') : b));
+  const keys = (options.keys ?? [c.key]).map((key) => `Bearer ${key}`);
   let n = 0;
   return {
-    headers: { ...auth(c), 'content-type': 'application/json' },
+    headers: { authorization: keys[0], 'content-type': 'application/json' },
     requests: [
       {
         method: 'POST',
         path: '/v1/blog/posts',
         setupRequest: (req) => {
-          const i = ++n;
+          const i = n++;
           return {
             ...req,
-            headers: { ...req.headers, 'idempotency-key': `bench-${run}-${i}` },
-            body: `{"title":"Bench create ${run} ${i}","summary":"Created by the benchmark","body_html":"<p>Run ${run}, post ${i}.</p>${body}"}`,
+            headers: { ...req.headers, authorization: keys[i % keys.length], 'idempotency-key': `bench-${run}-${i}` },
+            body: `{"title":"Bench create ${run} ${i}","summary":"Created by the benchmark","body_html":${bodies[i % bodies.length]}}`,
           };
         },
       },

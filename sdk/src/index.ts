@@ -1,4 +1,6 @@
 export { BlogClient, etagOf, type BlogClientOptions } from './client.js';
+export { ContentClient, type ContentClientOptions } from './content-client.js';
+export type { ClientOptions } from './client-options.js';
 export type {
   AuditEvent,
   AuditEventPage,
@@ -26,6 +28,7 @@ export type {
   PostListQuery,
   PostPage,
   PreviewLink,
+  PublishedPostListQuery,
   WebhookEndpoint,
   WebhookEndpointChanges,
   WebhookEndpointWithSecret,

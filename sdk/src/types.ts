@@ -44,6 +44,8 @@ export type Delivery = With<Schemas['Delivery'], { event_type: WebhookEventType 
 export type DeliveryPage = With<Schemas['DeliveryPage'], { data: Delivery[] }>;
 export type PreviewLink = operations['createPreviewLink']['responses'][201]['content']['application/json'];
 export type PostListQuery = Query<NonNullable<operations['listPosts']['parameters']['query']>>;
+/** The Content API's list: published posts only, newest published first. */
+export type PublishedPostListQuery = Query<NonNullable<operations['listPublishedPosts']['parameters']['query']>>;
 export type AuditEventQuery = Query<
   With<NonNullable<operations['listAuditEvents']['parameters']['query']>, { action?: AuditAction }>
 >;

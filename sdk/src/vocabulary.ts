@@ -7,6 +7,7 @@ import type { EventTypeFilter } from './event-types.js';
 export const API_VERSION = '2026-09-14';
 
 export const SCOPES = [
+  'read_published',
   'read_blog',
   'write_blog',
   'publish_blog',

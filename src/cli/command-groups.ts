@@ -17,6 +17,7 @@ export const USAGE = `usage: blog-api <command>
                         [--title-max-length N] [--image-max-bytes N] [--image-max-pixels N] [--image-max-width N]
                         [--image-max-gif-frames N] [--image-max-total-pixels N] [--category-max-depth N]
                         [--storefront-base-url URL|default] [--utc-offset ±hh:mm] [--name N]
+                        [--allowed-origins https://a.example,https://b.example|none]   (CORS of the Content API)
   store show <handle>
   key issue --store <h> --app <name> --scopes a,b,c [--expires-in-days N | --no-expiry]
             [--read-per-minute N] [--write-per-minute N] [--concurrency N]

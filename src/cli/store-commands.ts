@@ -1,7 +1,9 @@
 import type { AppContext } from '../context.js';
 import { isValidOffset } from '../lib/time.js';
 import {
+  allowedOriginsColumn,
   HANDLE_PATTERN,
+  parseAllowedOrigins,
   presentFeatures,
   presentLimits,
   type Store,
@@ -29,6 +31,7 @@ export function presentStore(store: Store) {
     quotas: { posts_per_day: store.quotas.postsPerDay, images_per_day: store.quotas.imagesPerDay },
     storefront_base_url: store.storefrontBaseUrl,
     utc_offset: store.utcOffset,
+    allowed_origins: store.allowedOrigins,
   };
 }
 
@@ -100,6 +103,7 @@ async function updateStore(ctx: AppContext, args: string[]) {
     'name',
     'storefront-base-url',
     'utc-offset',
+    'allowed-origins',
   ];
   const options: Options = Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }] as const));
   const { values, positionals } = parse(args, options);
@@ -125,6 +129,15 @@ async function updateStore(ctx: AppContext, args: string[]) {
   if (typeof offset === 'string') {
     if (!isValidOffset(offset)) throw new UsageError('--utc-offset takes ±hh:mm, e.g. +08:00');
     changes.utc_offset = offset;
+  }
+  const origins = values['allowed-origins'];
+  if (typeof origins === 'string') {
+    const parsed = parseAllowedOrigins(origins);
+    if ('problem' in parsed)
+      throw new UsageError(
+        `--allowed-origins takes comma-separated origins (scheme://host[:port]) or "none": ${parsed.problem}`,
+      );
+    changes.allowed_origins = allowedOriginsColumn(parsed.origins);
   }
   if (Object.keys(changes).length === 0) throw new UsageError('store update: give at least one setting to change');
   const store = await ctx.stores.update(handle, changes as StoreChanges);

@@ -35,6 +35,8 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** How long caches may keep what anyone may read: pages, feeds, sitemaps, the Content API. */
   publicCache: PublicCachePolicy;
+  /** Requests a minute per client address of a key that reads published content only (CONTENT_ADDRESS_READS_PER_MINUTE). */
+  contentAddressReadsPerMinute: number;
   redisUrl: string | null;
   /** REDIS_PREFIX: the start of every Redis key the service writes. */
   redisPrefix: string;
@@ -201,6 +203,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): AppConf
       maxAgeSeconds: integerVariable(env, 'PUBLIC_CACHE_MAX_AGE_SECONDS', problems),
       staleSeconds: integerVariable(env, 'PUBLIC_CACHE_STALE_SECONDS', problems),
     },
+    contentAddressReadsPerMinute: integerVariable(env, 'CONTENT_ADDRESS_READS_PER_MINUTE', problems),
     redisUrl,
     redisPrefix,
     logLevel,

@@ -122,9 +122,15 @@ export const ENV_SCHEMA = Type.Object({
     86_400,
     'after `PUBLIC_CACHE_MAX_AGE_SECONDS`, how long a cache may still answer with its copy while it revalidates (`stale-while-revalidate`)',
   ),
+  CONTENT_ADDRESS_READS_PER_MINUTE: integer(
+    120,
+    1,
+    1_000_000,
+    'per client address, the requests a minute one `read_published` key (a key a public page may hold) answers, beside its own per-key limit; see `docs/content-api.md`',
+  ),
   TRUST_PROXY: text(
     'unset (none)',
-    "whose `X-Forwarded-For` gives the client address in the access log: a hop count (`1` = one balancer in front) or the balancers' addresses/CIDRs, comma-separated; see `docs/deployment.md`",
+    "whose `X-Forwarded-For` gives the client address (in the access log, and for the per-address limit of `read_published` keys): a hop count (`1` = one balancer in front) or the balancers' addresses/CIDRs, comma-separated; see `docs/deployment.md`",
   ),
   METRICS: text('on', '`off` removes `GET /metrics`; see `docs/operations.md`'),
   METRICS_TOKEN: text(

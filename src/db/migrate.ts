@@ -16,6 +16,7 @@ import { dropUnreadTrigramIndexMigration } from './migrations/0015-drop-unread-t
 import { imageListingMigration } from './migrations/0016-image-listing.js';
 import { linearSearchKeysMigration } from './migrations/0017-linear-search-keys.js';
 import { sampleEventsMigration } from './migrations/0018-sample-events.js';
+import { allowedOriginsMigration } from './migrations/0019-allowed-origins.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -56,6 +57,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0017-linear-search-keys', linearSearchKeysMigration(engine)),
     // A column the previous release never writes; its rows are numbered as before.
     expand('0018-sample-events', sampleEventsMigration(engine)),
+    // A nullable column the previous release never reads.
+    expand('0019-allowed-origins', allowedOriginsMigration()),
   ];
 }
 

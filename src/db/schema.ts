@@ -26,6 +26,8 @@ export interface StoresTable {
   utc_offset: string;
   /** Added by 0003-webhooks (default on). */
   webhooks_enabled: number;
+  /** Added by 0019-allowed-origins: the origins allowed to call the Content API from a browser, comma-separated. */
+  allowed_origins: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -76,6 +76,13 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
       buckets: WORK_BUCKETS,
       registers,
     }),
+    image_variant: new Histogram({
+      name: 'blog_api_image_variant_seconds',
+      help: 'Time to scale and encode a responsive variant of a stored image (its first request), by outcome (ok, rejected, error)',
+      labelNames: ['outcome'] as const,
+      buckets: WORK_BUCKETS,
+      registers,
+    }),
     html_filter: new Histogram({
       name: 'blog_api_html_filter_seconds',
       help: 'Time to filter a post body, waiting for a worker thread included, by outcome (ok, rejected, error)',
@@ -87,7 +94,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   const turns = ctx.media.processing;
   new Gauge({
     name: 'blog_api_image_processing_in_progress',
-    help: 'Images being decoded and re-encoded now (at most MEDIA_PROCESSING_CONCURRENCY)',
+    help: 'Images (uploads and variants) being decoded and re-encoded now (at most MEDIA_PROCESSING_CONCURRENCY)',
     registers,
     collect() {
       this.set(turns.inProgress);
@@ -95,7 +102,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   });
   new Gauge({
     name: 'blog_api_image_processing_waiting',
-    help: 'Uploads waiting for an image processing turn',
+    help: 'Uploads and first variant requests waiting for an image processing turn',
     registers,
     collect() {
       this.set(turns.waiting);

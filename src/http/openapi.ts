@@ -14,6 +14,11 @@ const TAGS = [
       'Blog posts: drafts, publishing and scheduling, the two-step delete, conditional writes with ETag / If-Match',
   },
   { name: 'categories', description: 'A store’s category tree (when the store has categories)' },
+  {
+    name: 'content',
+    description:
+      'The Content API: published posts and categories for storefronts and browsers, with a `read_published` key a public page may hold; cacheable answers (ETag, Cache-Control public, Vary) and CORS for the store’s allowed origins',
+  },
   { name: 'media', description: 'Images for covers and bodies (when the store has media upload)' },
   { name: 'audit', description: 'Who changed what, when: the store’s audit trail' },
   { name: 'events', description: 'Every change of the store in commit order, to keep a mirror in sync exactly' },
@@ -25,7 +30,7 @@ const TAGS = [
 ];
 
 const SCOPES_TEXT =
-  'An API key issued by the service operator: `Authorization: Bearer svc_live_<key_id>_<secret>`. Each key has fixed scopes; an operation lists the scope it needs in its security requirement: `read_blog` (read posts, categories, images and the events feed; implied by `write_blog`), `write_blog`, `publish_blog`, `write_media`, `read_audit`, `manage_webhooks`. A key without it gets 403 insufficient_scope.';
+  'An API key issued by the service operator: `Authorization: Bearer svc_live_<key_id>_<secret>`. Each key has fixed scopes; an operation lists the scope it needs in its security requirement: `read_published` (the Content API, `/v1/content/…`, and `/v1/me` only: published posts and categories; a key with this scope alone may be embedded in a public web page, and is also limited per client address; implied by `read_blog`), `read_blog` (read posts, categories, images and the events feed; implied by `write_blog`), `write_blog`, `publish_blog`, `write_media`, `read_audit`, `manage_webhooks`. A key without it gets 403 insufficient_scope.';
 
 /** Registers the OpenAPI 3.1 generator; must run before any route is added. */
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {

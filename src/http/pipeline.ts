@@ -5,9 +5,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
 import { postBodyCeiling } from '../lib/request-bounds.js';
-import { parseBearer, type Caller } from '../modules/keys/index.js';
+import { isPublishableKey, parseBearer, type Caller } from '../modules/keys/index.js';
 import type { SharedRead } from '../cache/index.js';
-import { decide, type Admission, type AdmitRequest, type RateClass } from '../traffic/index.js';
+import {
+  addressAdmission,
+  decide,
+  tighterDecision,
+  type Admission,
+  type AdmitRequest,
+  type RateClass,
+} from '../traffic/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
 import { commonHeaders } from './common-headers.js';
@@ -19,7 +26,8 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
 
   // Registration fails loudly if a /v1 route forgets its policy (scope, gates).
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/v1') && !route.config?.policy && route.method !== 'HEAD') {
+    const exempt = route.method === 'HEAD' || (route.method === 'OPTIONS' && route.config?.preflight === true);
+    if (route.url.startsWith('/v1') && !route.config?.policy && !exempt) {
       throw new Error(`Route ${route.method} ${route.url} has no policy`);
     }
   });
@@ -132,14 +140,22 @@ async function admit(
     : caller === cachedCaller
       ? earlyAdmission
       : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
-  const { decision } = admission;
+  let { decision } = admission;
+  // A key a public page may hold is also limited per client address (request.ip follows TRUST_PROXY).
+  if (isPublishableKey(caller.scopes)) {
+    const limit = ctx.config.contentAddressReadsPerMinute;
+    const byAddress = await ctx.traffic.admit(addressAdmission(caller.keyId, request.ip, rateClass, limit));
+    decision = tighterDecision(decision, byAddress.decision);
+  }
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
   reply.header('X-RateLimit-Reset', String(decision.resetAtUnixSeconds));
 
   if (!scopeAllows(policy, caller))
-    throw new ApiError('insufficient_scope', [detail('scope', `required: ${policy.scope}`)]);
+    throw new ApiError('insufficient_scope', [detail('scope', `required: ${requiredScope(policy)}`)]);
   if (!decision.allowed) {
+    // The key's own allowance may have let it take a slot that the address's refusal leaves unused.
+    if (admission.release) void admission.release();
     throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
   }
   if (!admission.release) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
@@ -176,7 +192,11 @@ function refuseUnneededLength(request: FastifyRequest, bodyMaxBytes: number): vo
 }
 
 const scopeAllows = (policy: RoutePolicy, caller: Caller) =>
-  policy.scope === 'any' || caller.scopes.includes(policy.scope);
+  policy.scope === 'any'
+    ? policy.publishable === true || !isPublishableKey(caller.scopes)
+    : caller.scopes.includes(policy.scope);
+/** The scope a refusal names: for a route open to every key but a public page's, the management read scope. */
+const requiredScope = (policy: RoutePolicy) => (policy.scope === 'any' ? 'read_blog' : policy.scope);
 const limitOf = (caller: Caller, rateClass: RateClass) =>
   rateClass === 'read' ? caller.rateLimits.readPerMinute : caller.rateLimits.writePerMinute;
 

@@ -19,6 +19,11 @@ export interface PublicAnswer {
   /** The newest update time of what the answer shows (Last-Modified), when it is known. */
   lastModified?: number;
   etag?: string;
+  /**
+   * Send Last-Modified but answer If-Modified-Since with the full answer: for lists, where an
+   * entry leaving (a deleted post) leaves no newer time behind. If-None-Match still gives 304s.
+   */
+  ignoreModifiedSince?: boolean;
 }
 
 /**
@@ -35,6 +40,18 @@ export function sendPublic(
   const etag = answer.etag ?? etagOf(answer.body);
   reply.header('Cache-Control', publicCacheControl(policy)).header('ETag', etag);
   if (answer.lastModified !== undefined) reply.header('Last-Modified', httpDate(answer.lastModified));
-  if (isNotModified(request.headers, etag, answer.lastModified ?? null)) return reply.code(304).send();
+  const since = answer.ignoreModifiedSince ? null : (answer.lastModified ?? null);
+  if (isNotModified(request.headers, etag, since)) return reply.code(304).send();
   return reply.send(answer.body);
+}
+
+/**
+ * Adds header names to the reply's Vary, keeping those already there: a cache keeps one copy per
+ * value of each (RFC 9110 §12.5.5), e.g. `Origin` for answers whose CORS headers depend on it.
+ */
+export function addVary(reply: FastifyReply, ...names: string[]): FastifyReply {
+  const current = reply.getHeader('Vary');
+  const listed = typeof current === 'string' && current !== '' ? current.split(',').map((n) => n.trim()) : [];
+  for (const name of names) if (!listed.some((n) => n.toLowerCase() === name.toLowerCase())) listed.push(name);
+  return reply.header('Vary', listed.join(', '));
 }

@@ -6,6 +6,7 @@
 // dependency that hangs answers "failed" instead of hanging the load balancer's probe.
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
+import { within } from '../lib/deadline.js';
 
 export type CheckName = 'database' | 'redis' | 'media' | 'shutdown';
 
@@ -77,7 +78,7 @@ export async function checkReadiness(
   const timeoutMs = ctx.config.ops.healthCheckTimeoutMs;
   const run = async (name: CheckName, probe: () => Promise<unknown>): Promise<[CheckName, CheckResult]> => {
     try {
-      await bounded(probe(), timeoutMs);
+      await within(probe(), timeoutMs, () => new CheckTimeout(timeoutMs));
       return [name, { status: 'ok' }];
     } catch (err) {
       onFailure(name, err);
@@ -99,7 +100,7 @@ export async function checkReadiness(
   warnings.push(...breakerWarnings(ctx), ...databaseWarnings(ctx), ...redisWarnings(ctx));
   const redis = ctx.traffic.redis;
   if (redis && !failed.includes('redis')) {
-    const settings = await bounded(redisSettingsWarning(redis.client), timeoutMs).catch(() => null);
+    const settings = await within(redisSettingsWarning(redis.client), timeoutMs, 'no answer').catch(() => null);
     if (settings) warnings.push(settings);
   }
   return { ready: failing.length === 0, checks: Object.fromEntries(results), failing, degraded, warnings };
@@ -157,14 +158,4 @@ class CheckTimeout extends Error {
   constructor(ms: number) {
     super(`no answer within ${ms} ms`);
   }
-}
-
-function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeout(ms)), ms);
-  });
-  // A probe that settles after its timeout must not surface as an unhandled rejection.
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

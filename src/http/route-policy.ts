@@ -8,6 +8,11 @@ export type Feature = 'blog_categories' | 'media_upload' | 'webhooks';
 export interface RoutePolicy {
   /** The scope needed, or 'any' for endpoints open to every valid key (/v1/me, /v1/openapi.json). */
   scope: Scope | 'any';
+  /**
+   * With scope 'any': a key a public page may hold (`read_published` alone) may call it too. Such
+   * a key reaches the Content API and what it says here only (docs/content-api.md).
+   */
+  publishable?: boolean;
   /** Optional per-store capability; off → 404 feature_unavailable. */
   feature?: Feature;
   /** Whether the store gates (uncertified, writes paused) apply. Default true. */
@@ -21,6 +26,8 @@ export interface RoutePolicy {
 declare module 'fastify' {
   interface FastifyContextConfig {
     policy?: RoutePolicy;
+    /** A CORS preflight (OPTIONS) of a /v1 route: answered without a key, so it has no policy. */
+    preflight?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;

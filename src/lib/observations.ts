@@ -1,9 +1,9 @@
-// How domain code reports the durations an operator watches (image processing, the HTML filter)
+// How domain code reports the durations an operator watches (image processing, variants, the HTML filter)
 // without knowing about metrics: modules call an Observer; the HTTP layer turns the calls into
 // Prometheus metrics. Several apps can listen to one context (tests build more than one).
 
 /** Work whose duration is reported. */
-export type TimedWork = 'image_processing' | 'html_filter';
+export type TimedWork = 'image_processing' | 'image_variant' | 'html_filter';
 
 /** How the work ended: done, refused as the client's fault (bad image, bad nesting), or failed. */
 export type WorkOutcome = 'ok' | 'rejected' | 'error';

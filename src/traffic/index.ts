@@ -12,3 +12,4 @@ export {
   type RedisErrorKind,
   type RecentRedisErrors,
 } from './redis-health.js';
+export { addressAdmission, tighterDecision } from './address-limit.js';

@@ -14,7 +14,7 @@ describeTenantApp('identity, scopes and store gates', { tenant: false }, (suite)
       key_id: key.slice(9, 17),
       application: 'sync-bot',
       store: { handle: store.handle, name: 'Test Store' },
-      scopes: ['read_blog', 'write_blog', 'read_audit'],
+      scopes: ['read_published', 'read_blog', 'write_blog', 'read_audit'],
       key_expires_at: '2027-09-15T10:00:00+08:00',
       features: { blog_categories: true, media_upload: true, webhooks: true },
       limits: {

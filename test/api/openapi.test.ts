@@ -199,6 +199,36 @@ describe('GET /v1/openapi.json: what generated clients need', () => {
     assert.ok(doc.paths['/v1/openapi.json'].get.responses['200'].description);
   });
 
+  it('describes the Content API: its three operations under read_published, its scope and its cacheable answers', () => {
+    const content = {
+      '/v1/content/posts': 'listPublishedPosts',
+      '/v1/content/posts/{id}': 'getPublishedPost',
+      '/v1/content/categories': 'listPublishedCategories',
+    };
+    for (const [path, operationId] of Object.entries(content)) {
+      const item = doc.paths[path];
+      assert.deepEqual(Object.keys(item), ['get'], `${path}: GET only (its CORS preflight is not an operation)`);
+      assert.equal(item.get.operationId, operationId);
+      assert.deepEqual(item.get.tags, ['content']);
+      assert.deepEqual(item.get.security, [{ bearerAuth: ['read_published'] }], path);
+      assert.match(item.get.description, /Cache-Control public/);
+      assert.ok(item.get.responses['403'], `${path} documents 403 insufficient_scope`);
+    }
+    const listParameters = doc.paths['/v1/content/posts'].get.parameters
+      .filter((p: any) => p.in === 'query')
+      .map((p: any) => p.name)
+      .sort();
+    assert.deepEqual(listParameters, ['category_id', 'cursor', 'limit', 'q']);
+    assert.deepEqual(doc.paths['/v1/content/posts/{id}'].get.responses['200'].content['application/json'].schema, {
+      $ref: `${SCHEMA_REF}Post`,
+    });
+    assert.deepEqual(doc.paths['/v1/content/posts'].get.responses['200'].content['application/json'].schema, {
+      $ref: `${SCHEMA_REF}PostPage`,
+    });
+    assert.match(doc.components.securitySchemes.bearerAuth.description, /`read_published` \(the Content API/);
+    assert.ok(doc.tags.some((tag: any) => tag.name === 'content'));
+  });
+
   it('every operation takes Accept-Language, and every error answer names its message’s language', () => {
     const { parameters, headers } = doc.components;
     assert.equal(parameters.AcceptLanguage.in, 'header');

@@ -176,15 +176,36 @@ const ROUTES: RouteCase[] = [
   },
   { name: 'GET /v1/media/images', scope: 'read_blog', request: () => ({ method: 'GET', url: '/v1/media/images' }) },
   {
+    name: 'GET /v1/content/posts',
+    scope: 'read_published',
+    request: () => ({ method: 'GET', url: '/v1/content/posts' }),
+  },
+  {
+    name: 'GET /v1/content/posts/{id}',
+    scope: 'read_published',
+    request: (id) => ({ method: 'GET', url: `/v1/content/posts/${id}` }),
+  },
+  {
+    name: 'GET /v1/content/categories',
+    scope: 'read_published',
+    request: () => ({ method: 'GET', url: '/v1/content/categories' }),
+  },
+  {
     name: 'GET /v1/media/images/{id}',
     scope: 'read_blog',
     request: () => ({ method: 'GET', url: '/v1/media/images/img_aaaaaaaaaaaaaaaaaaaaaaaa' }),
   },
 ];
 
-/** Scopes that do NOT satisfy `scope` (write_blog satisfies read_blog). */
+/** Scopes that satisfy `scope` by implication (write_blog → read_blog → read_published). */
+const IMPLYING: Partial<Record<Scope, Scope[]>> = {
+  read_blog: ['write_blog'],
+  read_published: ['read_blog', 'write_blog'],
+};
+
+/** Scopes that do NOT satisfy `scope`. */
 function insufficientScopes(scope: Scope): Scope[] {
-  return ALL_SCOPES.filter((s) => s !== scope && !(scope === 'read_blog' && s === 'write_blog'));
+  return ALL_SCOPES.filter((s) => s !== scope && !IMPLYING[scope]?.includes(s));
 }
 
 describeTenantApp('security matrix over every /v1 route', { tenant: false }, (suite) => {

@@ -1,5 +1,5 @@
 // Store front pages served by the service: visibility, escaping, security headers, HTTP
-// validators, the index with its paging, and view counting.
+// validators, the index with its paging, and view counting by the pages' beacon.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -9,7 +9,7 @@ import { createPost, publish } from '../helpers/posts.js';
 import { secondInstance } from '../helpers/second-instance.js';
 import { htmlProblems } from '../helpers/html-validation.js';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
-import { VIEW_FLUSH_INTERVAL_MS } from '../../src/modules/storefront/index.js';
+import { VIEW_FLUSH_INTERVAL_MS, VIEW_REPEAT_MS } from '../../src/modules/storefront/index.js';
 import { PeriodicJobs } from '../../src/lib/periodic.js';
 import { settled } from '../helpers/settled.js';
 import { manualTimers } from '../helpers/manual-timers.js';
@@ -27,6 +27,18 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
+  const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+  let clients = 0;
+  /** A view as a reader's browser reports it: the page's beacon, from its own address (one view per address per window). */
+  const beacon = (id: number, app = suite.t.app, handle = suite.store.handle) =>
+    app.inject({
+      method: 'POST',
+      url: `${postUrl(id, handle)}/views`,
+      headers: { 'user-agent': BROWSER },
+      remoteAddress: `10.${(++clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`,
+    });
+  /** The page's script elements: the JSON-LD block (post pages) and the view beacon file. */
+  const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
   /** The count as the API reports it once every view counted so far is written. */
   const viewCount = async (id: number) => {
     await suite.t.ctx.storefront.views.flush();
@@ -112,13 +124,30 @@ describeTenantApp('store front pages', (suite) => {
       html.includes('<h2>Soups</h2><p>Hello <strong>world</strong> <a href="https://example.com/x">link</a></p>'),
       'the stored, filtered body as is',
     );
-    assert.ok(!/<script|onclick|alert\(1\)/.test(html), 'nothing the filter removed comes back');
-    assert.ok(html.includes(`<img class="cover" src="${cover}" alt="Autumn menu" width="800" height="600">`));
+    assert.ok(!/onclick|alert\(1\)/.test(html), 'nothing the filter removed comes back');
+    assert.deepEqual(
+      scriptTags(html).map(
+        (tag) => /^<script (type="application\/ld\+json"|src="[^"]+\/s\/assets\/views\.js)/.exec(tag)?.[1],
+      ),
+      ['type="application/ld+json"', 'src="http://blog.test/s/assets/views.js'],
+      'the only scripts: the structured data and the view beacon file',
+    );
+    assert.ok(
+      html.includes(
+        `<img class="cover" src="${cover}" srcset="${cover}?w=320 320w, ${cover}?w=640 640w, ${cover} 800w" sizes="(max-width: 46rem) calc(100vw - 2.5rem), 43.5rem" alt="Autumn menu" width="800" height="600" fetchpriority="high">`,
+      ),
+    );
     assert.ok(
       html.includes('<time datetime="2026-09-15T04:30:00+08:00">2026-09-15</time>'),
       'date written in the store offset (+08:00)',
     );
-    assert.match(html, /<ul class="categories"><li>Travel &amp; Food<\/li><li>News<\/li><\/ul>/, 'main category first');
+    const categoryLink = (id: number) => `http://blog.test/s/${suite.store.handle}/blog/categories/${id}`;
+    assert.ok(
+      html.includes(
+        `<ul class="categories"><li><a href="${categoryLink(travel)}">Travel &amp; Food</a></li><li><a href="${categoryLink(news)}">News</a></li></ul>`,
+      ),
+      'main category first, each linked to its page',
+    );
     assert.ok(
       html.includes(`<link rel="canonical" href="http://blog.test/s/${suite.store.handle}/blog/posts/${post.id}">`),
     );
@@ -200,15 +229,16 @@ describeTenantApp('store front pages', (suite) => {
     );
     assert.ok(html.includes('<p class="summary">&lt;img src=x onerror=alert(2)&gt;</p>'));
     assert.ok(html.includes('content="&lt;img src=x onerror=alert(2)&gt;"'));
-    assert.ok(html.includes('<li>&lt;b&gt;cat&lt;/b&gt;</li>'));
+    assert.ok(html.includes('>&lt;b&gt;cat&lt;/b&gt;</a></li>'));
     assert.ok(html.includes('>&lt;i&gt;Shop&lt;/i&gt; &amp; &quot;Co&quot;</a>'));
-    assert.ok(!html.includes('<script'), 'no script element anywhere');
+    assert.equal(scriptTags(html).length, 2, 'no script element but the JSON-LD block and the beacon file');
+    assert.ok(!html.includes('<script>'));
     assert.ok(!html.includes('<img src=x'));
     assert.ok(!html.includes('<b>cat'));
     assert.ok(!html.includes('<i>Shop'));
     const index = (await page(`/s/${shop.handle}/blog`)).body;
     assert.ok(
-      index.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !index.includes('<script'),
+      index.includes('&lt;script&gt;alert(1)&lt;/script&gt;') && !index.includes('<script>'),
       'the index escapes as well',
     );
   });
@@ -241,7 +271,9 @@ describeTenantApp('store front pages', (suite) => {
     const other = await suite.t.tenant();
     const foreign = await publishedPost({ title: 'Other store post' }, other.key);
     assert.equal((await page(postUrl(foreign.id, other.store.handle))).statusCode, 200, 'visible under its own store');
+    assert.equal((await beacon(foreign.id, suite.t.app, other.store.handle)).statusCode, 204);
     assertNotFoundPage(await page(postUrl(foreign.id)), 'Other store post');
+    assert.equal((await beacon(foreign.id)).statusCode, 404, 'no view under another store’s address');
 
     const mine = await publishedPost({ title: 'Mine' });
     assertNotFoundPage(await page(postUrl(mine.id, 'no-such-store')), 'Mine');
@@ -259,7 +291,7 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal((await page(postUrl(mine.id))).statusCode, 200, 'visible again once certified');
     await suite.t.ctx.storefront.views.flush();
     assert.equal((await apiPost(draft.id)).view_count, 0);
-    assert.equal((await apiPost(foreign.id, other.key)).view_count, 1, 'only the 200 under its own store counted');
+    assert.equal((await apiPost(foreign.id, other.key)).view_count, 1, 'only the beacon under its own store counted');
   });
 
   it('a scheduled post is a 404 until its time and a page from that very moment', async () => {
@@ -281,7 +313,7 @@ describeTenantApp('store front pages', (suite) => {
     }
   });
 
-  it('strict security headers: CSP without any script source, the inline style allowed by its hash, nosniff, referrer policy', async () => {
+  it('strict security headers: CSP whose only script is the beacon file, the inline style allowed by its hash, nosniff, referrer policy', async () => {
     const post = await publishedPost();
     const res = await page(postUrl(post.id));
     const csp = String(res.headers['content-security-policy']);
@@ -295,7 +327,26 @@ describeTenantApp('store front pages', (suite) => {
     assert.deepEqual(directives.get('base-uri'), ["'none'"]);
     assert.deepEqual(directives.get('form-action'), ["'none'"]);
     assert.deepEqual(directives.get('frame-ancestors'), ["'none'"]);
-    assert.ok(!directives.has('script-src') && !csp.includes('unsafe-'), 'no script can run, no unsafe-* anywhere');
+    assert.deepEqual(
+      directives.get('script-src'),
+      ['http://blog.test/s/assets/views.js'],
+      'that one file, nothing inline',
+    );
+    assert.deepEqual(
+      directives.get('connect-src'),
+      ['http://blog.test/s/', 'http://blog.test/robots.txt'],
+      'the beacon posts to the store front; audit tools read robots.txt',
+    );
+    assert.ok(!csp.includes('unsafe-'), 'no unsafe-* anywhere');
+    const tag = scriptTags(res.body).find((t) => t.includes(' src='));
+    const src = /src="([^"]+)"/.exec(tag ?? '')?.[1] ?? '';
+    const script = await page(src.replace('http://blog.test', ''));
+    assert.equal(script.statusCode, 200);
+    assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.ok(
+      tag?.includes(`integrity="sha256-${createHash('sha256').update(script.body).digest('base64')}"`),
+      'the page names the script by its hash (Subresource Integrity)',
+    );
     assert.deepEqual(directives.get('img-src'), ["'self'", 'http://blog.test', 'https:']);
     const style = /<style>([\s\S]*?)<\/style>/.exec(res.body)?.[1] ?? '';
     assert.ok(style.length > 100);
@@ -318,14 +369,14 @@ describeTenantApp('store front pages', (suite) => {
     const first = await page(postUrl(post.id));
     const etag = String(first.headers.etag);
     assert.match(etag, /^"[A-Za-z0-9_-]{27}"$/);
-    assert.equal(first.headers['cache-control'], 'public, no-cache');
+    assert.equal(first.headers['cache-control'], 'public, max-age=60, stale-while-revalidate=30');
     assert.equal((await page(postUrl(post.id))).headers.etag, etag, 'same page, same ETag');
 
     const revalidated = await page(postUrl(post.id), { 'if-none-match': etag });
     assert.equal(revalidated.statusCode, 304);
     assert.equal(revalidated.body, '');
     assert.equal(revalidated.headers.etag, etag);
-    assert.equal(revalidated.headers['cache-control'], 'public, no-cache');
+    assert.equal(revalidated.headers['cache-control'], 'public, max-age=60, stale-while-revalidate=30');
     assert.match(String(revalidated.headers['content-security-policy']), /default-src 'none'/);
     assert.equal(
       (await page(postUrl(post.id), { 'if-none-match': `"other", W/${etag}` })).statusCode,
@@ -440,7 +491,7 @@ describeTenantApp('store front pages', (suite) => {
     assert.ok(none.body.includes('目前沒有文章'));
   });
 
-  it('every GET of a post page counts exactly one view, 50 at once included, while batches are being written', async () => {
+  it('every beacon from a reader counts exactly one view, 50 at once included, while batches are being written; page GETs count none', async () => {
     const post = await publishedPost();
     assert.equal(await viewCount(post.id), 0);
     // Batches are written over and over while the views arrive, as under real traffic.
@@ -448,21 +499,23 @@ describeTenantApp('store front pages', (suite) => {
     const flushing = (async () => {
       while (viewing) await Promise.all([suite.t.ctx.storefront.views.flush(), new Promise((r) => setImmediate(r))]);
     })();
-    const results = await Promise.all(Array.from({ length: 50 }, () => page(postUrl(post.id))));
+    const results = await Promise.all(Array.from({ length: 50 }, () => beacon(post.id)));
     viewing = false;
     await flushing;
-    assert.ok(results.every((r) => r.statusCode === 200));
+    assert.deepEqual(new Set(results.map((r) => r.statusCode)), new Set([204]));
+    assert.equal(results[0].body, '');
+    assert.equal(results[0].headers['cache-control'], 'no-store');
     assert.equal(await viewCount(post.id), 50);
     assert.equal(await viewCount(post.id), 50, 'a flush with nothing new writes nothing');
 
-    const etag = String(results[0].headers.etag);
-    assert.equal((await page(postUrl(post.id), { 'if-none-match': etag })).statusCode, 304);
-    assert.equal(await viewCount(post.id), 51, 'a revalidated view (304) is a view');
+    const first = await page(postUrl(post.id));
+    assert.equal((await page(postUrl(post.id), { 'if-none-match': String(first.headers.etag) })).statusCode, 304);
+    assert.equal(await viewCount(post.id), 50, 'the page itself (200 or 304, perhaps from a cache) is not the count');
   });
 
-  it('HEAD requests and 404s are not views', async () => {
+  it('HEAD requests, 404s, robots and repeats within the window are not views', async () => {
     const post = await publishedPost();
-    await page(postUrl(post.id));
+    assert.equal((await beacon(post.id)).statusCode, 204);
     for (let i = 0; i < 5; i++) {
       const head = await page(postUrl(post.id), {}, 'HEAD');
       assert.equal(head.statusCode, 200);
@@ -473,7 +526,45 @@ describeTenantApp('store front pages', (suite) => {
     assert.equal(await viewCount(post.id), 1);
     const draft = await createPost(suite.t, suite.key);
     assertNotFoundPage(await page(postUrl(draft.id)));
+    assert.equal((await beacon(draft.id)).statusCode, 404, 'no beacon for a post that is not visible');
+    assert.equal((await beacon(post.id, suite.t.app, 'no-such-store')).statusCode, 404);
     assert.equal(await viewCount(draft.id), 0);
+
+    const robots = [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+      'facebookexternalhit/1.1',
+      'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36 Chrome-Lighthouse',
+      'curl/8.5.0',
+    ];
+    for (const agent of [...robots, '']) {
+      const res = await suite.t.app.inject({
+        method: 'POST',
+        url: `${postUrl(post.id)}/views`,
+        headers: { 'user-agent': agent },
+        remoteAddress: '192.0.2.7',
+      });
+      assert.equal(res.statusCode, 204, 'a robot is told nothing');
+    }
+    assert.equal(await viewCount(post.id), 1, 'robots and clients without a user agent are not counted');
+
+    // One reader's address: one view per post per window, then another.
+    const reader = () =>
+      suite.t.app.inject({
+        method: 'POST',
+        url: `${postUrl(post.id)}/views`,
+        headers: { 'user-agent': BROWSER },
+        remoteAddress: '198.51.100.9',
+      });
+    for (let i = 0; i < 10; i++) assert.equal((await reader()).statusCode, 204);
+    assert.equal(await viewCount(post.id), 2, 'ten beacons in a burst from one address are one view');
+    suite.t.clock.advance(VIEW_REPEAT_MS - 1);
+    await reader();
+    assert.equal(await viewCount(post.id), 2);
+    suite.t.clock.advance(1);
+    await reader();
+    assert.equal(await viewCount(post.id), 3, 'the window over, the same reader counts again');
+    suite.t.clock.set(START_TIME);
   });
 
   it('views reach the database a second after they are counted, without anyone asking', async () => {
@@ -493,7 +584,7 @@ describeTenantApp('store front pages', (suite) => {
             .where('id', '=', post.id)
             .executeTakeFirstOrThrow()
         ).view_count;
-      await Promise.all(Array.from({ length: 3 }, () => other.app.inject({ method: 'GET', url: postUrl(post.id) })));
+      await Promise.all(Array.from({ length: 3 }, () => beacon(post.id, other.app)));
       timers.tick(VIEW_FLUSH_INTERVAL_MS - 1);
       assert.equal(
         await settled(async () => (await stored()) !== 0, 50),
@@ -513,8 +604,8 @@ describeTenantApp('store front pages', (suite) => {
     const post = await publishedPost();
     const other = await secondInstance(suite.t);
     await Promise.all([
-      ...Array.from({ length: 7 }, () => other.app.inject({ method: 'GET', url: postUrl(post.id) })),
-      ...Array.from({ length: 4 }, () => page(postUrl(post.id))),
+      ...Array.from({ length: 7 }, () => beacon(post.id, other.app)),
+      ...Array.from({ length: 4 }, () => beacon(post.id)),
     ]);
     await other.close();
     assert.equal(await viewCount(post.id), 11);

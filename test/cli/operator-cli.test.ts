@@ -105,7 +105,7 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
     assert.equal(issued.code, 0, issued.stderr);
     assert.match(issued.json.key, /^svc_live_[a-z0-9]{8}_[A-Za-z0-9]{32}$/);
     assert.equal(issued.json.key_id, issued.json.key.slice(9, 17));
-    assert.deepEqual(issued.json.scopes, ['read_blog', 'write_blog', 'read_audit']);
+    assert.deepEqual(issued.json.scopes, ['read_published', 'read_blog', 'write_blog', 'read_audit']);
     assert.match(issued.json.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/);
     const lifetime = Date.parse(issued.json.expires_at) - Date.now();
     assert.ok(Math.abs(lifetime - 365 * 86_400_000) < 120_000, `expires in 365 days (got ${lifetime} ms)`);

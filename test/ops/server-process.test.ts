@@ -92,6 +92,12 @@ describe('graceful shutdown of a server process', () => {
     const page = await fetch(`${server.baseUrl}/s/demo/blog/posts/${created.body.id}`);
     assert.equal(page.status, 200);
     await page.text();
+    // The view as a browser reports it: the page's beacon.
+    const beacon = await fetch(`${server.baseUrl}/s/demo/blog/posts/${created.body.id}/views`, {
+      method: 'POST',
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36' },
+    });
+    assert.equal(beacon.status, 204);
 
     const upload = await startUploadOn(server, key);
     server.child.kill('SIGTERM');

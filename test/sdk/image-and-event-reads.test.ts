@@ -4,28 +4,14 @@
 // found by the webhook-id header of a real delivery received by a real HTTP receiver.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import { BlogApiError, BlogClient, type FeedEvent, type Image } from 'store-blog-sdk';
 import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-
-async function png(shade: number): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(
-    await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: shade, g: 120, b: 40 } } })
-      .png()
-      .toBuffer(),
-  );
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
+import type { TestApp } from '../helpers/test-app.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
+import { collect, png, startSdkServer, type SdkServer } from '../helpers/sdk-server.js';
 
 describeEachEngine('store-blog-sdk: image and event reads against a real server', (target) => {
+  let server: SdkServer;
   let t: TestApp;
   let baseUrl: string;
   let rx: Receiver;
@@ -33,15 +19,10 @@ describeEachEngine('store-blog-sdk: image and event reads against a real server'
   let sent: string[];
 
   before(async () => {
-    t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    rx = await startReceiver();
+    server = await startSdkServer(target);
+    ({ t, baseUrl, rx } = server);
   });
-  after(async () => {
-    await rx?.close();
-    await t?.close();
-  });
+  after(() => server?.close());
 
   const client = (apiKey: string) => {
     sent = [];
@@ -61,7 +42,7 @@ describeEachEngine('store-blog-sdk: image and event reads against a real server'
     const uploaded: Image[] = [];
     for (let shade = 0; shade < 5; shade++) {
       t.clock.advance(1000);
-      uploaded.unshift(await sdk.images.upload(await png(shade * 40)));
+      uploaded.unshift(await sdk.images.upload(await png(4, 4, shade * 40)));
     }
     sent = [];
     assert.deepEqual(await collect(sdk.images.list({ limit: 2 })), uploaded);

@@ -6,8 +6,6 @@
 // moves the server's injected clock instead of waiting.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import {
   BlogApiError,
   BlogClient,
@@ -20,8 +18,9 @@ import {
 } from 'store-blog-sdk';
 import { verifyWebhookSync } from 'store-blog-sdk/node';
 import { describeEachEngine } from '../helpers/engines.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import type { TestApp } from '../helpers/test-app.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
+import { collect, png, startSdkServer, type SdkServer } from '../helpers/sdk-server.js';
 
 interface Sent {
   method: string;
@@ -59,21 +58,8 @@ function recordingFetch(fail: (call: number, init: RequestInit | undefined) => '
   return { sent, impl };
 }
 
-async function png(width: number, height: number): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(
-    await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } })
-      .png()
-      .toBuffer(),
-  );
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
 describeEachEngine('store-blog-sdk against a real server', (target) => {
+  let server: SdkServer;
   let t: TestApp;
   let baseUrl: string;
   let rx: Receiver;
@@ -81,15 +67,10 @@ describeEachEngine('store-blog-sdk against a real server', (target) => {
   let sleeps: number[];
 
   before(async () => {
-    t = await startTestApp(target, { WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    rx = await startReceiver();
+    server = await startSdkServer(target);
+    ({ t, baseUrl, rx } = server);
   });
-  after(async () => {
-    await rx?.close();
-    await t?.close();
-  });
+  after(() => server?.close());
 
   const client = (apiKey: string, options: Partial<BlogClientOptions> = {}) => {
     sleeps = [];

@@ -3,17 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    assert.ok(err instanceof ConfigError);
-    return err.problems;
-  }
-  return [];
-}
+import { loadConfig } from '../../src/config/config.js';
+import { configProblems as problems } from '../helpers/config-problems.js';
 
 describe('image processing configuration', () => {
   it('defaults to half the cores (at least one, below the pool of 4) and a 10 s wait', () => {

@@ -1,17 +1,8 @@
 // MEDIA_STORE and the S3_* variables: defaults, and every problem listed together at start.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    assert.ok(err instanceof ConfigError);
-    return err.problems;
-  }
-  return [];
-}
+import { loadConfig } from '../../src/config/config.js';
+import { configProblems as problems } from '../helpers/config-problems.js';
 
 describe('media store configuration', () => {
   it('defaults to the local folder and a five-minute housekeeping interval', () => {

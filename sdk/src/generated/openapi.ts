@@ -207,6 +207,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store’s categories, ordered by id
+         * @description The whole category tree of the store in one answer (not paged), as GET /v1/blog/categories. Cacheable: Cache-Control public with max-age and stale-while-revalidate, an ETag (send it as If-None-Match for 304 with no body), Vary: Origin, Authorization.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["listPublishedCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published posts, newest published first
+         * @description Only published posts (never drafts or scheduled ones), newest publication first, without body_html, one page at a time: pass meta.next_cursor as cursor until it is null. category_id and q filter as on the management list. Cacheable: Cache-Control public with max-age and stale-while-revalidate, an ETag (send it as If-None-Match for 304 with no body), Vary: Origin, Authorization.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["listPublishedPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published post
+         * @description One published post with its body. A draft, a scheduled post or an unknown id answers 404 not_found. Cacheable: Cache-Control public with max-age and stale-while-revalidate, an ETag (send it as If-None-Match for 304 with no body), Vary: Origin, Authorization.
+         *
+         *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
+         */
+        get: operations["getPublishedPost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -338,7 +404,7 @@ export interface paths {
         };
         /**
          * This description (OpenAPI 3.1), generated from the schemas that validate requests
-         * @description This OpenAPI 3.1 document. It is generated from the same schemas that validate requests and shape answers, so it cannot drift from the service. /docs renders it.
+         * @description This OpenAPI 3.1 document. It is generated from the same schemas that validate requests and shape answers, so it cannot drift from the service. /docs renders it. Every key may read it but one holding read_published alone (a key a public page may hold: 403 insufficient_scope); the same document is public at /docs/openapi.json.
          *
          *     Every authenticated answer also carries X-Request-Id and X-RateLimit-Limit/Remaining/Reset.
          */
@@ -3246,6 +3312,297 @@ export interface operations {
             };
             /** @description Error codes: precondition_failed */
             412: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPublishedCategories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPublishedPosts: {
+        parameters: {
+            query?: {
+                /** @description Only when categories are enabled */
+                category_id?: number;
+                /** @description The previous page’s meta.next_cursor, unchanged. */
+                cursor?: string;
+                limit?: number;
+                /** @description Free text: posts whose title, summary or body text (without markup) contains every white-space separated term, case-insensitively. Chinese needs no spaces: a term of 2 or more characters matches where that string occurs. A filter: the order stays that of order_by. */
+                q?: string;
+            };
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: feature_unavailable */
+            404: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: validation_failed */
+            422: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: rate_limited, concurrency_limited */
+            429: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: internal_error */
+            500: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: service_unavailable, tenant_not_certified, tenant_schema_changed */
+            503: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPublishedPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The language of error messages: `en` (or any `en-*`, or English preferred over Chinese by q-values) for English; absent or anything else for Traditional Chinese (`zh-TW`). Codes, details and statuses never change with it. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The post’s ETag: send it as If-Match to write only if nobody changed the post since, or as If-None-Match to re-read it cheaply */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Error codes: unauthorized */
+            401: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: insufficient_scope */
+            403: {
+                headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error codes: not_found */
+            404: {
                 headers: {
                     "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;

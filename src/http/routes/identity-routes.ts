@@ -9,7 +9,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext): v
   app.get(
     '/v1/me',
     {
-      config: { policy: { scope: 'any', tenantGate: false } },
+      config: { policy: { scope: 'any', publishable: true, tenantGate: false } },
       schema: {
         tags: ['identity'],
         operationId: 'getMe',

@@ -1,17 +1,25 @@
-// Store front pages: GET/HEAD /s/<handle>/blog, /s/<handle>/blog/posts/<id> and the preview
-// pages of /s/<handle>/blog/preview/<token>. Not part of
-// /v1: no key, no policy, hidden from the OpenAPI description. See docs/storefront.md.
+// Store front pages: GET/HEAD /s/<handle>/blog, /s/<handle>/blog/categories/<id>,
+// /s/<handle>/blog/posts/<id>, the preview pages of /s/<handle>/blog/preview/<token>, and the
+// view beacon (its script and its POST). Not part of /v1: no key, no policy, hidden from the
+// OpenAPI description. See docs/storefront.md and docs/publishing.md.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { renderErrorPage, renderNotFoundPage, STOREFRONT_CSS } from '../../modules/storefront/index.js';
+import {
+  renderErrorPage,
+  renderNotFoundPage,
+  STOREFRONT_CSS,
+  VIEW_BEACON_JS,
+  VIEW_BEACON_SCRIPT_PATH,
+} from '../../modules/storefront/index.js';
 import { pageHeaders, storefrontCsp } from '../page-security.js';
-import { etagOf, httpDate, isNotModified } from '../http-validators.js';
-
-/** Shared caches may keep a page but must revalidate each time: unpublishing takes effect at once and every view reaches the counter (as a 200 or a 304). */
-const PAGE_CACHE = 'public, no-cache';
+import { httpDate } from '../http-validators.js';
+import { sendPublic } from '../public-cache.js';
 
 type PostRoute = { Params: { handle: string; id: string } };
-type IndexRoute = { Params: { handle: string }; Querystring: { before?: unknown } };
+type ListRoute = { Params: { handle: string; id?: string }; Querystring: { before?: unknown } };
+
+/** The beacon script's address carries its hash (?v=), so a copy may be kept for a day. */
+const SCRIPT_CACHE = 'public, max-age=86400';
 
 export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext): void {
   const storefront = ctx.storefront;
@@ -31,24 +39,51 @@ export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext):
     request.log.error({ err }, 'store front page failed');
     return startPage(reply).code(500).header('Cache-Control', 'no-store').send(renderErrorPage());
   };
-  const sendPage = (request: FastifyRequest, reply: FastifyReply, body: string, lastModified?: number) => {
-    const etag = etagOf(body);
-    startPage(reply).header('Cache-Control', PAGE_CACHE).header('ETag', etag);
-    if (lastModified !== undefined) reply.header('Last-Modified', httpDate(lastModified));
-    if (isNotModified(request.headers, etag, lastModified ?? null)) return reply.code(304).send();
-    return reply.send(body);
-  };
 
   app.get<PostRoute>('/s/:handle/blog/posts/:id', { schema: { hide: true } }, async (request, reply) => {
     try {
       const page = await ctx.storefront.postPage(request.params.handle, request.params.id);
       if (!page) return notFound(reply);
-      // A HEAD is not a view (link checkers, bots); a revalidated GET (304) is.
-      if (request.method === 'GET') storefront.recordView(page.postId);
-      return sendPage(request, reply, page.html, page.lastModified);
+      // Views are counted by the page's beacon, so a cached copy may serve the page.
+      return sendPublic(request, startPage(reply), ctx.config.publicCache, {
+        body: page.html,
+        lastModified: page.lastModified,
+      });
     } catch (err) {
       return failed(request, reply, err);
     }
+  });
+
+  // The view beacon: one POST per page load, sent by the page's script. 204 whether it counted
+  // or not (robot, repeat; see view-beacon.ts), so it tells a client nothing; 404 for a post
+  // that is not visible.
+  app.post<PostRoute>(
+    '/s/:handle/blog/posts/:id/views',
+    { schema: { hide: true }, bodyLimit: 1024 },
+    async (request, reply) => {
+      reply.removeHeader('X-Svc-Api-Version');
+      reply.header('Cache-Control', 'no-store');
+      const result = await storefront.beacon(
+        request.params.handle,
+        request.params.id,
+        request.ip,
+        request.headers['user-agent'],
+      );
+      return reply.code(result === null ? 404 : 204).send();
+    },
+  );
+
+  app.get(VIEW_BEACON_SCRIPT_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    reply.removeHeader('X-Svc-Api-Version');
+    return (
+      reply
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', SCRIPT_CACHE)
+        // The page loads it with crossorigin (for its integrity check) from any host name it is read under.
+        .header('Access-Control-Allow-Origin', '*')
+        .type('text/javascript; charset=utf-8')
+        .send(VIEW_BEACON_JS)
+    );
   });
 
   // A preview link's page: never cached or indexed, never a view, and its address (which holds
@@ -72,18 +107,27 @@ export function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext):
     },
   );
 
-  app.get<IndexRoute>('/s/:handle/blog', { schema: { hide: true } }, async (request, reply) => {
+  const listPage = async (request: FastifyRequest<ListRoute>, reply: FastifyReply) => {
     try {
       const before = request.query.before;
       if (before !== undefined && typeof before !== 'string') return notFound(reply);
-      const page = await storefront.indexPage(request.params.handle, before);
+      const { handle, id } = request.params;
+      const page =
+        id === undefined
+          ? await storefront.indexPage(handle, before)
+          : await storefront.categoryPage(handle, id, before);
       if (!page) return notFound(reply);
-      // No Last-Modified: a post leaving the list would not move it forward; the ETag sees it.
-      return sendPage(request, reply, page.html);
+      return sendPublic(request, startPage(reply), ctx.config.publicCache, {
+        body: page.html,
+        lastModified: page.lastModified,
+        ignoreModifiedSince: true,
+      });
     } catch (err) {
       return failed(request, reply, err);
     }
-  });
+  };
+  app.get<ListRoute>('/s/:handle/blog', { schema: { hide: true } }, listPage);
+  app.get<ListRoute>('/s/:handle/blog/categories/:id', { schema: { hide: true } }, listPage);
 
   // Anything else under /s/ is a page that does not exist, answered as a page.
   app.get('/s/*', { schema: { hide: true } }, async (_request, reply) => notFound(reply));

@@ -43,14 +43,14 @@ sharp.concurrency(1);
 
 // sharp's documented recommendation for untrusted input: any decoder warning
 // (truncated data, corrupt segments) makes the image unreadable.
-const FAIL_ON = 'warning' as const;
+export const FAIL_ON = 'warning' as const;
 
-const JPEG_QUALITY = 85;
-const PNG_COMPRESSION_LEVEL = 6;
-const WEBP_QUALITY = 85;
+export const JPEG_QUALITY = 85;
+export const PNG_COMPRESSION_LEVEL = 6;
+export const WEBP_QUALITY = 85;
 
 /** What the header says, before any pixel is decoded. */
-interface ImageHeader {
+export interface ImageHeader {
   width: number;
   /** Height of a single frame (equals the image height for still images). */
   frameHeight: number;
@@ -101,7 +101,7 @@ function assertValidLimits(limits: ImageLimits): void {
   }
 }
 
-function assertValidBudget(budget: DecodeBudget): void {
+export function assertValidBudget(budget: DecodeBudget): void {
   for (const key of ['maxAnimationPixels', 'timeoutSeconds'] as const) {
     const value = budget[key];
     if (!Number.isSafeInteger(value) || value <= 0) {
@@ -110,7 +110,7 @@ function assertValidBudget(budget: DecodeBudget): void {
   }
 }
 
-function detectAcceptedFormat(input: Buffer): ImageFormat {
+export function detectAcceptedFormat(input: Buffer): ImageFormat {
   const sniffed = sniffImageFormat(input);
   if (sniffed === 'svg') {
     // SVG can carry scripts and external references; it is never accepted.
@@ -122,7 +122,7 @@ function detectAcceptedFormat(input: Buffer): ImageFormat {
   return sniffed;
 }
 
-async function readHeader(input: Buffer, format: ImageFormat): Promise<ImageHeader> {
+export async function readHeader(input: Buffer, format: ImageFormat): Promise<ImageHeader> {
   let metadata: Metadata;
   try {
     // metadata() only parses the header. The pixel limit is disabled here so the
@@ -162,7 +162,7 @@ async function readHeader(input: Buffer, format: ImageFormat): Promise<ImageHead
   return { width, frameHeight, frames, orientedWidth, declaredWidth, declaredHeight };
 }
 
-function checkHeaderLimits(header: ImageHeader, limits: ImageLimits, budget: DecodeBudget): void {
+export function checkHeaderLimits(header: ImageHeader, limits: ImageLimits, budget: DecodeBudget): void {
   const framePixels = header.declaredWidth * header.declaredHeight;
   if (framePixels > limits.maxPixels) {
     throw new ImageRejection(
@@ -253,7 +253,7 @@ function applyOutputFormat(pipeline: Sharp, format: ImageFormat): Sharp {
   }
 }
 
-function rejectionFromDecodeError(format: ImageFormat, error: unknown, timeoutSeconds: number): ImageRejection {
+export function rejectionFromDecodeError(format: ImageFormat, error: unknown, timeoutSeconds: number): ImageRejection {
   const message = error instanceof Error ? error.message : String(error);
   // Raised by libvips' own limitInputPixels check (defence in depth: the header
   // check above should already have caught it).

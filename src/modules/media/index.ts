@@ -11,3 +11,5 @@ export * from './s3-media-store.js';
 export * from './create-media-store.js';
 export * from './media-cleanup.js';
 export * from './media-sync.js';
+export * from './image-variants.js';
+export * from './image-variant-service.js';

@@ -3,7 +3,8 @@ import { access, constants, mkdir, open, readdir, rename, rm, stat } from 'node:
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomLowerAlnum, sha256Hex } from '../../lib/crypto.js';
-import { isValidBasename, isValidHandle } from './image-refs.js';
+import { isValidHandle } from './image-refs.js';
+import { isStoredFileName } from './image-variants.js';
 import {
   listPosition,
   type MediaStore,
@@ -114,7 +115,7 @@ export class LocalMediaStore implements MediaStore {
     for (const handle of handles) {
       // Every position in this folder comes before `after`: skip it without reading it.
       if (after !== null && `${handle}/` < after && !after.startsWith(`${handle}/`)) continue;
-      for (const basename of (await this.entries(join(this.root, handle))).filter(isValidBasename)) {
+      for (const basename of (await this.entries(join(this.root, handle))).filter(isStoredFileName)) {
         const position = listPosition(handle, basename);
         if (after !== null && position <= after) continue;
         if (objects.length === limit)
@@ -158,9 +159,9 @@ export class LocalMediaStore implements MediaStore {
     }
   }
 
-  /** Both parts are checked against the generated patterns: no `..`, no slash, no other file. */
+  /** Both parts are checked against the generated patterns (an image or a variant of one): no `..`, no slash, no other file. */
   private pathOf(handle: string, basename: string): string {
-    if (!isValidHandle(handle) || !isValidBasename(basename))
+    if (!isValidHandle(handle) || !isStoredFileName(basename))
       throw new Error(`Invalid media path ${handle}/${basename}`);
     return join(this.root, handle, basename);
   }

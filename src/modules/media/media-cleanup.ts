@@ -1,7 +1,9 @@
-// What housekeeping does for media: remove the files of deleted images whose removal failed or
-// was interrupted, and files that no image row accounts for (an upload whose row never
+// What housekeeping does for media: remove the files (and variants) of deleted images whose removal
+// failed or was interrupted, and files that no image row accounts for (an upload whose row never
 // committed). Each call does one bounded batch, so the caller can stop or yield between them.
 import type { Db } from '../../db/database.js';
+import { removeImageFiles } from './image-files.js';
+import { sourceBasenameOf } from './image-variants.js';
 import type { MediaStore } from './media-store.js';
 
 /**
@@ -18,13 +20,13 @@ export interface BatchOutcome {
   more: boolean;
 }
 
-/** Removes up to `limit` files owed by deleted images (media_deletions older than the grace). */
+/** Removes the files (each with its variants) of up to `limit` deleted images (media_deletions older than the grace). */
 export async function removeOwedFiles(db: Db, files: MediaStore, now: number, limit: number): Promise<BatchOutcome> {
   const owed = await db
     .selectFrom('media_deletions')
     .innerJoin('images', 'images.id', 'media_deletions.image_id')
     .innerJoin('stores', 'stores.id', 'images.store_id')
-    .select(['media_deletions.image_id', 'images.basename', 'images.deleted_at', 'stores.handle'])
+    .select(['media_deletions.image_id', 'images.basename', 'images.width', 'images.deleted_at', 'stores.handle'])
     .where('media_deletions.requested_at', '<=', now - OWED_REMOVAL_GRACE_MS)
     .orderBy('media_deletions.requested_at')
     .limit(limit)
@@ -35,7 +37,7 @@ export async function removeOwedFiles(db: Db, files: MediaStore, now: number, li
     // A live image was restored after its removal failed; its file must stay.
     if (row.deleted_at !== null) {
       try {
-        await files.remove(row.handle, row.basename);
+        await removeImageFiles(files, row.handle, row.basename, row.width);
       } catch {
         failed++;
         continue;
@@ -58,7 +60,8 @@ export interface SweepOutcome {
 /**
  * Looks at one page of stored files after `after` and removes those written before `cutoff`
  * that no image accounts for: no row with that store and name, or a row deleted before
- * `cutoff`. A younger file may belong to an upload whose row has not committed yet.
+ * `cutoff`. A variant is accounted for by its image (a variant made while its image was being
+ * deleted is removed here). A younger file may belong to an upload whose row has not committed yet.
  */
 export async function sweepOrphanFiles(
   db: Db,
@@ -76,11 +79,7 @@ export async function sweepOrphanFiles(
       .selectFrom('images')
       .innerJoin('stores', 'stores.id', 'images.store_id')
       .select(['images.basename', 'images.deleted_at', 'stores.handle'])
-      .where(
-        'images.basename',
-        'in',
-        old.map((o) => o.basename),
-      )
+      .where('images.basename', 'in', [...new Set(old.map((o) => sourceBasenameOf(o.basename)))])
       .execute();
     const accounted = new Set(
       rows
@@ -88,7 +87,7 @@ export async function sweepOrphanFiles(
         .map((r) => `${r.handle}/${r.basename}`),
     );
     for (const object of old) {
-      if (accounted.has(`${object.handle}/${object.basename}`)) continue;
+      if (accounted.has(`${object.handle}/${sourceBasenameOf(object.basename)}`)) continue;
       try {
         await files.remove(object.handle, object.basename);
         removed++;

@@ -65,6 +65,67 @@ export function findPublicImage(
     .executeTakeFirst();
 }
 
+/** What a variant of a live image needs: its size and type, its store's id and image limits. */
+export interface VariantSource {
+  width: number;
+  contentType: string;
+  storeId: number;
+  limits: {
+    maxPixels: number;
+    maxGifFrames: number;
+    maxTotalPixels: number;
+    maxWidth: number;
+    maxBytes: number;
+  };
+}
+
+/** The live image at a public address with what making a variant of it needs, or undefined. */
+export async function findVariantSource(db: Db, handle: string, basename: string): Promise<VariantSource | undefined> {
+  const row = await db
+    .selectFrom('images')
+    .innerJoin('stores', 'stores.id', 'images.store_id')
+    .select([
+      'images.width',
+      'images.content_type',
+      'images.store_id',
+      'stores.image_max_bytes',
+      'stores.image_max_pixels',
+      'stores.image_max_width',
+      'stores.image_max_gif_frames',
+      'stores.image_max_total_pixels',
+    ])
+    .where('stores.handle', '=', handle)
+    .where('images.basename', '=', basename)
+    .where('images.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return (
+    row && {
+      width: row.width,
+      contentType: row.content_type,
+      storeId: row.store_id,
+      limits: {
+        maxBytes: row.image_max_bytes,
+        maxPixels: row.image_max_pixels,
+        maxWidth: row.image_max_width,
+        maxGifFrames: row.image_max_gif_frames,
+        maxTotalPixels: row.image_max_total_pixels,
+      },
+    }
+  );
+}
+
+/** Whether the store still has the image live (a variant made meanwhile is kept only then). */
+export async function isImageLive(db: Db, storeId: number, basename: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('images')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('basename', '=', basename)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertImage(trx: Db, row: ImageRow): Promise<void> {
   await trx.insertInto('images').values(row).execute();
 }

@@ -1,7 +1,6 @@
 // Upload, de-duplication, deletion and serving of images. The service owns its transactions;
 // files are written outside them (a transaction on SQLite holds the only connection, so no slow
 // I/O happens inside one) in an order that never leaves a row pointing at a missing file.
-import type { Readable } from 'node:stream';
 import type { AppConfig, MediaSettings } from '../../config/config.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
@@ -34,6 +33,8 @@ import type { MediaStore } from './media-store.js';
 import { FILE_FIELD, type UploadedFile } from './uploaded-file.js';
 import { NoTurnInTime, ProcessingTurns } from './processing-turns.js';
 import { lowerImageThreadPriority } from './image-thread-priority.js';
+import { removeImageFiles } from './image-files.js';
+import { ImageVariants, imageEtag, type ServedImage } from './image-variant-service.js';
 import {
   findLiveImage,
   findLiveImageByContent,
@@ -55,16 +56,6 @@ export interface UploadResult {
   image: ImageObject;
 }
 
-export interface ServedImage {
-  contentType: string;
-  bytes: number;
-  modifiedAt: Date;
-  /** Strong validator: a basename never changes content, so the name itself identifies it. */
-  etag: string;
-  /** Absent when only the headers were asked for (HEAD). */
-  stream?: Readable;
-}
-
 export class MediaService {
   /** Hears how long each image took to process (metrics). */
   observer: Observer = noObserver;
@@ -75,6 +66,8 @@ export class MediaService {
   uploadTimers: Timers = systemTimers;
   /** Turns at decoding and re-encoding, shared by the stores in rotation (docs/media.md, "Processing turns"). */
   readonly processing: ProcessingTurns;
+  /** Responsive variants (`?w=N`), made with the same turns as uploads (docs/media.md, "Variants"). */
+  readonly variants: ImageVariants;
 
   constructor(
     private readonly db: Db,
@@ -84,6 +77,10 @@ export class MediaService {
     readonly settings: MediaSettings,
   ) {
     this.processing = new ProcessingTurns(settings.processingConcurrency, settings.processingWaitMs);
+    this.variants = new ImageVariants(db, clock, files, this.processing, settings, {
+      observer: () => this.observer,
+      timers: () => this.uploadTimers,
+    });
   }
 
   /** Stores a new image, or answers with the live image that has the same uploaded bytes. */
@@ -165,7 +162,7 @@ export class MediaService {
 
   /**
    * Deletes a live image of the store: the row is marked deleted with its audit event in one
-   * transaction, then the file is removed. If the file cannot be removed the row is restored
+   * transaction, then its variants and its file are removed. If a file cannot be removed the row is restored
    * (its audit event and its webhook deliveries not yet sent withdrawn, and its return recorded as an image.uploaded event) so the database and the
    * files agree, and the caller gets a 500.
    */
@@ -195,7 +192,7 @@ export class MediaService {
       return recordEvent(trx, store, 'image.deleted', now, () => this.present(store, image));
     });
     try {
-      await this.files.remove(store.handle, image.basename);
+      await removeImageFiles(this.files, store.handle, image.basename, image.width);
     } catch (removeError) {
       await this.restore(store, image, eventId, removeError);
       throw new Error(`Image ${image.id}: file could not be removed; the deletion was rolled back`, {
@@ -212,7 +209,7 @@ export class MediaService {
     if (!isValidHandle(handle) || !isValidBasename(basename)) return null;
     const row = await findPublicImage(this.db, handle, basename);
     if (!row) return null;
-    const etag = `"${basename.slice(0, basename.indexOf('.'))}"`;
+    const etag = imageEtag(basename);
     if (!withBody) {
       const info = await this.files.stat(handle, basename);
       return info && { contentType: row.content_type, bytes: info.bytes, modifiedAt: info.modifiedAt, etag };

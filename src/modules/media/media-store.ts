@@ -7,7 +7,7 @@ export interface StoredFileInfo {
   modifiedAt: Date;
 }
 
-/** One stored image file, as housekeeping lists them. */
+/** One stored image file (an image or a variant of one), as housekeeping lists them. */
 export interface StoredObject {
   handle: string;
   basename: string;
@@ -39,8 +39,9 @@ export interface MediaStore {
    */
   check(): Promise<void>;
   /**
-   * Up to `limit` stored image files in the order of `<handle>/<basename>`, starting after the
-   * position `after` (null: from the start). Anything that is not an image file is skipped.
+   * Up to `limit` stored image files (images and their variants) in the order of
+   * `<handle>/<basename>`, starting after the position `after` (null: from the start). Anything
+   * that is not an image or variant file is skipped.
    */
   list(after: string | null, limit: number): Promise<StoredObjectPage>;
   /**

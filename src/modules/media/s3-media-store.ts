@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3StoreConfig } from '../../config/config.js';
-import { isValidBasename, isValidHandle } from './image-refs.js';
-import { IMAGE_FORMAT_INFO } from './image-types.js';
+import { isValidHandle } from './image-refs.js';
+import { isStoredFileName, VARIANT_FORMAT_INFO } from './image-variants.js';
 import {
   listPosition,
   type MediaStore,
@@ -23,7 +23,7 @@ import {
 } from './media-store.js';
 
 const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
-  Object.values(IMAGE_FORMAT_INFO).map((info) => [info.extension, info.contentType]),
+  Object.values(VARIANT_FORMAT_INFO).map((info) => [info.extension, info.contentType]),
 );
 
 /** The SDK's answer for an object or bucket that is not there (HEAD has no error body, so no code). */
@@ -135,7 +135,7 @@ export class S3MediaStore implements MediaStore {
       last = entry.Key.slice(this.config.prefix.length);
       const [handle, basename, ...rest] = last.split('/');
       // Keys this service did not write (other prefixes, other files) are never touched.
-      if (rest.length > 0 || !isValidHandle(handle) || !isValidBasename(basename ?? '')) continue;
+      if (rest.length > 0 || !isValidHandle(handle) || !isStoredFileName(basename ?? '')) continue;
       objects.push({ handle, basename, modifiedAt: entry.LastModified ?? new Date() });
     }
     return { objects, next: page.IsTruncated && last !== null ? last : null };
@@ -152,7 +152,7 @@ export class S3MediaStore implements MediaStore {
   }
 
   private keyOf(handle: string, basename: string): string {
-    if (!isValidHandle(handle) || !isValidBasename(basename))
+    if (!isValidHandle(handle) || !isStoredFileName(basename))
       throw new Error(`Invalid media path ${handle}/${basename}`);
     return this.config.prefix + listPosition(handle, basename);
   }

@@ -146,6 +146,13 @@ export const PostListQuery = Type.Object(
 );
 export type PostListQueryInput = Static<typeof PostListQuery>;
 
+/** The Content API's list: published posts only, newest published first; the other conditions as above. */
+export const ContentPostListQuery = Type.Object(
+  { category_id: PostListQuery.properties.category_id, q: PostListQuery.properties.q, ...PageQuery },
+  { additionalProperties: false },
+);
+export type ContentPostListQueryInput = Static<typeof ContentPostListQuery>;
+
 export const PostPageSchema = Type.Object(
   { data: Type.Array(PostListItemSchema), meta: PageMetaSchema },
   { title: 'PostPage' },

@@ -32,7 +32,13 @@ import {
 } from './post-repository.js';
 import { checkPrecondition, lockAndCheck, type PostPrecondition } from './post-precondition.js';
 import { replaceSearchText, searchTerms, searchText } from './post-search.js';
-import type { CreatePostInput, PostListQueryInput, PostView, UpdatePostInput } from './post-schemas.js';
+import type {
+  ContentPostListQueryInput,
+  CreatePostInput,
+  PostListQueryInput,
+  PostView,
+  UpdatePostInput,
+} from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
 
@@ -238,6 +244,26 @@ export class PostService {
     const view = presentPost(post, this.presentContext(store, now));
     reads?.setPost(versions.content, store, id, view, post.published_at, now);
     return view;
+  }
+
+  /** A published post, or 404 for a draft, a scheduled post or none (the Content API). */
+  async getPublished(store: Store, id: number, versions: CacheVersions = NO_VERSIONS): Promise<PostView> {
+    const post = await this.get(store, id, versions);
+    if (post.status !== 'published') throw new ApiError('not_found');
+    return post;
+  }
+
+  /**
+   * The Content API's list: the management list's published-only filter (a condition of the
+   * query, so every page is full) in the order of publication, newest first.
+   */
+  async listPublished(
+    store: Store,
+    query: ContentPostListQueryInput,
+    application: string,
+    versions: CacheVersions = NO_VERSIONS,
+  ): Promise<PostPage> {
+    return this.list(store, { ...query, status: 'published', order_by: 'published_at' }, application, versions);
   }
 
   /** `application` is the listing key's: next_cursor is issued to the store and that application. */

@@ -5,3 +5,7 @@ export { renderErrorPage, renderNotFoundPage } from './storefront-pages.js';
 export { escapeHtml, html, trustedHtml, SafeHtml } from './html-template.js';
 export { PreviewLinks, type IssuedPreviewLink } from './preview-links.js';
 export * from './preview-link-schemas.js';
+export { PublishingService, type PublishedDocument } from './publishing-service.js';
+export { FEED_TYPES, type FeedFormat } from './feeds.js';
+export { SITEMAP_MAX_URLS } from './sitemaps.js';
+export { VIEW_BEACON_JS, VIEW_BEACON_SCRIPT_PATH, VIEW_REPEAT_MS } from './view-beacon.js';

@@ -3,6 +3,10 @@
 // is the one piece of user markup inserted as is.
 import { formatWithOffset } from '../../lib/time.js';
 import { html, trustedHtml, type SafeHtml } from './html-template.js';
+import { coverImage } from './responsive-image.js';
+import { feedLinks, richPreview } from './rich-preview.js';
+import { textExcerpt } from './text-excerpt.js';
+import { VIEW_BEACON_INTEGRITY } from './view-beacon.js';
 import type { CategoryLabel, IndexEntry, PreviewPost, VisiblePost } from './storefront-repository.js';
 import { STOREFRONT_CSS } from './storefront-style.js';
 
@@ -11,6 +15,8 @@ export interface PageStore {
   utcOffset: string;
   /** The service's own address of this store's pages: `<PUBLIC_BASE_URL>/s/<handle>`. */
   serviceBase: string;
+  /** The view beacon script's address (under PUBLIC_BASE_URL, named in the page's policy). */
+  beaconScriptUrl: string;
 }
 
 function layout(
@@ -19,6 +25,7 @@ function layout(
   head: SafeHtml | string,
   main: SafeHtml,
   banner: SafeHtml | string = '',
+  tail: SafeHtml | string = '',
 ): string {
   return html`<!doctype html>
 <html lang="zh-Hant-TW">
@@ -34,7 +41,7 @@ ${banner}<header class="site"><a href="${store.serviceBase}/blog">${store.name}<
 ${main}
 </main>
 <footer class="foot">${store.name}</footer>
-</body>
+${tail}</body>
 </html>
 `.value;
 }
@@ -65,18 +72,32 @@ function previewBanner(publishedAt: number | null, now: number, offset: string):
   return html`<p class="preview" role="status">預覽：${status}。此頁面只供持有連結的人檢視，不會被搜尋引擎收錄。</p>\n`;
 }
 
+/** The <head> of a published post's page: description, canonical link, feeds, rich previews. */
+function publicPostHead(store: PageStore, post: VisiblePost, canonicalUrl: string, coverUrl: string | null): SafeHtml {
+  const description = post.summary ?? textExcerpt(post.bodyHtml);
+  const preview = richPreview({
+    storeName: store.name,
+    utcOffset: store.utcOffset,
+    title: post.title,
+    summary: description || null,
+    canonicalUrl,
+    coverUrl,
+    publishedAt: post.publishedAt,
+    modifiedAt: post.updatedAt,
+  });
+  return html`${description ? html`<meta name="description" content="${description}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n${feedLinks(store.serviceBase, store.name)}${preview}`;
+}
+
 export function renderPostPage({ store, post, categories, coverUrl, canonicalUrl, preview }: PostPageInput): string {
-  const head = preview
-    ? html`<meta name="robots" content="noindex, nofollow">\n`
-    : html`${post.summary ? html`<meta name="description" content="${post.summary}">\n` : ''}<link rel="canonical" href="${canonicalUrl}">\n`;
+  const head =
+    preview || post.publishedAt === null
+      ? html`<meta name="robots" content="noindex, nofollow">\n`
+      : publicPostHead(store, { ...post, publishedAt: post.publishedAt }, canonicalUrl, coverUrl);
   // A list cannot sit inside a paragraph, so the date and the categories share a div.
   const categoryList = categories.length
-    ? html` · <ul class="categories">${categories.map((c) => html`<li>${c.name}</li>`)}</ul>`
+    ? html` · <ul class="categories">${categories.map((c) => html`<li><a href="${store.serviceBase}/blog/categories/${c.id}">${c.name}</a></li>`)}</ul>`
     : '';
-  const cover =
-    post.cover && coverUrl
-      ? html`<img class="cover" src="${coverUrl}" alt="${post.title}"${post.cover.width ? html` width="${post.cover.width}" height="${post.cover.height}"` : ''}>\n`
-      : '';
+  const cover = post.cover && coverUrl ? html`${coverImage(coverUrl, post.title, post.cover)}\n` : '';
   const main = html`<article>
 <h1>${post.title}</h1>
 <div class="meta">${post.publishedAt === null ? '草稿' : publishedTime(post.publishedAt, store.utcOffset)}${categoryList}</div>
@@ -85,7 +106,10 @@ ${trustedHtml(post.bodyHtml)}
 </div>
 </article>`;
   const title = `${preview ? '預覽：' : ''}${post.title} | ${store.name}`;
-  return layout(store, title, head, main, preview ? previewBanner(post.publishedAt, preview.now, store.utcOffset) : '');
+  if (preview) return layout(store, title, head, main, previewBanner(post.publishedAt, preview.now, store.utcOffset));
+  // The view beacon (view-beacon.ts): the page itself may come from a cache.
+  const beacon = html`<script src="${store.beaconScriptUrl}" integrity="${VIEW_BEACON_INTEGRITY}" crossorigin="anonymous" data-views="${store.serviceBase}/blog/posts/${post.id}/views" async></script>\n`;
+  return layout(store, title, head, main, '', beacon);
 }
 
 export interface IndexPageInput {
@@ -94,21 +118,29 @@ export interface IndexPageInput {
   /** Query value of the next (older) page, or null on the last page. */
   olderCursor: string | null;
   isFirstPage: boolean;
+  /** A category's page instead of the whole blog's. */
+  category?: { id: number; name: string };
 }
 
-export function renderIndexPage({ store, posts, olderCursor, isFirstPage }: IndexPageInput): string {
+export function renderIndexPage({ store, posts, olderCursor, isFirstPage, category }: IndexPageInput): string {
+  const listUrl = category ? `${store.serviceBase}/blog/categories/${category.id}` : `${store.serviceBase}/blog`;
   const items = posts.map(
     (p) => html`<li><h2><a href="${store.serviceBase}/blog/posts/${p.id}">${p.title}</a></h2>
 <p class="meta">${publishedTime(p.publishedAt, store.utcOffset)}</p>${p.summary ? html`<p>${p.summary}</p>` : ''}</li>
 `,
   );
-  const pager = html`<nav class="pager">${isFirstPage ? html`<span></span>` : html`<a href="${store.serviceBase}/blog" rel="first">最新文章</a>`}${
-    olderCursor ? html`<a href="${store.serviceBase}/blog?before=${olderCursor}" rel="next">較舊的文章</a>` : ''
+  const pager = html`<nav class="pager">${isFirstPage ? html`<span></span>` : html`<a href="${listUrl}" rel="first">最新文章</a>`}${
+    olderCursor ? html`<a href="${listUrl}?before=${olderCursor}" rel="next">較舊的文章</a>` : ''
   }</nav>`;
-  const main = html`<h1>部落格</h1>
+  const main = html`<h1>${category ? category.name : '部落格'}</h1>
 ${posts.length ? html`<ul class="posts">\n${items}</ul>` : html`<p>目前沒有文章。</p>`}
 ${pager}`;
-  return layout(store, `部落格 | ${store.name}`, '', main);
+  const description = category
+    ? `${store.name} 部落格「${category.name}」分類的文章`
+    : `${store.name} 部落格的最新文章`;
+  const head = html`<meta name="description" content="${description}">\n${feedLinks(store.serviceBase, store.name)}`;
+  const title = category ? `${category.name} | 部落格 | ${store.name}` : `部落格 | ${store.name}`;
+  return layout(store, title, head, main);
 }
 
 /** One page for every "not visible": unknown store, draft, scheduled, deleted, another store's. */

@@ -34,6 +34,7 @@ export interface IndexEntry {
   title: string;
   summary: string | null;
   publishedAt: number;
+  updatedAt: number;
 }
 
 export async function findStoreByHandle(db: Db, handle: string): Promise<StorefrontStore | null> {
@@ -105,19 +106,28 @@ export async function categoriesOf(db: Db, storeId: number, postId: number): Pro
   return rows.map((r) => ({ id: r.id, name: r.name, updatedAt: r.updated_at }));
 }
 
-/** Published posts, newest publish time first (id breaks ties), after a keyset position. */
+/** Published posts (of one category when given), newest publish time first (id breaks ties), after a keyset position. */
 export async function listVisiblePosts(
   db: Db,
   storeId: number,
   now: number,
   limit: number,
   before?: { publishedAt: number; id: number },
+  categoryId?: number,
 ): Promise<IndexEntry[]> {
   let q = db
     .selectFrom('posts')
-    .select(['id', 'title', 'summary', 'published_at'])
+    .select(['id', 'title', 'summary', 'published_at', 'updated_at'])
     .where('store_id', '=', storeId)
     .where('published_at', '<=', now);
+  if (categoryId !== undefined)
+    q = q.where('id', 'in', (eb) =>
+      eb
+        .selectFrom('post_categories')
+        .select('post_id')
+        .where('category_id', '=', categoryId)
+        .where('store_id', '=', storeId),
+    );
   if (before) {
     const { publishedAt, id } = before;
     q = q.where((eb) =>
@@ -125,5 +135,11 @@ export async function listVisiblePosts(
     );
   }
   const rows = await q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, publishedAt: r.published_at as number }));
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    summary: r.summary,
+    publishedAt: r.published_at as number,
+    updatedAt: r.updated_at,
+  }));
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { imagePublicRef } from '../media/index.js';
 import { storefrontBase } from '../stores/index.js';
 import { renderIndexPage, renderPostPage, type PageStore } from './storefront-pages.js';
+import { responsiveBody } from './responsive-image.js';
 import {
   categoriesOf,
   findAnyPost,
@@ -17,6 +18,8 @@ import {
   type VisiblePost,
 } from './storefront-repository.js';
 import type { PreviewLinks } from './preview-links.js';
+import { findCategory, isVisiblePost } from './publishing-repository.js';
+import { isRobot, VIEW_BEACON_SCRIPT_PATH, VIEW_BEACON_VERSION, ViewGate } from './view-beacon.js';
 import { ViewCounter } from './view-counter.js';
 
 export const INDEX_PAGE_SIZE = 20;
@@ -34,10 +37,16 @@ export interface RenderedPostPage {
 
 export interface RenderedIndexPage {
   html: string;
+  /** Newest update or publish time among the posts listed, the store and the category shown. */
+  lastModified: number;
 }
+
+/** What a view beacon did: counted, not counted (robot, repeat), or null for no such post. */
+export type BeaconResult = 'counted' | 'ignored' | null;
 
 export class StorefrontService {
   readonly views: ViewCounter;
+  readonly viewGate = new ViewGate();
 
   constructor(
     private readonly db: Db,
@@ -90,7 +99,7 @@ export class StorefrontService {
     categories.sort((a, b) => Number(b.id === post.defaultCategoryId) - Number(a.id === post.defaultCategoryId));
     const html = renderPostPage({
       store: this.pageStore(found),
-      post,
+      post: { ...post, bodyHtml: await this.responsiveBody(found, post) },
       categories,
       coverUrl: post.cover ? imagePublicRef(store.handle, post.cover.basename, this.publicBaseUrl).url : null,
       canonicalUrl: `${storefrontBase(store, this.publicBaseUrl)}/blog/posts/${post.id}`,
@@ -103,8 +112,24 @@ export class StorefrontService {
     };
   }
 
+  /** The body with responsive images (responsive-image.ts); its first image is lazy when a cover comes before it. */
+  private responsiveBody({ store }: StorefrontStore, post: VisiblePost | PreviewPost): Promise<string> {
+    const own = imagePublicRef(store.handle, '', this.publicBaseUrl);
+    return responsiveBody(this.db, store.id, [own.url, own.path], post.bodyHtml, post.cover !== null);
+  }
+
   /** A page of the store's published posts, newest publish time first; null for an unknown store or a malformed position. */
   async indexPage(handle: string, before: string | undefined): Promise<RenderedIndexPage | null> {
+    return this.listPage(handle, before);
+  }
+
+  /** A page of one category's published posts, paged like the index; null for a category not of this store. */
+  async categoryPage(handle: string, idText: string, before: string | undefined): Promise<RenderedIndexPage | null> {
+    if (!POST_ID.test(idText)) return null;
+    return this.listPage(handle, before, Number(idText));
+  }
+
+  private async listPage(handle: string, before: string | undefined, categoryId?: number) {
     let position: { publishedAt: number; id: number } | undefined;
     if (before !== undefined) {
       const m = INDEX_CURSOR.exec(before);
@@ -113,22 +138,48 @@ export class StorefrontService {
     }
     const found = await findStoreByHandle(this.db, handle);
     if (!found) return null;
+    const category = categoryId === undefined ? undefined : await findCategory(this.db, found.store.id, categoryId);
+    if (category === null) return null;
     const rows = await listVisiblePosts(
       this.db,
       found.store.id,
       this.clock.now().getTime(),
       INDEX_PAGE_SIZE + 1,
       position,
+      categoryId,
     );
     const posts = rows.slice(0, INDEX_PAGE_SIZE);
     const last = posts[posts.length - 1];
     const olderCursor = rows.length > INDEX_PAGE_SIZE && last ? `${last.publishedAt}.${last.id}` : null;
-    return { html: renderIndexPage({ store: this.pageStore(found), posts, olderCursor, isFirstPage: !position }) };
+    const html = renderIndexPage({
+      store: this.pageStore(found),
+      posts,
+      olderCursor,
+      isFirstPage: !position,
+      ...(category ? { category } : {}),
+    });
+    const lastModified = Math.max(
+      found.updatedAt,
+      category?.updatedAt ?? 0,
+      ...posts.map((p) => Math.max(p.publishedAt, p.updatedAt)),
+    );
+    return { html, lastModified };
   }
 
-  /** Counts one page view; never waits for the database (see ViewCounter). */
-  recordView(postId: number): void {
+  /**
+   * A view beacon from a post page: counts one view of a published post of this store unless
+   * the client names itself a robot or already counted one for this post just now (ViewGate).
+   */
+  async beacon(handle: string, idText: string, client: string, userAgent: string | undefined): Promise<BeaconResult> {
+    if (!POST_ID.test(idText)) return null;
+    const found = await findStoreByHandle(this.db, handle);
+    if (!found) return null;
+    const now = this.clock.now().getTime();
+    const postId = Number(idText);
+    if (!(await isVisiblePost(this.db, found.store.id, postId, now))) return null;
+    if (isRobot(userAgent) || !this.viewGate.admit(client, postId, now)) return 'ignored';
     this.views.record(postId);
+    return 'counted';
   }
 
   close(): Promise<void> {
@@ -136,6 +187,11 @@ export class StorefrontService {
   }
 
   private pageStore({ store }: StorefrontStore): PageStore {
-    return { name: store.name, utcOffset: store.utcOffset, serviceBase: `${this.publicBaseUrl}/s/${store.handle}` };
+    return {
+      name: store.name,
+      utcOffset: store.utcOffset,
+      serviceBase: `${this.publicBaseUrl}/s/${store.handle}`,
+      beaconScriptUrl: `${this.publicBaseUrl}${VIEW_BEACON_SCRIPT_PATH}?v=${VIEW_BEACON_VERSION}`,
+    };
   }
 }

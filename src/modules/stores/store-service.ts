@@ -47,6 +47,7 @@ export type StoreChanges = Partial<
     | 'storefront_base_url'
     | 'utc_offset'
     | 'webhooks_enabled'
+    | 'allowed_origins'
   >
 >;
 
@@ -69,6 +70,7 @@ export class StoreService {
       webhooks_enabled: input.webhooks === false ? 0 : 1,
       ...STORE_DEFAULTS,
       storefront_base_url: null,
+      allowed_origins: null,
       created_at: now,
       updated_at: now,
     };

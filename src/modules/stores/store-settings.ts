@@ -13,6 +13,8 @@ export interface Store {
   quotas: { postsPerDay: number; imagesPerDay: number };
   storefrontBaseUrl: string | null;
   utcOffset: string;
+  /** Web origins whose pages may call the Content API from a browser (CORS); empty: none. */
+  allowedOrigins: string[];
 }
 
 export interface StoreLimits {
@@ -70,6 +72,7 @@ export function storeFromRow(row: Selectable<StoresTable>): Store {
     quotas: { postsPerDay: row.posts_per_day, imagesPerDay: row.images_per_day },
     storefrontBaseUrl: row.storefront_base_url,
     utcOffset: row.utc_offset,
+    allowedOrigins: row.allowed_origins ? row.allowed_origins.split(',') : [],
   };
 }
 
