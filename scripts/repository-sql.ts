@@ -115,6 +115,7 @@ const SAMPLE_STORE_ROW = {
   emoji_allowed: 1,
   webhooks_enabled: 1,
   ...STORE_DEFAULTS,
+  allowed_origins: null,
   storefront_base_url: null,
   created_at: NOW,
   updated_at: NOW,
