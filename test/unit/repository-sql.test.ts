@@ -90,8 +90,9 @@ const PURE: Record<string, string[]> = {
 };
 
 /**
- * Files that build SQL whose statements are not recorded yet: their statements run inside
- * objects with state (a worker, a lease, a cache, a counter) that the recorder does not build.
+ * Files that build SQL whose statements are not recorded yet: statements run inside objects with
+ * state (a worker, a lease, a cache, a counter) that the recorder does not build, and the store
+ * front's and the allowed origins' repositories, to be listed in scripts/repository-sql.ts.
  */
 const NOT_RECORDED = [
   'src/cache/shared-versions.ts',
@@ -101,7 +102,10 @@ const NOT_RECORDED = [
   'src/modules/housekeeping/housekeeping-lease.ts',
   'src/modules/idempotency/idempotency-service.ts',
   'src/modules/media/media-cleanup.ts',
+  'src/modules/storefront/image-size-repository.ts',
+  'src/modules/storefront/publishing-repository.ts',
   'src/modules/storefront/storefront-repository.ts',
+  'src/modules/stores/origin-repository.ts',
   'src/modules/storefront/view-counter.ts',
   'src/modules/webhooks/delivery-recovery.ts',
   'src/modules/webhooks/delivery-worker.ts',
