@@ -197,7 +197,6 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       findLiveImageId: (db) => media.findLiveImageId(db, 1, SAMPLE_IMAGE.basename),
       liveImagesAfter: (db) => media.liveImagesAfter(db, SAMPLE_IMAGE.id, 200),
       findVariantSource: (db) => media.findVariantSource(db, 'shop', SAMPLE_IMAGE.basename),
-      isImageLive: (db) => media.isImageLive(db, 1, SAMPLE_IMAGE.basename),
     },
   },
   posts: {

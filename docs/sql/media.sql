@@ -42,6 +42,3 @@ select "images"."id", "images"."basename", "stores"."handle" from "images" inner
 
 -- findVariantSource
 select "images"."width", "images"."content_type", "images"."store_id", "stores"."image_max_bytes", "stores"."image_max_pixels", "stores"."image_max_width", "stores"."image_max_gif_frames", "stores"."image_max_total_pixels" from "images" inner join "stores" on "stores"."id" = "images"."store_id" where "stores"."handle" = $1 and "images"."basename" = $2 and "images"."deleted_at" is null;
-
--- isImageLive
-select "id" from "images" where "store_id" = $1 and "basename" = $2 and "deleted_at" is null;

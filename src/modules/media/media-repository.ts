@@ -114,18 +114,6 @@ export async function findVariantSource(db: Db, handle: string, basename: string
   );
 }
 
-/** Whether the store still has the image live (a variant made meanwhile is kept only then). */
-export async function isImageLive(db: Db, storeId: number, basename: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('images')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('basename', '=', basename)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertImage(trx: Db, row: ImageRow): Promise<void> {
   await trx.insertInto('images').values(row).execute();
 }
@@ -189,7 +177,7 @@ export async function restoreImage(trx: Db, storeId: number, imageId: string): P
     .execute();
 }
 
-/** The id of the store's live image under `basename` (image-lookup.ts). */
+/** The id of the store's live image under `basename` (image-lookup.ts; a variant made meanwhile is kept only when there is one). */
 export async function findLiveImageId(db: Db, storeId: number, basename: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('images')
