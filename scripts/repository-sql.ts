@@ -2,8 +2,10 @@
 // (and that of the other files that build SQL, as docs/sql/<file>.sql) so a review of a query
 // change shows the statements that will run. Each function below is called
 // with sample arguments on a Kysely whose driver only records the compiled statements (every
-// statement "returns" one empty row and one changed row, so a function reaches all of its
-// statements); nothing touches a database.
+// statement "returns" one sample row and changes one row, so a function reaches all of its
+// statements); nothing touches a database. Where the statements run inside an object with state
+// (a worker, a lease, a counter), the object is built on that Kysely, its other collaborators
+// (clock, Redis, media store, HTTP sender) standing in so that nothing leaves the process.
 //   npx tsx scripts/repository-sql.ts    regenerate (after changing a repository query)
 // test/unit/repository-sql.test.ts fails while a committed file is stale.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -49,6 +51,26 @@ import * as expiredRows from '../src/modules/housekeeping/expired-rows.js';
 import { storeFromRow } from '../src/modules/stores/store-settings.js';
 import { sql } from 'kysely';
 import * as webhooks from '../src/modules/webhooks/webhook-repository.js';
+import * as origins from '../src/modules/stores/origin-repository.js';
+import * as imageSizes from '../src/modules/storefront/image-size-repository.js';
+import * as publishing from '../src/modules/storefront/publishing-repository.js';
+import * as storefront from '../src/modules/storefront/storefront-repository.js';
+import type { DatabaseHandle } from '../src/db/database.js';
+import { ManualClock } from '../src/lib/clock.js';
+import { versionSource } from '../src/cache/versions.js';
+import { SharedVersions } from '../src/cache/shared-versions.js';
+import type { Redis } from 'ioredis';
+import { EventFeed } from '../src/modules/events/event-feed.js';
+import * as eventTypes from '../src/modules/events/event-types.js';
+import { IdempotencyService, storeResponse } from '../src/modules/idempotency/idempotency-service.js';
+import type { WriteTransactions } from '../src/db/group-commit.js';
+import { HousekeepingLease } from '../src/modules/housekeeping/housekeeping-lease.js';
+import * as mediaCleanup from '../src/modules/media/media-cleanup.js';
+import type { MediaStore } from '../src/modules/media/media-store.js';
+import { ViewCounter } from '../src/modules/storefront/view-counter.js';
+import { DeliveryRecovery } from '../src/modules/webhooks/delivery-recovery.js';
+import { WebhookWorker, failWaitingDeliveries } from '../src/modules/webhooks/delivery-worker.js';
+import type { SendOutcome } from '../src/modules/webhooks/http-sender.js';
 
 export const SQL_DOCS_DIR = resolve(import.meta.dirname, '../docs/sql');
 
@@ -60,6 +82,8 @@ interface RepositorySql {
   calls: Record<string, Call>;
   /** The row every statement "returns" (default `{ id: 1 }`), where the code reads more of it. */
   row?: Record<string, unknown>;
+  /** The rows every statement "changes" (default 1), where the code goes on when none changed. */
+  changed?: number;
 }
 
 const NOW = 1_700_000_000_000;
@@ -132,6 +156,45 @@ const CREATE_WRITES = {
 };
 const CREATED = { id: 2, eventBody: '{}', response: null };
 const EVENT = { id: 'evt_sample', storeId: 1, type: 'post.created', body: '{}', at: NOW };
+const engineOfDb = (db: Db): Engine => (isPostgres(db) ? 'postgres' : 'sqlite');
+const SCOPE = { storeId: 1, application: 'app', key: 'idem-1' };
+/** The collaborators of the objects whose statements are recorded: nothing real behind them. */
+const NO_REDIS = { defineCommand: () => undefined, on: () => undefined } as unknown as Redis;
+/** A media store holding one file written long ago, whose removals all succeed. */
+const ONE_OLD_FILE = {
+  list: async () => ({ objects: [{ handle: 'shop', basename: 'orphan.png', modifiedAt: new Date(0) }], next: null }),
+  remove: async () => undefined,
+} as unknown as MediaStore;
+/** Runs the insert, then answers as the database does when the key's record already exists. */
+const KEY_TAKEN: (db: Db) => WriteTransactions = (db) => ({
+  run: async (work) => {
+    await work(db, () => undefined);
+    throw Object.assign(new Error('duplicate key'), { code: '23505' });
+  },
+});
+const worker = (db: Db, outcome: SendOutcome) =>
+  new WebhookWorker(db, engineOfDb(db), new ManualClock(NOW), {
+    allowPrivateTargets: false,
+    resolver: async () => [{ address: '93.184.216.34', family: 4 }],
+    sender: async () => outcome,
+  });
+const DELIVERY_ROW = {
+  id: 'whd_sample',
+  store_id: 1,
+  endpoint_id: SAMPLE_ENDPOINT.id,
+  event_id: 'evt_sample',
+  event_type: 'post.created',
+  status: 'failed',
+  attempts: 1,
+  last_attempt_at: NOW,
+  last_response_status: 500,
+  next_attempt_at: null,
+  waiting_reason: null,
+  lease_token: 'lease',
+  lease_until: null,
+  retry_of: null,
+  created_at: NOW,
+};
 const SUBSCRIBERS = { storeId: 1, eventId: EVENT.id, type: EVENT.type, at: NOW, idPrefix: 'whd_sample' };
 
 export const REPOSITORIES: Record<string, RepositorySql> = {
@@ -341,6 +404,206 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
       countTimeout: (db) => webhooks.countTimeout(db, SAMPLE_ENDPOINT.id, 3, NOW + 300_000),
     },
   },
+  origins: {
+    source: 'src/modules/stores/origin-repository.ts',
+    calls: {
+      selectAllowedOrigins: (db) => origins.selectAllowedOrigins(db),
+    },
+  },
+  'image-sizes': {
+    source: 'src/modules/storefront/image-size-repository.ts',
+    calls: {
+      'imageSizes (two images)': (db) => imageSizes.imageSizes(db, 1, ['a.png', 'b.png']),
+    },
+  },
+  publishing: {
+    source: 'src/modules/storefront/publishing-repository.ts',
+    calls: {
+      'listFeedPosts (then their categories)': (db) => publishing.listFeedPosts(db, 1, NOW, 20),
+      findCategory: (db) => publishing.findCategory(db, 1, 2),
+      sitemapPosts: (db) => publishing.sitemapPosts(db, 1, NOW),
+      sitemapCategories: (db) => publishing.sitemapCategories(db, 1, NOW),
+      publicStoreHandles: (db) => publishing.publicStoreHandles(db, 1000),
+      isVisiblePost: (db) => publishing.isVisiblePost(db, 1, 2, NOW),
+    },
+  },
+  storefront: {
+    source: 'src/modules/storefront/storefront-repository.ts',
+    // findStoreByHandle reads the whole store row.
+    row: SAMPLE_STORE_ROW,
+    calls: {
+      findStoreByHandle: (db) => storefront.findStoreByHandle(db, 'shop'),
+      findAnyPost: (db) => storefront.findAnyPost(db, 1, 2),
+      findVisiblePost: (db) => storefront.findVisiblePost(db, 1, 2, NOW),
+      categoriesOf: (db) => storefront.categoriesOf(db, 1, 2),
+      'listVisiblePosts (first page)': (db) => storefront.listVisiblePosts(db, 1, NOW, 21),
+      'listVisiblePosts (of a category, after a cursor)': (db) =>
+        storefront.listVisiblePosts(db, 1, NOW, 21, { publishedAt: NOW, id: 9 }, 3),
+    },
+  },
+  'event-feed': {
+    source: 'src/modules/events/event-feed.ts',
+    row: {
+      id: 'evt_sample',
+      type: 'post.created',
+      body: '{"type":"post.created","timestamp":"2023-11-14T22:13:20Z","data":{}}',
+      sequence: 4,
+      last_sequence: 5,
+      purged_through: 1,
+    },
+    calls: {
+      'EventFeed.get': (db) => new EventFeed(db, engineOfDb(db), 30).get(SAMPLE_STORE, 'evt_sample'),
+      'EventFeed.list (first page)': (db) => new EventFeed(db, engineOfDb(db), 30).list(SAMPLE_STORE, {}),
+      'EventFeed.list (of two types, after a cursor)': (db) =>
+        new EventFeed(db, engineOfDb(db), 30).list(SAMPLE_STORE, { after: '3', types: 'post.created,category.*' }),
+    },
+  },
+  'event-types': {
+    source: 'src/modules/events/event-types.ts',
+    calls: {
+      // A condition only: delivery-enqueue.sql shows it in the statements that run.
+      'subscribesSql (as the condition of a select of endpoints)': (db) =>
+        db
+          .selectFrom('webhook_endpoints')
+          .select('id')
+          .where(eventTypes.subscribesSql(engineOfDb(db), sql.ref('events'), 'post.created'))
+          .execute(),
+    },
+  },
+  idempotency: {
+    source: 'src/modules/idempotency/idempotency-service.ts',
+    // A record past retention, for the take-over.
+    row: { id: 1, state: 'completed', request_hash: 'hash', created_at: 0, expires_at: 0 },
+    calls: {
+      storeResponse: (db) => storeResponse(db, { scope: SCOPE, statusCode: 201, body: '{}', location: '/v1/posts/2' }),
+      'IdempotencyService.begin (a new record)': (db) =>
+        new IdempotencyService(db, new ManualClock(NOW)).begin(SCOPE, 'hash'),
+      'IdempotencyService.begin (the key taken by a record past retention)': (db) =>
+        new IdempotencyService(db, new ManualClock(NOW), KEY_TAKEN(db)).begin(SCOPE, 'hash'),
+      'IdempotencyService.release': (db) => new IdempotencyService(db, new ManualClock(NOW)).release(SCOPE),
+      'IdempotencyService.purgeExpired': (db) => new IdempotencyService(db, new ManualClock(NOW)).purgeExpired(),
+    },
+  },
+  'housekeeping-lease': {
+    source: 'src/modules/housekeeping/housekeeping-lease.ts',
+    // The lease is held: acquiring it goes on to take it over from an expired holder.
+    changed: 0,
+    calls: {
+      'HousekeepingLease.acquire (held, then taken over if expired)': (db) => new HousekeepingLease(db).acquire(NOW),
+      'HousekeepingLease.renew': (db) => new HousekeepingLease(db).renew(NOW),
+      'HousekeepingLease.release': (db) => new HousekeepingLease(db).release(),
+      'HousekeepingLease.mediaCursor': (db) => new HousekeepingLease(db).mediaCursor(),
+      'HousekeepingLease.saveMediaCursor': (db) => new HousekeepingLease(db).saveMediaCursor('shop/a.png'),
+    },
+  },
+  'media-cleanup': {
+    source: 'src/modules/media/media-cleanup.ts',
+    row: { image_id: SAMPLE_IMAGE.id, basename: SAMPLE_IMAGE.basename, width: 1, deleted_at: NOW, handle: 'shop' },
+    calls: {
+      'removeOwedFiles (one owed removal)': (db) => mediaCleanup.removeOwedFiles(db, ONE_OLD_FILE, NOW, 100),
+      'sweepOrphanFiles (one old file)': (db) => mediaCleanup.sweepOrphanFiles(db, ONE_OLD_FILE, NOW, null, 100),
+    },
+  },
+  versions: {
+    source: 'src/cache/versions.ts',
+    calls: {
+      // On SQLite the versions are read in the process (PRAGMA data_version), not by a statement.
+      'versionSource (PostgreSQL only; a read of one store)': async (db) =>
+        isPostgres(db) ? versionSource({ engine: 'postgres', db } as DatabaseHandle).read(1) : null,
+    },
+  },
+  'shared-versions': {
+    source: 'src/cache/shared-versions.ts',
+    row: { horizon: '100', identity: 'db', changed: null },
+    calls: {
+      'SharedVersions.horizonNow (PostgreSQL only)': (db) =>
+        isPostgres(db) ? sharedVersions(db).horizonNow() : Promise.resolve(null),
+      'SharedVersions.dropChangedSince (PostgreSQL only; every store)': (db) =>
+        isPostgres(db) ? sharedVersions(db).dropChangedSince(null, 'unequal') : Promise.resolve(null),
+      'SharedVersions.dropChangedSince (PostgreSQL only; changed since a horizon)': (db) =>
+        isPostgres(db) ? sharedVersions(db).dropChangedSince('100', 'behind') : Promise.resolve(null),
+    },
+  },
+  'view-counter': {
+    source: 'src/modules/storefront/view-counter.ts',
+    calls: {
+      'ViewCounter.flush (one view of a post, two of another)': (db) => {
+        const counter = new ViewCounter(db);
+        counter.record(2);
+        counter.record(3);
+        counter.record(3);
+        return counter.flush();
+      },
+    },
+  },
+  'delivery-recovery': {
+    source: 'src/modules/webhooks/delivery-recovery.ts',
+    row: {
+      ...DELIVERY_ROW,
+      events: '["*"]',
+      enabled: 1,
+      started_at: NOW,
+      finished: 1,
+      duration_ms: 12,
+      response_status: 200,
+      error: null,
+      response_excerpt: 'ok',
+      n: 1,
+      first: 4,
+      last: 4,
+    },
+    calls: {
+      'DeliveryRecovery.get': (db) =>
+        new DeliveryRecovery(db, engineOfDb(db), new ManualClock(NOW)).get(
+          SAMPLE_STORE,
+          SAMPLE_ENDPOINT.id,
+          'whd_sample',
+        ),
+      'DeliveryRecovery.retry': (db) =>
+        new DeliveryRecovery(db, engineOfDb(db), new ManualClock(NOW)).retry(
+          SAMPLE_STORE,
+          SAMPLE_ENDPOINT.id,
+          'whd_sample',
+        ),
+      'DeliveryRecovery.replay (of a time range)': (db) =>
+        new DeliveryRecovery(db, engineOfDb(db), new ManualClock(NOW)).replay(SAMPLE_STORE, SAMPLE_ENDPOINT.id, {
+          since: '2023-11-14T00:00:00Z',
+          until: '2023-11-15T00:00:00Z',
+        }),
+    },
+  },
+  'delivery-worker': {
+    source: 'src/modules/webhooks/delivery-worker.ts',
+    // A claimed delivery of an endpoint disabled meanwhile, so a failed attempt reaches every statement.
+    row: {
+      ...DELIVERY_ROW,
+      status: 'pending',
+      attempts: 0,
+      url: SAMPLE_ENDPOINT.url,
+      secret: SAMPLE_ENDPOINT.secret,
+      previous_secret: null,
+      previous_secret_until: null,
+      body: '{}',
+      handle: 'shop',
+      sequence: 4,
+      enabled: 0,
+      webhooks_enabled: 1,
+    },
+    calls: {
+      'WebhookWorker.claim': (db) => worker(db, { status: 200 }).claim(8),
+      'WebhookWorker.pollOnce (one delivery, answered 200)': async (db) => {
+        const w = worker(db, { status: 200 });
+        await w.pollOnce();
+        await w.idle();
+      },
+      'WebhookWorker.pollOnce (one delivery, answered 500)': async (db) => {
+        const w = worker(db, { status: 500 });
+        await w.pollOnce();
+        await w.idle();
+      },
+      failWaitingDeliveries: (db) => failWaitingDeliveries(db, SAMPLE_ENDPOINT.id),
+    },
+  },
   'create-statement': {
     source: 'src/modules/posts/create-statement.ts',
     calls: {
@@ -488,13 +751,21 @@ export const REPOSITORIES: Record<string, RepositorySql> = {
   },
 };
 
+function sharedVersions(db: Db): SharedVersions {
+  return new SharedVersions(NO_REDIS, db, 'blog:', 'secret', 'db', () => undefined);
+}
+
 /** A Kysely of `engine` that sends nothing and keeps the SQL of every statement. */
-function recordingDb(engine: Engine, row: Record<string, unknown> = { id: 1 }): { db: Db; statements: string[] } {
+function recordingDb(
+  engine: Engine,
+  row: Record<string, unknown> = { id: 1 },
+  changed = 1,
+): { db: Db; statements: string[] } {
   const statements: string[] = [];
   const connection: DatabaseConnection = {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
       statements.push(query.sql);
-      return { rows: [row as R], numAffectedRows: 1n };
+      return { rows: [row as R], numAffectedRows: BigInt(changed) };
     },
     streamQuery() {
       throw new Error('not recorded');
@@ -521,8 +792,13 @@ function recordingDb(engine: Engine, row: Record<string, unknown> = { id: 1 }): 
   return { db, statements };
 }
 
-async function statementsOf(call: Call, engine: Engine, row?: Record<string, unknown>): Promise<string[]> {
-  const { db, statements } = recordingDb(engine, row);
+async function statementsOf(
+  call: Call,
+  engine: Engine,
+  row?: Record<string, unknown>,
+  changed?: number,
+): Promise<string[]> {
+  const { db, statements } = recordingDb(engine, row, changed);
   await call(db);
   return statements;
 }
@@ -532,15 +808,15 @@ const samePlaceholders = (sql: string) => sql.replace(/\$\d+/g, '?');
 
 /** The contents of docs/sql/<module>.sql. */
 export async function repositorySql(module: string): Promise<string> {
-  const { source, calls, row } = REPOSITORIES[module];
+  const { source, calls, row, changed } = REPOSITORIES[module];
   const lines = [
     `-- The statements of ${source}, in order, with sample arguments.`,
     '-- Generated by scripts/repository-sql.ts; do not edit: run `npx tsx scripts/repository-sql.ts` after changing a query.',
     '',
   ];
   for (const [name, call] of Object.entries(calls)) {
-    const sqlite = await statementsOf(call, 'sqlite', row);
-    const postgres = await statementsOf(call, 'postgres', row);
+    const sqlite = await statementsOf(call, 'sqlite', row, changed);
+    const postgres = await statementsOf(call, 'postgres', row, changed);
     lines.push(`-- ${name}`);
     if (sqlite.map(samePlaceholders).join('\n') === postgres.map(samePlaceholders).join('\n')) {
       lines.push(...postgres.map((s) => `${s};`));
