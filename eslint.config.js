@@ -6,6 +6,31 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Where a query starts: `db.selectFrom(…)` and the like. */
+const BUILDER_STARTS =
+  '/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeTakeFirst|executeTakeFirstOrThrow)$/';
+const SQL_MESSAGE = 'SQL belongs in a *-repository.ts file (or src/db/): move the query there and call it.';
+
+/** Files outside repositories that may build SQL, each with why. Keep it short. */
+export const SQL_EXCEPTIONS = {
+  // Statements shared by PostgreSQL's one-statement post create (docs/performance.md): each is
+  // the rule's own SQL, spliced into create-statement.ts as a CTE and run alone elsewhere.
+  'src/modules/posts/create-statement.ts': 'the post create as one data-modifying CTE',
+  'src/modules/posts/duplicate-window.ts': "the fingerprint claim's upsert, a CTE of the create",
+  'src/modules/posts/post-search.ts': "the search rows and the engines' different match SQL",
+  'src/modules/audit/audit-recorder.ts': "the audit row's insert, a CTE of the create",
+  'src/modules/quotas/quota-service.ts': "the quota unit's conditional upsert, a CTE of the create",
+  'src/modules/idempotency/idempotency-service.ts': "the replay record's completion, a CTE of the create",
+  'src/modules/events/*.ts': 'the outbox, the enqueue statement, the queue bound and the feed: CTEs of the create',
+  // Work whose SQL is the work: claiming with SKIP LOCKED, recovery, per-engine batch deletes.
+  'src/modules/webhooks/{attempt-log,delivery-claim,delivery-recovery,delivery-worker}.ts':
+    "the delivery worker's claim, attempts and recovery statements",
+  'src/modules/housekeeping/*.ts': 'batched deletes of expired rows and the lease, per engine',
+  'src/modules/media/media-cleanup.ts': 'the owed file removals, claimed and forgotten in batches',
+  'src/cache/{versions,shared-versions}.ts': 'reading cache_versions on every request, per engine',
+  'src/modules/storefront/view-counter.ts': "the view counter's additive batch update",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -85,6 +110,31 @@ export default tseslint.config(
         { allowThrowingAny: true, allowThrowingUnknown: true },
       ],
     },
+  },
+  // SQL belongs to repositories: Kysely's query builders and the `sql` tag only in
+  // `*-repository.ts`, `src/db/` (migrations included) and the files named in SQL_EXCEPTIONS below
+  // (docs/architecture.md, "Modules and repositories"). test/unit/sql-boundary.test.ts shows the
+  // rule failing on a query outside them.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', importNames: ['sql', 'CompiledQuery'], message: SQL_MESSAGE }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression > MemberExpression.callee > Identifier.property[name=${BUILDER_STARTS}]`,
+          message: SQL_MESSAGE,
+        },
+        { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: SQL_MESSAGE },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*-repository.ts', 'src/db/**/*.ts', ...Object.keys(SQL_EXCEPTIONS)],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
   {
     // Kysely's documented migration type: a migration must not depend on today's schema types.

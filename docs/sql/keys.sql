@@ -21,3 +21,9 @@ select * from "api_keys" where "key_id" = $1;
 
 -- listKeys
 select * from "api_keys" where "store_id" = $1 order by "created_at", "key_id";
+
+-- listExpiringKeys (of one store)
+select * from "api_keys" where "revoked_at" is null and "expires_at" > $1 and "expires_at" <= $2 and "store_id" = $3 order by "store_id", "expires_at", "key_id";
+
+-- countExpiringKeys
+select count(*) as "keys" from "api_keys" where "revoked_at" is null and "expires_at" > $1 and "expires_at" <= $2;

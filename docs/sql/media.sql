@@ -33,3 +33,12 @@ delete from "media_deletions" where "image_id" = $1;
 update "images" set "deleted_at" = $1 where "id" = $2;
 delete from "media_deletions" where "image_id" = $1;
 delete from "audit_events" where "store_id" = $1 and "resource_type" = $2 and "resource_id" = $3 and "action" = $4;
+
+-- findLiveImageId
+select "id" from "images" where "store_id" = $1 and "basename" = $2 and "deleted_at" is null;
+
+-- liveImagesAfter
+select "images"."id", "images"."basename", "stores"."handle" from "images" inner join "stores" on "stores"."id" = "images"."store_id" where "images"."deleted_at" is null and "images"."id" > $1 order by "images"."id" limit $2;
+
+-- findVariantSource
+select "images"."width", "images"."content_type", "images"."store_id", "stores"."image_max_bytes", "stores"."image_max_pixels", "stores"."image_max_width", "stores"."image_max_gif_frames", "stores"."image_max_total_pixels" from "images" inner join "stores" on "stores"."id" = "images"."store_id" where "stores"."handle" = $1 and "images"."basename" = $2 and "images"."deleted_at" is null;

@@ -24,11 +24,18 @@ select "post_id", "category_id" from "post_categories" where "post_id" in (?) or
 insert into "posts" ("store_id", "title", "summary", "body_html", "warnings", "cover_image_id", "default_category_id", "published_at", "view_count", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning "id";
 
 -- replaceCategories (two categories)
+-- on PostgreSQL
 delete from "post_categories" where "post_id" = $1;
-insert into "post_categories" ("post_id", "category_id", "store_id") values ($1, $2, $3), ($4, $5, $6);
+insert into "post_categories" ("post_id", "category_id", "store_id") SELECT $1::bigint, c, $2::bigint FROM unnest($3::bigint[]) AS c;
+-- on SQLite
+delete from "post_categories" where "post_id" = ?;
+insert into "post_categories" ("post_id", "category_id", "store_id") values (?, ?, ?), (?, ?, ?);
 
 -- addCategoryLinks (two categories)
-insert into "post_categories" ("post_id", "category_id", "store_id") values ($1, $2, $3), ($4, $5, $6);
+-- on PostgreSQL
+insert into "post_categories" ("post_id", "category_id", "store_id") SELECT $1::bigint, c, $2::bigint FROM unnest($3::bigint[]) AS c;
+-- on SQLite
+insert into "post_categories" ("post_id", "category_id", "store_id") values (?, ?, ?), (?, ?, ?);
 
 -- lockPost
 update "posts" set "updated_at" = "updated_at" where "id" = $1 and "store_id" = $2;
@@ -60,3 +67,27 @@ delete from "post_search_store" where "rowid" = ?;
 delete from "content_fingerprints" where "store_id" = ? and "post_id" = ?;
 delete from "delete_confirmations" where "post_id" = ?;
 delete from "posts" where "id" = ? and "store_id" = ?;
+
+-- storeCategoryIds (two ids)
+select "id" from "categories" where "store_id" = $1 and "id" in ($2, $3);
+
+-- updatePostRow (every field)
+update "posts" set "title" = $1, "summary" = $2, "body_html" = $3, "warnings" = $4, "cover_image_id" = $5, "default_category_id" = $6, "updated_at" = $7 where "id" = $8 and "store_id" = $9;
+
+-- updatePostRow (title only)
+update "posts" set "title" = $1, "cover_image_id" = $2, "default_category_id" = $3, "updated_at" = $4 where "id" = $5 and "store_id" = $6;
+
+-- addProductLink
+insert into "post_product_links" ("store_id", "post_id", "product_id", "created_at") values ($1, $2, $3, $4) on conflict ("post_id", "product_id") do nothing;
+
+-- removeProductLink
+delete from "post_product_links" where "post_id" = $1 and "product_id" = $2;
+
+-- productIdsOf
+select "product_id" from "post_product_links" where "post_id" = $1 order by "product_id";
+
+-- dueSchedules
+select * from "webhook_schedules" where "due_at" <= $1 order by "due_at" limit $2;
+
+-- takeSchedule
+delete from "webhook_schedules" where "post_id" = $1 and "due_at" = $2;

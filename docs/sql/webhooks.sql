@@ -59,3 +59,13 @@ select "d"."id", "d"."event_id", "ev"."type" as "event_type", "d"."status", "d".
     when d.status = 'pending' and d.next_attempt_at is null then 'store_queue_full'
     when d.status = 'pending' and e.circuit_open_until > $1 then 'circuit_open'
     else null end as "waiting_reason" from "webhook_deliveries" as "d" inner join "webhook_events" as "ev" on "ev"."id" = "d"."event_id" inner join "webhook_endpoints" as "e" on "e"."id" = "d"."endpoint_id" where "d"."store_id" = $2 and "d"."endpoint_id" = $3 and "d"."status" = $4 and "ev"."type" like $5 and "d"."created_at" >= $6 and "d"."created_at" < $7 and ("d"."created_at", "d"."id") < ($8, $9) order by "d"."created_at" desc, "d"."id" desc limit $10;
+
+-- dueDeliveryStats
+select count(*) as "due", min("next_attempt_at") as "oldest" from "webhook_deliveries" where "status" = $1 and "next_attempt_at" <= $2;
+
+-- closeCircuit
+update "webhook_endpoints" set "consecutive_timeouts" = $1, "circuit_open_until" = $2 where "id" = $3 and ("consecutive_timeouts" > $4 or "circuit_open_until" is not null);
+
+-- countTimeout
+update "webhook_endpoints" set "consecutive_timeouts" = "consecutive_timeouts" + $1 where "id" = $2;
+update "webhook_endpoints" set "circuit_open_until" = $1 where "id" = $2 and "consecutive_timeouts" >= $3;

@@ -1,8 +1,10 @@
-// Back-office operations: product links of posts (not offered by the API), and renaming,
-// moving and deleting categories (the same service as PATCH and DELETE /v1/blog/categories/{id}).
+// Back-office operations: product links of posts (not offered by the API; audited as its writes
+// are, by posts' ProductLinks), and renaming, moving and deleting categories (the same service as
+// PATCH and DELETE /v1/blog/categories/{id}).
 import type { AppContext } from '../context.js';
 import { ApiError } from '../lib/api-error.js';
 import type { Actor } from '../modules/audit/index.js';
+import { ProductLinks } from '../modules/posts/index.js';
 import type { Store } from '../modules/stores/index.js';
 import { CommandError, parse, requirePositional, UsageError } from './cli-support.js';
 
@@ -41,27 +43,9 @@ export async function postCommand(ctx: AppContext, sub: string | undefined, args
   const store = await storeOf(ctx, requirePositional(positionals, 0, 'store handle'));
   const postId = idArg(positionals, 1, 'post_id');
   const productId = requirePositional(positionals, 2, 'product_id');
-  await run(() => ctx.posts.require(store, postId));
-  if (sub === 'link-product') {
-    await ctx.db
-      .insertInto('post_product_links')
-      .values({ store_id: store.id, post_id: postId, product_id: productId, created_at: ctx.clock.now().getTime() })
-      .onConflict((oc) => oc.columns(['post_id', 'product_id']).doNothing())
-      .execute();
-  } else {
-    await ctx.db
-      .deleteFrom('post_product_links')
-      .where('post_id', '=', postId)
-      .where('product_id', '=', productId)
-      .execute();
-  }
-  const links = await ctx.db
-    .selectFrom('post_product_links')
-    .select('product_id')
-    .where('post_id', '=', postId)
-    .orderBy('product_id')
-    .execute();
-  return { store: store.handle, post_id: postId, product_ids: links.map((l) => l.product_id) };
+  const links = new ProductLinks(ctx.db, ctx.clock);
+  const productIds = await run(() => links.set(store, postId, productId, sub === 'link-product', operator(store)));
+  return { store: store.handle, post_id: postId, product_ids: productIds };
 }
 
 export async function categoryCommand(ctx: AppContext, sub: string | undefined, args: string[]): Promise<unknown> {

@@ -1,14 +1,15 @@
 // The two engines write the same rows. One sequence of writes through the HTTP API (creates, a
-// duplicate inside the window and one after it, the daily quota's edge, an idempotent replay,
-// an update, a publish, a schedule, an unpublish, a delete, category and image writes) runs on
+// duplicate inside the window and one after it, two creates of the same content at once, the
+// daily quota's edge, an idempotent replay, an update, a publish, a schedule, an unpublish, a
+// delete, category and image writes, test events, replays past the store's queue bound) runs on
 // SQLite and on PostgreSQL with the same injected clock, beside webhook endpoints subscribed to
 // every event, to some types and to none of them (and one disabled). Then every row the writes
-// left is read from both databases and compared: posts, their search text, category links,
-// fingerprints, audit events, the daily usage, the events (feed and webhook outbox), the
-// deliveries (of replays and test events too, and those held past the store's queue bound), the
-// idempotency records and the publish schedule, and the events feed as the API answers it.
-// Generated ids are replaced by their order of appearance with their shape kept (prefix,
-// alphabet, length), so a format that differs between the engines shows.
+// left is read from both databases and compared: posts, their search text and store-keyed
+// search keys, category links, fingerprints, audit events, the daily usage, the events (feed and
+// webhook outbox), the deliveries (of replays and test events too, and those held past the
+// store's queue bound), the idempotency records and the publish schedule, and the events feed as
+// the API answers it. Generated ids are replaced by their order of appearance with their shape
+// kept (prefix, alphabet, length), so a format that differs between the engines shows.
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { assertError } from '../helpers/assertions.js';
 import { solidImage } from '../helpers/image-fixtures.js';
 import { deleteImage, upload } from './media-support.js';
 import { STORE_QUEUE_LIMIT } from '../../src/modules/events/index.js';
+import { storeSearchTokens } from '../../src/lib/search-text.js';
 
 const MINUTE = 60_000;
 const ARTICLE =
@@ -28,6 +30,8 @@ interface Ids {
   storeId: number;
   posts: number[];
   categories: number[];
+  /** The idempotency key of the create that won the duplicate race. */
+  raceWinner?: string;
 }
 
 /** The writes, the same on each engine; returns the ids the API answered with, in order. */
@@ -100,10 +104,24 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   // After the window: accepted, and the fingerprint now names the new post.
   ids.posts.push((await ok(create('post-b', { title: first.title, body_html: ARTICLE }), 201)).id);
   tick();
-  for (const n of [3, 4, 5]) {
+  for (const n of [3, 4]) {
     ids.posts.push((await ok(create(`post-${n}`, { title: `Post ${n}`, body_html: `<p>Body ${n}</p>` }), 201)).id);
     tick();
   }
+  // The same content sent twice at once: one create wins, the other is refused naming it (the
+  // engines settle the race in different places; the rule and the rows are the same).
+  const race = { title: 'Post 5', body_html: '<p>Body 5</p>' };
+  const raced = await Promise.all([create('race-1', race), create('race-2', race)]);
+  assert.deepEqual(raced.map((r) => r.statusCode).sort(), [201, 409], raced.map((r) => r.body).join('\n'));
+  const winner = raced.find((r) => r.statusCode === 201)!.json();
+  assertError(
+    raced.find((r) => r.statusCode === 409)!,
+    'duplicate_content',
+    [{ field: 'post_id', issue: String(winner.id) }],
+  );
+  ids.posts.push(winner.id);
+  ids.raceWinner = raced[0].statusCode === 201 ? 'race-1' : 'race-2';
+  tick();
   // The sixth create of the day is over the quota of 5.
   const refused = await create('post-6', { title: 'Post 6', body_html: '<p>Body 6</p>' });
   assert.equal(refused.statusCode, 429, refused.body);
@@ -178,6 +196,13 @@ async function writeEverything(t: TestApp): Promise<Ids> {
   tick();
   await ok(req({ method: 'PATCH', url: `/v1/blog/categories/${news.id}`, key, body: { name: 'Archive' } }), 200);
   return ids;
+}
+
+/** PostgreSQL's key `<store>:<trigram>` spelled as SQLite's token `s<store>t<three code points in hex>`. */
+function asToken(key: string): string {
+  const colon = key.indexOf(':');
+  const hex = [...key.slice(colon + 1)].map((c) => c.codePointAt(0)!.toString(16).padStart(6, '0')).join('');
+  return `s${key.slice(0, colon)}t${hex}`;
 }
 
 /** Every row the writes left, and the feed as the API answers it, with generated ids replaced. */
@@ -288,6 +313,25 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
       (r: any) => postOrder(r.post_id),
     ),
   );
+  // The store-keyed search keys of each post: PostgreSQL's as stored, `<store>:<trigram>` keys made
+  // in SQL (post_search_keys), spelled as SQLite's tokens; SQLite's made from its stored search text
+  // by storeSearchTokens, as its create does (its FTS5 table keeps no copy of the tokens to read).
+  const storeless = (token: string) => token.replace(/^s\d+t/, 's<store>t');
+  const searchKeys =
+    t.config.database.engine === 'postgres'
+      ? (await sql<{ post_id: number; keys: string[] }>`SELECT post_id, keys FROM post_search`.execute(db)).rows.map(
+          (r) => ({ post_id: r.post_id, keys: r.keys.map(asToken) }),
+        )
+      : (
+          await sql<{ post_id: number; text: string }>`SELECT rowid AS post_id, text FROM post_search`.execute(db)
+        ).rows.map((r) => ({
+          post_id: r.post_id,
+          keys: storeSearchTokens(ids.storeId, r.text).split(' ').filter(Boolean),
+        }));
+  result.search_keys = sortBy(searchKeys, (r) => postOrder(r.post_id)).map((r) => ({
+    post: postRef(r.post_id),
+    keys: r.keys.map(storeless).sort(),
+  }));
   result.post_categories = rows(
     sortBy(await db.selectFrom('post_categories').selectAll().execute(), (r) => postOrder(r.post_id)),
   );
@@ -320,9 +364,15 @@ async function readEverything(t: TestApp, ids: Ids): Promise<Record<string, unkn
       (d) => eventOrder(d.event_id) * 100 + endpointOrder(d.endpoint_id),
     ),
   );
+  // Which of the two racing creates won may differ: their keys are named by the outcome.
+  const raceKey = (key: string) => (!key.startsWith('race-') ? key : key === ids.raceWinner ? 'race-won' : 'race-lost');
   result.idempotency_records = rows(
-    (await db.selectFrom('idempotency_records').selectAll().orderBy('idem_key').execute()).map(
-      ({ request_hash: _, ...row }) => row,
+    sortBy(
+      (await db.selectFrom('idempotency_records').selectAll().execute()).map(({ request_hash: _, ...row }) => ({
+        ...row,
+        idem_key: raceKey(row.idem_key),
+      })),
+      (r) => r.idem_key,
     ),
   );
   result.schedules = rows(
@@ -363,6 +413,7 @@ describe('engine parity: the rows each write leaves [sqlite, postgres]', { skip:
     'endpoints',
     'posts',
     'post_search',
+    'search_keys',
     'post_categories',
     'categories',
     'fingerprints',

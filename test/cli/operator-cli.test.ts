@@ -238,6 +238,29 @@ describeTenantApp('operator CLI', { tenant: false }, (suite) => {
     assert.match(other.stderr, /not_found/);
   });
 
+  it('audits each product link change as post.updated without a key, and a repeat not at all', async () => {
+    const { store, key } = await suite.t.tenant({ scopes: ['write_blog', 'read_audit'] });
+    const post = await createPost(suite.t, key);
+    const audited = async () =>
+      (await suite.t.request({ method: 'GET', url: '/v1/audit/events', key }))
+        .json()
+        .data.filter((e: any) => e.action === 'post.updated' && e.resource_id === String(post.id));
+    assert.equal((await cli(db, 'post', 'link-product', store.handle, String(post.id), 'sku-7')).code, 0);
+    const again = await cli(db, 'post', 'link-product', store.handle, String(post.id), 'sku-7');
+    assert.deepEqual(again.json.product_ids, ['sku-7']);
+    const unlinked = await cli(db, 'post', 'unlink-product', store.handle, String(post.id), 'sku-7');
+    assert.deepEqual(unlinked.json.product_ids, []);
+    assert.equal((await cli(db, 'post', 'unlink-product', store.handle, String(post.id), 'sku-7')).code, 0);
+    const events = await audited();
+    assert.equal(events.length, 2, JSON.stringify(events));
+    for (const event of events) {
+      assert.deepEqual(
+        [event.resource_type, event.key_id, event.application, event.request_id, event.changes],
+        ['post', null, null, null, ['product_ids']],
+      );
+    }
+  });
+
   it('runs migrations on demand (idempotent)', async () => {
     const res = await cli(db, 'migrate');
     assert.equal(res.code, 0, res.stderr);

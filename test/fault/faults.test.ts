@@ -8,8 +8,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
@@ -17,8 +15,8 @@ import pg from 'pg';
 import { postgresEngine } from '../helpers/engines.js';
 import { POSTGRES_ADMIN_URL } from '../helpers/database-template.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
-import { fleetTenant } from '../helpers/fleet-tenant.js';
+import type { PrivateRedis } from '../helpers/private-redis.js';
+import { fleetTenant, startFleetGround, type FleetGround } from '../helpers/fleet-tenant.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { send } from '../helpers/fetch-response.js';
 import { runCli } from '../helpers/cli.js';
@@ -41,28 +39,22 @@ describe(
   'faults under a fleet: three servers, PostgreSQL, a Redis of its own, the CLI [postgres]',
   { skip: postgresEngine.skip, timeout: 600_000 },
   () => {
+    let ground: FleetGround;
     let redis: PrivateRedis;
     let database: { url: string };
-    let drop: () => Promise<void>;
     let media: string;
     let env: Record<string, string>;
     const servers: ServerProcess[] = [];
     const extra: Array<{ stop(): Promise<unknown> }> = [];
 
     before(async () => {
-      redis = await startPrivateRedis();
-      const created = await postgresEngine.create();
-      database = created.database;
-      drop = created.drop;
-      media = mkdtempSync(join(tmpdir(), 'blogapi-fault-'));
-      env = { DATABASE_URL: database.url, REDIS_URL: redis.url, MEDIA_DIR: media };
+      ground = await startFleetGround('fault');
+      ({ redis, database, media, env } = ground);
       servers.push(...(await Promise.all([0, 1, 2].map(() => startServerProcess(env)))));
     });
     after(async () => {
       for (const s of [...servers, ...extra]) await s.stop().catch(() => undefined);
-      await drop?.();
-      await redis?.stop();
-      rmSync(media, { recursive: true, force: true });
+      await ground?.release();
     });
 
     const writer = () => servers[0]!;

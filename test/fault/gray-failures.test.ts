@@ -5,14 +5,11 @@
 // (p50/p95/max, counts) and holds the bounds of docs/operations.md, "Gray failures".
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { postgresEngine } from '../helpers/engines.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
-import { fleetTenant } from '../helpers/fleet-tenant.js';
+import type { PrivateRedis } from '../helpers/private-redis.js';
+import { fleetTenant, startFleetGround, type FleetGround } from '../helpers/fleet-tenant.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { send, type FetchedResponse } from '../helpers/fetch-response.js';
 import { assertError } from '../helpers/assertions.js';
@@ -97,9 +94,9 @@ describe(
   'gray failures: a hung or slow Redis or PostgreSQL under a fleet of three [postgres]',
   { skip: postgresEngine.skip, timeout: 600_000 },
   () => {
+    let ground: FleetGround;
     let redis: PrivateRedis;
     let database: { url: string };
-    let drop: () => Promise<void>;
     let media: string;
     let admin: pg.Client;
     const servers: ServerProcess[] = [];
@@ -107,11 +104,8 @@ describe(
     const dbProxies: TcpProxy[] = [];
 
     before(async () => {
-      redis = await startPrivateRedis();
-      const created = await postgresEngine.create();
-      database = created.database;
-      drop = created.drop;
-      media = mkdtempSync(join(tmpdir(), 'blogapi-gray-'));
+      ground = await startFleetGround('gray');
+      ({ redis, database, media } = ground);
       admin = new pg.Client({ connectionString: database.url });
       await admin.connect();
       const dbUrl = new URL(database.url);
@@ -137,9 +131,7 @@ describe(
       for (const s of servers) await s.stop().catch(() => undefined);
       for (const p of [...redisProxies, ...dbProxies]) await p.close();
       await admin?.end();
-      await drop?.();
-      await redis?.stop();
-      rmSync(media, { recursive: true, force: true });
+      await ground?.release();
     });
 
     /** A store, a key (limits far away unless given), a post titled t-0 (test/helpers/fleet-tenant.ts). */

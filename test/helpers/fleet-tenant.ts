@@ -1,12 +1,45 @@
-// A tenant for the tests that run a fleet of server processes (test/fault): a store made through
-// the app's own services on the fleet's database, two keys with every scope and limits far away
-// (the first may be given its own), and a post titled t-0 created through one of the servers.
+// What the tests that run a fleet of server processes (test/fault) stand on: a PostgreSQL
+// database, a Redis and a media folder of their own; and a tenant: a store made through the app's
+// own services on the fleet's database, two keys with every scope and limits far away (the first
+// may be given its own), and a post titled t-0 created through one of the servers.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.js';
 import { createContext } from '../../src/context.js';
 import { send } from './fetch-response.js';
 import { ALL_SCOPES } from './test-app.js';
+import { postgresEngine } from './engines.js';
+import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
+
+export interface FleetGround {
+  database: { url: string };
+  redis: PrivateRedis;
+  media: string;
+  /** The fleet's environment: its database, Redis and media folder. */
+  env: { DATABASE_URL: string; REDIS_URL: string; MEDIA_DIR: string };
+  /** Drops the database, stops Redis and removes the media folder. */
+  release(): Promise<void>;
+}
+
+export async function startFleetGround(name: string): Promise<FleetGround> {
+  const redis = await startPrivateRedis();
+  const { database, drop } = await postgresEngine.create();
+  const media = mkdtempSync(join(tmpdir(), `blogapi-${name}-`));
+  return {
+    database,
+    redis,
+    media,
+    env: { DATABASE_URL: database.url, REDIS_URL: redis.url, MEDIA_DIR: media },
+    release: async () => {
+      await drop();
+      await redis.stop();
+      rmSync(media, { recursive: true, force: true });
+    },
+  };
+}
 
 export interface FleetTenant {
   store: { id: number; handle: string };

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { CursorCodec } from '../../lib/cursor.js';
 import { formatWithOffset } from '../../lib/time.js';
 import type { Store } from '../stores/index.js';
+import { listAuditEvents } from './audit-repository.js';
 import type { AuditEventSchema, AuditQuerySchema } from './audit-schemas.js';
 
 type AuditQuery = Static<typeof AuditQuerySchema>;
@@ -35,18 +36,12 @@ export class AuditService {
     const holder = { storeId: store.id, application };
     const after = this.cursors.readPosition(CURSOR_SCOPE, conditions, query.cursor, holder);
 
-    let q = this.db.selectFrom('audit_events').selectAll().where('store_id', '=', store.id);
-    if (conditions.action) q = q.where('action', '=', conditions.action);
-    if (conditions.resource_type) q = q.where('resource_type', '=', conditions.resource_type);
-    if (conditions.resource_id) q = q.where('resource_id', '=', conditions.resource_id);
-    if (conditions.key_id) q = q.where('key_id', '=', conditions.key_id);
-    if (conditions.since !== undefined) q = q.where('occurred_at', '>=', conditions.since);
-    if (conditions.until !== undefined) q = q.where('occurred_at', '<', conditions.until);
-    if (after) q = q.where('id', '<', Number(after[0]));
-    const rows = await q
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
+    const rows = await listAuditEvents(this.db, {
+      storeId: store.id,
+      ...conditions,
+      beforeId: after ? Number(after[0]) : undefined,
+      limit: limit + 1,
+    });
 
     const { rows: page, nextCursor } = this.cursors.page(
       CURSOR_SCOPE,

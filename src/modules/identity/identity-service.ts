@@ -1,23 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import { Cache, type CacheVersions } from '../../cache/index.js';
 import type { Db } from '../../db/database.js';
-import { queryTemplate } from '../../db/query-template.js';
 import type { Clock } from '../../lib/clock.js';
 import { formatNullable, formatWithOffset, nextTaipeiMidnight, taipeiDay, TAIPEI_OFFSET } from '../../lib/time.js';
 import type { Caller } from '../keys/index.js';
-import type { QuotaUsage } from '../quotas/index.js';
+import { dailyUsage, type QuotaUsage } from '../quotas/index.js';
 import { IMAGE_FORMATS, presentFeatures, presentLimits } from '../stores/index.js';
 import type { IdentitySchema } from './identity-schemas.js';
-
-/** Today's use of both daily quotas in one query. */
-const usageToday = queryTemplate((db, $: { storeId: number; day: string }) =>
-  db
-    .selectFrom('daily_usage')
-    .select(['kind', 'used'])
-    .where('store_id', '=', $.storeId)
-    .where('day', '=', $.day)
-    .where('kind', 'in', ['posts', 'images']),
-);
 
 type Identity = Static<typeof IdentitySchema>;
 
@@ -59,7 +48,7 @@ export class IdentityService {
 
   private async read(caller: Caller, now: number): Promise<Identity> {
     const { store } = caller;
-    const rows = await usageToday(this.db, { storeId: store.id, day: taipeiDay(now) });
+    const rows = await dailyUsage(this.db, store.id, taipeiDay(now));
     const resetsAt = formatWithOffset(nextTaipeiMidnight(now), TAIPEI_OFFSET);
     const usage = (kind: string, limit: number): QuotaUsage => {
       const used = rows.find((r) => r.kind === kind)?.used ?? 0;

@@ -90,3 +90,32 @@ export function listKeys(db: Db, storeId: number): Promise<KeyRow[]> {
     .orderBy('key_id')
     .execute();
 }
+
+/** Active (unrevoked, not yet expired at `now`) keys whose expiry is at or before `until`, of one store or of all. */
+function expiringKeys(db: Db, now: number, until: number, storeId?: number) {
+  let query = db
+    .selectFrom('api_keys')
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('expires_at', '<=', until);
+  if (storeId !== undefined) query = query.where('store_id', '=', storeId);
+  return query;
+}
+
+/** The keys expiringKeys finds, by store, then soonest first. */
+export async function listExpiringKeys(db: Db, now: number, until: number, storeId?: number): Promise<KeyRow[]> {
+  return expiringKeys(db, now, until, storeId)
+    .selectAll()
+    .orderBy('store_id')
+    .orderBy('expires_at')
+    .orderBy('key_id')
+    .execute();
+}
+
+/** How many keys of all stores expiringKeys finds. */
+export async function countExpiringKeys(db: Db, now: number, until: number): Promise<number> {
+  const row = await expiringKeys(db, now, until)
+    .select((eb) => eb.fn.countAll().as('keys'))
+    .executeTakeFirstOrThrow();
+  return Number(row.keys);
+}

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { safeEqual, sha256Hex } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { storeFromRow, type Store } from '../stores/index.js';
-import { EXPIRY_WARNING_DAYS, expiringKeys } from './key-expiry.js';
+import { EXPIRY_WARNING_DAYS } from './key-expiry.js';
 import { generateKeyParts, parseApiKey } from './key-format.js';
 import { deserializeScopes, expandScopes, serializeScopes, type Scope } from './scopes.js';
 import {
@@ -12,6 +12,7 @@ import {
   findKeyWithStore,
   findKeyWithStoreAndVersions,
   insertKey,
+  listExpiringKeys,
   listKeys,
   revokeKey,
   updateKey,
@@ -276,12 +277,7 @@ export class KeyService {
     days = EXPIRY_WARNING_DAYS,
     storeId?: number,
   ): Promise<Array<{ storeId: number; key: KeySummary }>> {
-    const rows = await expiringKeys(this.db, now, days, storeId)
-      .selectAll()
-      .orderBy('store_id')
-      .orderBy('expires_at')
-      .orderBy('key_id')
-      .execute();
+    const rows = await listExpiringKeys(this.db, now, now + days * DAY_MS, storeId);
     return rows.map((row) => ({ storeId: row.store_id, key: summarize(row) }));
   }
 }

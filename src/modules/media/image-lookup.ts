@@ -1,6 +1,7 @@
 // Read-side helpers other modules use (the posts code resolves and renders cover images here).
 import type { Db } from '../../db/database.js';
 import type { Store } from '../stores/index.js';
+import { findLiveImageId } from './media-repository.js';
 import { imagePublicRef, isValidBasename, type ImagePublicRef } from './image-refs.js';
 
 /**
@@ -18,12 +19,6 @@ export async function findOwnedImageByUrl(
   if (!url.startsWith(prefix)) return null;
   const basename = url.slice(prefix.length);
   if (!isValidBasename(basename)) return null;
-  const row = await db
-    .selectFrom('images')
-    .select('id')
-    .where('store_id', '=', store.id)
-    .where('basename', '=', basename)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row ? { id: row.id, basename, ...imagePublicRef(store.handle, basename, publicBaseUrl) } : null;
+  const id = await findLiveImageId(db, store.id, basename);
+  return id ? { id, basename, ...imagePublicRef(store.handle, basename, publicBaseUrl) } : null;
 }

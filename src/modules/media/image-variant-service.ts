@@ -21,7 +21,7 @@ import {
   variantName,
   type VariantFormat,
 } from './image-variants.js';
-import { findVariantSource, isImageLive, type VariantSource } from './media-repository.js';
+import { findLiveImageId, findVariantSource, type VariantSource } from './media-repository.js';
 import type { MediaStore } from './media-store.js';
 import { NoTurnInTime, type ProcessingTurns } from './processing-turns.js';
 import { makeVariant } from './variant-processor.js';
@@ -153,7 +153,7 @@ export class ImageVariants {
     await this.files.put(handle, name, data);
     // Deleted while this was made: its deletion may have removed the variants before this one
     // was written, so it is removed here (housekeeping would also find it).
-    if (!(await isImageLive(this.db, source.storeId, basename))) {
+    if ((await findLiveImageId(this.db, source.storeId, basename)) === undefined) {
       await this.files.remove(handle, name).catch(() => undefined);
       return null;
     }

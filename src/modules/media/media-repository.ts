@@ -114,18 +114,6 @@ export async function findVariantSource(db: Db, handle: string, basename: string
   );
 }
 
-/** Whether the store still has the image live (a variant made meanwhile is kept only then). */
-export async function isImageLive(db: Db, storeId: number, basename: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('images')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('basename', '=', basename)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertImage(trx: Db, row: ImageRow): Promise<void> {
   await trx.insertInto('images').values(row).execute();
 }
@@ -186,5 +174,34 @@ export async function restoreImage(trx: Db, storeId: number, imageId: string): P
     .where('resource_type', '=', 'image')
     .where('resource_id', '=', imageId)
     .where('action', '=', 'image.deleted')
+    .execute();
+}
+
+/** The id of the store's live image under `basename` (image-lookup.ts; a variant made meanwhile is kept only when there is one). */
+export async function findLiveImageId(db: Db, storeId: number, basename: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('images')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('basename', '=', basename)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Live images of every store after `afterId`, by id, with their store's handle (media-sync.ts). */
+export function liveImagesAfter(
+  db: Db,
+  afterId: string,
+  limit: number,
+): Promise<Array<{ id: string; basename: string; handle: string }>> {
+  return db
+    .selectFrom('images')
+    .innerJoin('stores', 'stores.id', 'images.store_id')
+    .select(['images.id', 'images.basename', 'stores.handle'])
+    .where('images.deleted_at', 'is', null)
+    .where('images.id', '>', afterId)
+    .orderBy('images.id')
+    .limit(limit)
     .execute();
 }

@@ -3,6 +3,7 @@
 // folder to object storage. Safe to repeat: a file the store already holds whole is skipped.
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
+import { liveImagesAfter } from './media-repository.js';
 import type { MediaStore } from './media-store.js';
 
 export interface SyncCounts {
@@ -34,15 +35,7 @@ export async function syncMediaFiles(
   const counts: SyncCounts = { images: 0, copied: 0, present: 0, missing: 0, failed: 0 };
   let afterId = '';
   for (;;) {
-    const rows = await db
-      .selectFrom('images')
-      .innerJoin('stores', 'stores.id', 'images.store_id')
-      .select(['images.id', 'images.basename', 'stores.handle'])
-      .where('images.deleted_at', 'is', null)
-      .where('images.id', '>', afterId)
-      .orderBy('images.id')
-      .limit(PAGE)
-      .execute();
+    const rows = await liveImagesAfter(db, afterId, PAGE);
     for (const row of rows) {
       counts.images++;
       const path = `${row.handle}/${row.basename}`;

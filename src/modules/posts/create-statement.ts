@@ -25,7 +25,8 @@ import { takeUnitSql } from '../quotas/index.js';
 import { insertEventSql, insertSubscriberDeliveriesSql } from '../events/index.js';
 import { claimFingerprintSql } from './duplicate-window.js';
 import { createRows, type CreatedPost, type CreateWrites } from './create-writes.js';
-import type { NewPost } from './post-repository.js';
+import { categoryLinksInsert, postInsert, type NewPost } from './post-repository.js';
+import { searchRowInsert } from './post-search.js';
 
 /** A rule the statement refused: the error code it aborted with. */
 export type CreateRefusal = 'duplicate_content' | 'quota_exceeded';
@@ -55,6 +56,9 @@ interface StatementArgs extends NewPost {
   location: string | null;
 }
 
+/** What the post's own rows return: the statement counts them (below). */
+const ONE = sql<number>`1`.as('one');
+
 /** Whether the statement queues deliveries (the store's webhooks are on) and completes an idempotency record. */
 const WITH_DELIVERIES = 1;
 const WITH_COMPLETION = 2;
@@ -65,15 +69,9 @@ const createStatement = queryTemplate((db, $: StatementArgs, shape: number) =>
   raw(
     db,
     sql`
-      WITH post AS (
-        INSERT INTO posts (id, store_id, title, summary, body_html, warnings, cover_image_id, default_category_id, published_at, view_count, created_at, updated_at)
-        VALUES (${$.id}, ${$.storeId}, ${$.title}, ${$.summary}, ${$.bodyHtml}, ${$.warnings}, ${$.coverImageId}, ${$.defaultCategoryId}, NULL, 0, ${$.now}, ${$.now})
-        RETURNING 1
-      ), search AS (
-        INSERT INTO post_search (post_id, store_id, text) VALUES (${$.id}, ${$.storeId}, ${$.searchText}) RETURNING 1
-      ), links AS (
-        INSERT INTO post_categories (post_id, category_id, store_id)
-        SELECT ${$.id}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c RETURNING 1
+      WITH post AS (${postInsert(db, $, $.id).returning(ONE)}
+      ), search AS (${searchRowInsert(db, { postId: $.id, storeId: $.storeId, text: $.searchText }).returning(ONE)}
+      ), links AS (${categoryLinksInsert(db, { postId: $.id, storeId: $.storeId, categoryIds: $.categoryIds }).returning(ONE)}
       ), fingerprint AS (${claimFingerprintSql({ storeId: $.storeId, fingerprint: $.fingerprint, postId: $.id, now: $.now })}
       ), audit AS (${insertAuditSql({ storeId: $.storeId, occurredAt: $.now, action: 'post.created', resourceType: 'post', resourceId: $.resourceId, keyId: $.keyId, application: $.application, requestId: $.requestId, changes: $.changes })} RETURNING 1
       ), quota AS (${takeUnitSql({ storeId: $.storeId, kind: 'posts', day: $.day, limit: $.limit })}

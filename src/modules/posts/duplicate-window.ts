@@ -33,11 +33,9 @@ export function claimFingerprintSql($: FingerprintClaim): RawBuilder<{ claimed: 
 }
 const claimFingerprintRow = queryTemplate((db, $: FingerprintClaim) => raw(db, claimFingerprintSql($)));
 
-/** Claims the content for a new post (claimFingerprintSql), or throws duplicate_content naming the post that holds it. */
-export async function claimFingerprint(trx: Db, claim: FingerprintClaim): Promise<void> {
-  if ((await claimFingerprintRow(trx, claim)).length > 0) return;
-  const winner = await findFingerprint(trx, claim.storeId, claim.fingerprint);
-  throw duplicateError(winner!.post_id);
+/** Claims the content for a new post (claimFingerprintSql); false when it is a duplicate (nothing written). */
+export async function claimFingerprint(trx: Db, claim: FingerprintClaim): Promise<boolean> {
+  return (await claimFingerprintRow(trx, claim)).length > 0;
 }
 
 export function duplicateError(postId: number): ApiError {

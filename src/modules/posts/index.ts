@@ -12,3 +12,4 @@ export { publishDueSchedules } from './schedule-scan.js';
 export { findPost } from './post-repository.js';
 export { presentPost } from './post-presenter.js';
 export { DUPLICATE_WINDOW_MS } from './duplicate-window.js';
+export { ProductLinks } from './product-links.js';

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Store } from '../stores/index.js';
 import { findOwnedImageByUrl } from '../media/index.js';
 import { PostHtmlNestingError } from './html-filter.js';
+import { storeCategoryIds } from './post-repository.js';
 import type { HtmlFilter } from './html-filter-pool.js';
 import { checkTitle, describeCharacters, normalizeTitle } from './title-rules.js';
 
@@ -69,13 +70,7 @@ export async function checkCategories(
     throw new ApiError('validation_failed', [detail('default_category_id', 'must be one of category_ids')]);
   }
   if (categoryIds.length === 0) return;
-  const rows = await db
-    .selectFrom('categories')
-    .select('id')
-    .where('store_id', '=', store.id)
-    .where('id', 'in', categoryIds)
-    .execute();
-  const found = new Set(rows.map((r) => r.id));
+  const found = new Set(await storeCategoryIds(db, store.id, categoryIds));
   const unknown = categoryIds.map((id, i) => [id, i] as const).filter(([id]) => !found.has(id));
   if (unknown.length > 0) {
     throw new ApiError(

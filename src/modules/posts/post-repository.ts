@@ -335,25 +335,33 @@ export interface NewPost {
   now: number;
 }
 
-/** A new post is always a draft with no views. */
-const insertPostRow = queryTemplate((db, $: NewPost) =>
-  db
-    .insertInto('posts')
-    .values({
-      store_id: $.storeId,
-      title: $.title,
-      summary: $.summary,
-      body_html: $.bodyHtml,
-      warnings: $.warnings,
-      cover_image_id: $.coverImageId,
-      default_category_id: $.defaultCategoryId,
-      published_at: null,
-      view_count: 0,
-      created_at: $.now,
-      updated_at: $.now,
-    })
-    .returning('id'),
-);
+/** A new post is a draft with no views: said here once, for its insert and its row as created. */
+const NEW_POST_STATE = { published_at: null, view_count: 0 } as const;
+
+function newPostValues($: NewPost) {
+  return {
+    store_id: $.storeId,
+    title: $.title,
+    summary: $.summary,
+    body_html: $.bodyHtml,
+    warnings: $.warnings,
+    cover_image_id: $.coverImageId,
+    default_category_id: $.defaultCategoryId,
+    ...NEW_POST_STATE,
+    created_at: $.now,
+    updated_at: $.now,
+  };
+}
+
+/**
+ * A new post's insert on both engines: on SQLite alone, the table giving the id (insertPost); on
+ * PostgreSQL inside the one-statement create, with the id taken ahead (create-statement.ts).
+ */
+export function postInsert(db: Db, $: NewPost, id?: number) {
+  return db.insertInto('posts').values(id === undefined ? newPostValues($) : { id, ...newPostValues($) });
+}
+
+const insertPostRow = queryTemplate((db, $: NewPost) => postInsert(db, $).returning('id'));
 
 /** Inserts a post and returns its row as stored, without reading it back. */
 export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<PostsTable>> {
@@ -363,20 +371,7 @@ export async function insertPost(trx: Db, post: NewPost): Promise<Selectable<Pos
 
 /** The row a new post is stored as, under `id`. */
 export function postRow(post: NewPost, id: number): Selectable<PostsTable> {
-  return {
-    id,
-    store_id: post.storeId,
-    title: post.title,
-    summary: post.summary,
-    body_html: post.bodyHtml,
-    warnings: post.warnings,
-    cover_image_id: post.coverImageId,
-    default_category_id: post.defaultCategoryId,
-    published_at: null,
-    view_count: 0,
-    created_at: post.now,
-    updated_at: post.now,
-  };
+  return { id, ...newPostValues(post) };
 }
 
 const deleteCategoryLinks = queryTemplate((db, $: { postId: number }) =>
@@ -393,13 +388,25 @@ export async function replaceCategories(
   await addCategoryLinks(trx, storeId, postId, categoryIds);
 }
 
+/**
+ * The links of a post that has none yet to its categories, on both engines: PostgreSQL's takes
+ * the ids as one array (so the one-statement create is compiled once for any number of them).
+ */
+export function categoryLinksInsert(db: Db, $: { storeId: number; postId: number; categoryIds: number[] }) {
+  const links = db.insertInto('post_categories');
+  if (isPostgres(db))
+    return links
+      .columns(['post_id', 'category_id', 'store_id'])
+      .expression(
+        sql<never>`SELECT ${$.postId}::bigint, c, ${$.storeId}::bigint FROM unnest(${$.categoryIds}::bigint[]) AS c`,
+      );
+  return links.values($.categoryIds.map((category_id) => ({ post_id: $.postId, category_id, store_id: $.storeId })));
+}
+
 /** Links a post that has none yet (a new one) to its categories. */
 export async function addCategoryLinks(trx: Db, storeId: number, postId: number, categoryIds: number[]): Promise<void> {
   if (categoryIds.length === 0) return;
-  await trx
-    .insertInto('post_categories')
-    .values(categoryIds.map((category_id) => ({ post_id: postId, category_id, store_id: storeId })))
-    .execute();
+  await categoryLinksInsert(trx, { storeId, postId, categoryIds }).execute();
 }
 
 /**
@@ -415,4 +422,99 @@ export async function lockPost(trx: Db, storeId: number, id: number): Promise<bo
     .where('store_id', '=', storeId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Which of `ids` are categories of the store. Here rather than in the categories module, which
+ * sits above posts (it reads and presents a category's posts): going through it would be a cycle.
+ */
+export async function storeCategoryIds(db: Db, storeId: number, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('categories')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The fields an update writes to the post's own row (the title and both ids always, the rest when sent). */
+export interface PostChanges {
+  title: string;
+  summary?: string | null;
+  body?: { html: string; warnings: string };
+  coverImageId: string | null;
+  defaultCategoryId: number | null;
+  now: number;
+}
+
+export async function updatePostRow(trx: Db, storeId: number, id: number, changes: PostChanges): Promise<void> {
+  await trx
+    .updateTable('posts')
+    .set({
+      title: changes.title,
+      ...(changes.summary !== undefined ? { summary: changes.summary } : {}),
+      ...(changes.body ? { body_html: changes.body.html, warnings: changes.body.warnings } : {}),
+      cover_image_id: changes.coverImageId,
+      default_category_id: changes.defaultCategoryId,
+      updated_at: changes.now,
+    })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .execute();
+}
+
+/** Links a product to the post; false when it was linked already. */
+export async function addProductLink(
+  trx: Db,
+  link: { storeId: number; postId: number; productId: string; now: number },
+): Promise<boolean> {
+  const result = await trx
+    .insertInto('post_product_links')
+    .values({ store_id: link.storeId, post_id: link.postId, product_id: link.productId, created_at: link.now })
+    .onConflict((oc) => oc.columns(['post_id', 'product_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** Removes a product's link to the post; false when there was none. */
+export async function removeProductLink(trx: Db, postId: number, productId: string): Promise<boolean> {
+  const result = await trx
+    .deleteFrom('post_product_links')
+    .where('post_id', '=', postId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** The products linked to the post, by id. */
+export async function productIdsOf(db: Db, postId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('post_product_links')
+    .select('product_id')
+    .where('post_id', '=', postId)
+    .orderBy('product_id')
+    .execute();
+  return rows.map((r) => r.product_id);
+}
+
+/** Scheduled `post.published` events due at `now`, soonest first, at most `limit` (schedule-scan.ts). */
+export function dueSchedules(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('webhook_schedules')
+    .selectAll()
+    .where('due_at', '<=', now)
+    .orderBy('due_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a due schedule (deletes it); false when another scan took it first or it was rescheduled. */
+export async function takeSchedule(trx: Db, postId: number, dueAt: number): Promise<boolean> {
+  const deleted = await trx
+    .deleteFrom('webhook_schedules')
+    .where('post_id', '=', postId)
+    .where('due_at', '=', dueAt)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
 }

@@ -35,9 +35,11 @@ const insertStoreTokens = queryTemplate((db, $: { postId: number; tokens: string
 const deleteStoreTokens = queryTemplate((db, $: { postId: number }) =>
   db.deleteFrom('post_search_store').where('rowid', '=', $.postId),
 );
-const insertPostgres = queryTemplate((db, $: StoreSearchRow) =>
-  db.insertInto('post_search').values({ post_id: $.postId, store_id: $.storeId, text: $.text }),
-);
+/** PostgreSQL's search row of a new post, run alone or inside the one-statement create (create-statement.ts). */
+export function searchRowInsert(db: Db, $: StoreSearchRow) {
+  return db.insertInto('post_search').values({ post_id: $.postId, store_id: $.storeId, text: $.text });
+}
+const insertPostgres = queryTemplate(searchRowInsert);
 const updatePostgres = queryTemplate((db, $: SearchRow) =>
   db.updateTable('post_search').set({ text: $.text }).where('post_id', '=', $.postId),
 );

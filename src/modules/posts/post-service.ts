@@ -1,7 +1,6 @@
 import { NO_VERSIONS, type CacheVersions } from '../../cache/index.js';
 import type { Db, Engine } from '../../db/database.js';
 import { transactionPerWrite, type WriteTransactions } from '../../db/group-commit.js';
-import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, detail } from '../../lib/api-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CursorCodec, CursorHolder, CursorPosition } from '../../lib/cursor.js';
@@ -26,6 +25,7 @@ import {
   postRow,
   replaceCategories,
   sortKeyOf,
+  updatePostRow,
   type ListOrder,
   type PostListRecord,
   type PostRecord,
@@ -41,6 +41,9 @@ import type {
 } from './post-schemas.js';
 
 const LIST_CURSOR_SCOPE = 'posts';
+
+/** How often a create refused as a duplicate of a since-deleted post is tried (see create). */
+const MAX_CREATE_ATTEMPTS = 3;
 
 /** Request field names → the post fields they write (for audit `changes`). */
 const FIELD_CHANGES: Record<string, string> = { cover_image_url: 'cover_image' };
@@ -162,28 +165,20 @@ export class PostService {
       return { id, eventBody: eventBody(store, 'post.created', now, post), response: options.response?.(post) ?? null };
     };
 
-    // The winner of a duplicate can be deleted before it is looked up: then the create is tried again.
-    for (let attempt = 1; this.engine === 'postgres'; attempt++) {
-      const refusal = await runCreateStatement(this.db, writes, created(await this.ids!.take()));
-      if (refusal === 'quota_exceeded') throw quotaExceeded('posts', store.quotas.postsPerDay, now);
-      if (refusal === 'duplicate_content') {
-        const winner = await findFingerprint(this.db, store.id, fingerprint);
-        if (winner) throw duplicateError(winner.post_id);
-        if (attempt < 3) continue;
-      }
+    // One rule on both engines: a create refused as a duplicate names the post that holds the
+    // content, looked up once the refused attempt is undone. That post can be deleted (and its
+    // fingerprint with it) before the lookup: then the create is tried again, at most 3 times.
+    for (let attempt = 1; ; attempt++) {
+      const refusal =
+        this.engine === 'postgres'
+          ? await runCreateStatement(this.db, writes, created(await this.ids!.take()))
+          : await runCreateTransaction(this.writes, writes, created);
       if (refusal === null) return post!;
-      throw new Error('a create was refused as a duplicate of a post that no longer exists');
-    }
-
-    try {
-      await this.writes.run((trx, beforeCommit) => runCreateTransaction(trx, writes, created, beforeCommit));
-      return post!;
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        const winner = await findFingerprint(this.db, store.id, fingerprint);
-        if (winner) throw duplicateError(winner.post_id);
-      }
-      throw err;
+      if (refusal === 'quota_exceeded') throw quotaExceeded('posts', store.quotas.postsPerDay, now);
+      const winner = await findFingerprint(this.db, store.id, fingerprint);
+      if (winner) throw duplicateError(winner.post_id);
+      if (attempt === MAX_CREATE_ATTEMPTS)
+        throw new Error('a create was refused as a duplicate of a post that no longer exists');
     }
   }
 
@@ -214,19 +209,14 @@ export class PostService {
       if (input.title !== undefined || body) {
         await assertNotDuplicate(trx, store.id, contentFingerprint(title, body?.html ?? current.body_html), now, id);
       }
-      await trx
-        .updateTable('posts')
-        .set({
-          title,
-          ...(input.summary !== undefined ? { summary: input.summary } : {}),
-          ...(body ? { body_html: body.html, warnings: JSON.stringify(body.warnings) } : {}),
-          cover_image_id: coverImageId,
-          default_category_id: defaultCategoryId,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('store_id', '=', store.id)
-        .execute();
+      await updatePostRow(trx, store.id, id, {
+        title,
+        summary: input.summary,
+        body: body ? { html: body.html, warnings: JSON.stringify(body.warnings) } : undefined,
+        coverImageId,
+        defaultCategoryId,
+        now,
+      });
       if (input.category_ids !== undefined) await replaceCategories(trx, store.id, id, categoryIds);
       if (input.title !== undefined || input.summary !== undefined || body) {
         const summary = input.summary !== undefined ? input.summary : current.summary;

@@ -4,9 +4,9 @@
 // is a conditional delete in the transaction that records the event, so exactly one of them
 // records it, and a crash before the commit leaves the row for the next scan.
 import type { Db } from '../../db/database.js';
-import { findPost } from './post-repository.js';
+import { dueSchedules, findPost, takeSchedule } from './post-repository.js';
 import { presentPost } from './post-presenter.js';
-import { storeFromRow } from '../stores/index.js';
+import { findStoreById, storeFromRow } from '../stores/index.js';
 import { recordEvent } from '../events/index.js';
 
 /** Most posts taken per scan; the rest wait for the next one, a second later. */
@@ -14,25 +14,14 @@ const SCAN_BATCH = 100;
 
 /** Records the `post.published` event of every scheduled post whose time has come. Returns how many it took. */
 export async function publishDueSchedules(db: Db, now: number, publicBaseUrl: string): Promise<number> {
-  const due = await db
-    .selectFrom('webhook_schedules')
-    .selectAll()
-    .where('due_at', '<=', now)
-    .orderBy('due_at')
-    .limit(SCAN_BATCH)
-    .execute();
+  const due = await dueSchedules(db, now, SCAN_BATCH);
   let taken = 0;
   for (const row of due) {
     await db.transaction().execute(async (trx) => {
-      const deleted = await trx
-        .deleteFrom('webhook_schedules')
-        .where('post_id', '=', row.post_id)
-        .where('due_at', '=', row.due_at)
-        .executeTakeFirst();
       // Another instance took it first (or the post was rescheduled meanwhile).
-      if (Number(deleted.numDeletedRows) !== 1) return;
+      if (!(await takeSchedule(trx, row.post_id, row.due_at))) return;
       taken++;
-      const storeRow = await trx.selectFrom('stores').selectAll().where('id', '=', row.store_id).executeTakeFirst();
+      const storeRow = await findStoreById(trx, row.store_id);
       const post = await findPost(trx, row.store_id, row.post_id);
       if (!storeRow || !post || post.published_at !== row.due_at) return;
       const store = storeFromRow(storeRow);

@@ -1,1 +1,2 @@
 export * from './quota-service.js';
+export * from './quota-repository.js';

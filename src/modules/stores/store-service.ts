@@ -3,6 +3,14 @@ import type { Db } from '../../db/database.js';
 import type { StoresTable } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { STORE_DEFAULTS, storeFromRow, type Store } from './store-settings.js';
+import {
+  countStores,
+  failPendingDeliveries,
+  findStoreById,
+  findStoreByHandle,
+  insertStore,
+  updateStore,
+} from './store-repository.js';
 
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -66,49 +74,35 @@ export class StoreService {
       created_at: now,
       updated_at: now,
     };
-    const created = await this.db.insertInto('stores').values(row).returningAll().executeTakeFirstOrThrow();
+    const created = await insertStore(this.db, row);
     return storeFromRow(created);
   }
 
   async update(handle: string, changes: StoreChanges): Promise<Store | null> {
     const patch: Updateable<StoresTable> = { ...changes, updated_at: this.clock.now().getTime() };
     return this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('stores')
-        .set(patch)
-        .where('handle', '=', handle)
-        .returningAll()
-        .executeTakeFirst();
+      const updated = await updateStore(trx, handle, patch);
       if (!updated) return null;
       // Switching webhooks off stops them: waiting deliveries fail instead of being retried
       // (docs/webhooks.md); one in flight records its own outcome and is not retried either.
       if (changes.webhooks_enabled === 0) {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ status: 'failed', next_attempt_at: null })
-          .where('store_id', '=', updated.id)
-          .where('status', '=', 'pending')
-          .execute();
+        await failPendingDeliveries(trx, updated.id);
       }
       return storeFromRow(updated);
     });
   }
 
   async findByHandle(handle: string): Promise<Store | null> {
-    const row = await this.db.selectFrom('stores').selectAll().where('handle', '=', handle).executeTakeFirst();
+    const row = await findStoreByHandle(this.db, handle);
     return row ? storeFromRow(row) : null;
   }
 
   async findById(id: number): Promise<Store | null> {
-    const row = await this.db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findStoreById(this.db, id);
     return row ? storeFromRow(row) : null;
   }
 
   async count(): Promise<number> {
-    const row = await this.db
-      .selectFrom('stores')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countStores(this.db);
   }
 }

@@ -2,6 +2,7 @@
 // how long the oldest of them has waited. A backlog that grows means the workers cannot keep up
 // or cannot claim (docs/webhooks.md).
 import type { Db } from '../../db/database.js';
+import { dueDeliveryStats } from './webhook-repository.js';
 
 export interface DeliveryBacklog {
   /** Pending deliveries whose next attempt is due. */
@@ -11,14 +12,6 @@ export interface DeliveryBacklog {
 }
 
 export async function deliveryBacklog(db: Db, now: number): Promise<DeliveryBacklog> {
-  // The partial index webhook_deliveries_due (pending only) serves this.
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => [eb.fn.countAll().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .executeTakeFirst();
-  const due = Number(row?.due ?? 0);
-  const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+  const { due, oldest } = await dueDeliveryStats(db, now);
   return { due, oldestDueSeconds: due === 0 || oldest === null ? 0 : Math.max(0, (now - oldest) / 1000) };
 }

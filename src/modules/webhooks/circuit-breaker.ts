@@ -4,6 +4,7 @@
 // counted as attempts). When it closes the next attempt is a trial: an answer (any status)
 // closes it for good, another timeout opens it again at once.
 import type { Db } from '../../db/database.js';
+import { closeCircuit, countTimeout } from './webhook-repository.js';
 
 export const CIRCUIT_TIMEOUTS = 3;
 export const CIRCUIT_OPEN_MS = 5 * 60_000;
@@ -15,24 +16,6 @@ export async function recordAttemptForCircuit(
   timedOut: boolean,
   now: number,
 ): Promise<void> {
-  if (!timedOut) {
-    await trx
-      .updateTable('webhook_endpoints')
-      .set({ consecutive_timeouts: 0, circuit_open_until: null })
-      .where('id', '=', endpointId)
-      .where((eb) => eb.or([eb('consecutive_timeouts', '>', 0), eb('circuit_open_until', 'is not', null)]))
-      .execute();
-    return;
-  }
-  await trx
-    .updateTable('webhook_endpoints')
-    .set((eb) => ({ consecutive_timeouts: eb('consecutive_timeouts', '+', 1) }))
-    .where('id', '=', endpointId)
-    .execute();
-  await trx
-    .updateTable('webhook_endpoints')
-    .set({ circuit_open_until: now + CIRCUIT_OPEN_MS })
-    .where('id', '=', endpointId)
-    .where('consecutive_timeouts', '>=', CIRCUIT_TIMEOUTS)
-    .execute();
+  if (timedOut) await countTimeout(trx, endpointId, CIRCUIT_TIMEOUTS, now + CIRCUIT_OPEN_MS);
+  else await closeCircuit(trx, endpointId);
 }

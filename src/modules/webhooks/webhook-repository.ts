@@ -143,3 +143,41 @@ export function listDeliveries(db: Db, page: DeliveryPage): Promise<DeliveryList
   if (after) q = q.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(after.createdAt, after.id)));
   return q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.limit).execute();
 }
+
+/** How many pending deliveries are due at `now`, and the earliest due time among them (backlog.ts). */
+export async function dueDeliveryStats(db: Db, now: number): Promise<{ due: number; oldest: number | null }> {
+  // The partial index webhook_deliveries_due (pending only) serves this.
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst();
+  const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+  return { due: Number(row?.due ?? 0), oldest };
+}
+
+/** An answer closes the endpoint's circuit and clears its count of timeouts in a row (circuit-breaker.ts). */
+export async function closeCircuit(trx: Db, endpointId: string): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_timeouts: 0, circuit_open_until: null })
+    .where('id', '=', endpointId)
+    .where((eb) => eb.or([eb('consecutive_timeouts', '>', 0), eb('circuit_open_until', 'is not', null)]))
+    .execute();
+}
+
+/** A timeout counts one more in a row; at `threshold` of them the circuit opens until `openUntil`. */
+export async function countTimeout(trx: Db, endpointId: string, threshold: number, openUntil: number): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ consecutive_timeouts: eb('consecutive_timeouts', '+', 1) }))
+    .where('id', '=', endpointId)
+    .execute();
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ circuit_open_until: openUntil })
+    .where('id', '=', endpointId)
+    .where('consecutive_timeouts', '>=', threshold)
+    .execute();
+}
