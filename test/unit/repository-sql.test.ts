@@ -92,6 +92,7 @@ const PURE: Record<string, string[]> = {
   'event-types': ['isEventType', 'subscribes'],
   idempotency: ['completeRecordSql'],
   versions: ['versionsFromRow'],
+  storefront: ['postsWithCover', 'postCategories'],
 };
 
 /**

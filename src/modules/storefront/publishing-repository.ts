@@ -1,7 +1,7 @@
 // Reads for feeds, sitemaps, category pages and view beacons. The visibility rule is the one of
 // storefront-repository.ts: published means published_at <= now, scoped to the store.
 import type { Db } from '../../db/database.js';
-import { postCategoryLabels, postsWithCover, type CategoryLabel } from './storefront-repository.js';
+import { CATEGORY_LABEL_COLUMNS, postCategories, postsWithCover, type CategoryLabel } from './storefront-repository.js';
 
 export interface FeedPost {
   id: number;
@@ -17,14 +17,15 @@ export interface FeedPost {
 /** The newest `limit` published posts with their bodies and categories (categories in id order). */
 export async function listFeedPosts(db: Db, storeId: number, now: number, limit: number): Promise<FeedPost[]> {
   const rows = await postsWithCover(db, storeId)
+    .select('images.basename')
     .where('posts.published_at', '<=', now)
     .orderBy('posts.published_at', 'desc')
     .orderBy('posts.id', 'desc')
     .limit(limit)
     .execute();
   if (rows.length === 0) return [];
-  const links = await postCategoryLabels(db)
-    .select('post_categories.post_id')
+  const links = await postCategories(db)
+    .select(['post_categories.post_id', ...CATEGORY_LABEL_COLUMNS])
     .where('post_categories.store_id', '=', storeId)
     .where(
       'post_categories.post_id',

@@ -50,8 +50,8 @@ export async function findStoreByHandle(db: Db, handle: string): Promise<Storefr
 }
 
 /**
- * The posts of a store with the columns every page shows, and the cover's basename when the post
- * has a cover that is not deleted (null otherwise).
+ * The posts of a store with the columns every page shows, joined to their cover when it is not
+ * deleted (the images columns are null otherwise); the caller adds the cover columns it needs.
  */
 export function postsWithCover(db: Db, storeId: number) {
   return db
@@ -59,15 +59,7 @@ export function postsWithCover(db: Db, storeId: number) {
     .leftJoin('images', (join) =>
       join.onRef('images.id', '=', 'posts.cover_image_id').on('images.deleted_at', 'is', null),
     )
-    .select([
-      'posts.id',
-      'posts.title',
-      'posts.summary',
-      'posts.body_html',
-      'posts.published_at',
-      'posts.updated_at',
-      'images.basename',
-    ])
+    .select(['posts.id', 'posts.title', 'posts.summary', 'posts.body_html', 'posts.published_at', 'posts.updated_at'])
     .where('posts.store_id', '=', storeId);
 }
 
@@ -83,7 +75,7 @@ export async function findVisiblePost(db: Db, storeId: number, id: number, now: 
 /** `visibleAt`: only a post published at or before this time; null: any post. */
 async function findPost(db: Db, storeId: number, id: number, visibleAt: number | null): Promise<PreviewPost | null> {
   let q = postsWithCover(db, storeId)
-    .select(['posts.default_category_id', 'images.width', 'images.height'])
+    .select(['posts.default_category_id', 'images.basename', 'images.width', 'images.height'])
     .where('posts.id', '=', id);
   if (visibleAt !== null) q = q.where('posts.published_at', '<=', visibleAt);
   const row = await q.executeTakeFirst();
@@ -100,16 +92,17 @@ async function findPost(db: Db, storeId: number, id: number, visibleAt: number |
   };
 }
 
-/** Category links of posts with each category's label; the caller scopes them. */
-export function postCategoryLabels(db: Db) {
-  return db
-    .selectFrom('post_categories')
-    .innerJoin('categories', 'categories.id', 'post_categories.category_id')
-    .select(['categories.id', 'categories.name', 'categories.updated_at']);
+/** The columns of a category's label (CategoryLabel). */
+export const CATEGORY_LABEL_COLUMNS = ['categories.id', 'categories.name', 'categories.updated_at'] as const;
+
+/** Category links of posts joined to their categories; the caller picks the columns and scopes them. */
+export function postCategories(db: Db) {
+  return db.selectFrom('post_categories').innerJoin('categories', 'categories.id', 'post_categories.category_id');
 }
 
 export async function categoriesOf(db: Db, storeId: number, postId: number): Promise<CategoryLabel[]> {
-  const rows = await postCategoryLabels(db)
+  const rows = await postCategories(db)
+    .select(CATEGORY_LABEL_COLUMNS)
     .where('post_categories.post_id', '=', postId)
     .where('categories.store_id', '=', storeId)
     .orderBy('categories.id')
