@@ -53,94 +53,91 @@ try {
 }
 `;
 
-describe(
-  'the Content API from a storefront page on another origin, in a real browser',
-  { skip: browserSkipReason('the Content API browser test') },
-  () => {
-    let t: TestApp;
-    let allowedSite: Server;
-    let otherSite: Server;
-    let allowedOrigin: string;
-    let otherOrigin: string;
-    let browser: Browser;
-    let bundle: string;
-    let page = '';
-    let apiRequests: Array<{ method: string; url: string; origin: string | undefined }> = [];
+const skip = browserSkipReason('the Content API browser test');
+describe('the Content API from a storefront page on another origin, in a real browser', { skip }, () => {
+  let t: TestApp;
+  let allowedSite: Server;
+  let otherSite: Server;
+  let allowedOrigin: string;
+  let otherOrigin: string;
+  let browser: Browser;
+  let bundle: string;
+  let page = '';
+  let apiRequests: Array<{ method: string; url: string; origin: string | undefined }> = [];
 
-    const storefront = () =>
-      createServer((req, res) => answerSiteFile(req, res, { page, sdk: bundle, scenario: SCENARIO }));
+  const storefront = () =>
+    createServer((req, res) => answerSiteFile(req, res, { page, sdk: bundle, scenario: SCENARIO }));
 
-    before(async () => {
-      t = await startTestApp(sqlite);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      // What reached the API, observed beside the app's own handler.
-      t.app.server.on('request', (req) => {
-        apiRequests.push({ method: req.method ?? '', url: req.url ?? '', origin: req.headers.origin });
-      });
-      const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      // Only what a storefront imports: ContentClient and its error.
-      bundle = await bundleForBrowser({
-        stdin: {
-          contents: "export { BlogConnectionError, ContentClient } from './index.js';",
-          resolveDir: SDK_DIR,
-          loader: 'js',
-        },
-      });
-      allowedSite = storefront();
-      otherSite = storefront();
-      allowedOrigin = await listenOnLoopback(allowedSite);
-      otherOrigin = await listenOnLoopback(otherSite);
-
-      const store = await t.createStore({ changes: { allowed_origins: allowedOrigin } });
-      const admin = await t.issueKey(store);
-      const key = await t.issueKey(store, ['read_published']);
-      const older = await createPost(t, admin, { title: 'First light', body_html: '<p>Opening day</p>' });
-      const newer = await createPost(t, admin, { title: 'Autumn menu', body_html: '<p>Chestnuts are back</p>' });
-      await createPost(t, admin, { title: 'Unfinished draft' });
-      assert.equal((await publish(t, admin, older.id, '2026-09-15T08:00:00+08:00')).statusCode, 200);
-      assert.equal((await publish(t, admin, newer.id, '2026-09-15T09:00:00+08:00')).statusCode, 200);
-      page = `<!doctype html><meta charset="utf-8"><title>Shop</title><script type="application/json" id="input">${JSON.stringify({ api, key })}</script><ul id="posts"></ul><div id="body"></div><script type="module" src="/scenario.js"></script>`;
-      browser = await launchBrowser();
+  before(async () => {
+    t = await startTestApp(sqlite);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // What reached the API, observed beside the app's own handler.
+    t.app.server.on('request', (req) => {
+      apiRequests.push({ method: req.method ?? '', url: req.url ?? '', origin: req.headers.origin });
     });
-    after(async () => {
-      await browser?.close();
-      for (const site of [allowedSite, otherSite]) await closeServer(site);
-      await t?.close();
+    const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    // Only what a storefront imports: ContentClient and its error.
+    bundle = await bundleForBrowser({
+      stdin: {
+        contents: "export { BlogConnectionError, ContentClient } from './index.js';",
+        resolveDir: SDK_DIR,
+        loader: 'js',
+      },
     });
+    allowedSite = storefront();
+    otherSite = storefront();
+    allowedOrigin = await listenOnLoopback(allowedSite);
+    otherOrigin = await listenOnLoopback(otherSite);
 
-    async function run(origin: string) {
-      apiRequests = [];
-      const { page: tab, result, errors } = await runScenarioPage(browser, origin);
-      const rendered = await tab.$$eval('#posts li', (items) => items.map((li) => li.textContent));
-      const body = await tab.$eval('#body', (div) => div.textContent);
-      await tab.close();
-      assert.deepEqual(errors, []);
-      return { result, rendered, body };
-    }
+    const store = await t.createStore({ changes: { allowed_origins: allowedOrigin } });
+    const admin = await t.issueKey(store);
+    const key = await t.issueKey(store, ['read_published']);
+    const older = await createPost(t, admin, { title: 'First light', body_html: '<p>Opening day</p>' });
+    const newer = await createPost(t, admin, { title: 'Autumn menu', body_html: '<p>Chestnuts are back</p>' });
+    await createPost(t, admin, { title: 'Unfinished draft' });
+    assert.equal((await publish(t, admin, older.id, '2026-09-15T08:00:00+08:00')).statusCode, 200);
+    assert.equal((await publish(t, admin, newer.id, '2026-09-15T09:00:00+08:00')).statusCode, 200);
+    page = `<!doctype html><meta charset="utf-8"><title>Shop</title><script type="application/json" id="input">${JSON.stringify({ api, key })}</script><ul id="posts"></ul><div id="body"></div><script type="module" src="/scenario.js"></script>`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    for (const site of [allowedSite, otherSite]) await closeServer(site);
+    await t?.close();
+  });
 
-    it('the ContentClient bundle holds none of the management client', () => {
-      assert.match(bundle, /\/v1\/content\/posts/);
-      assert.doesNotMatch(bundle, /\/v1\/blog\/|\/v1\/media\/|\/v1\/webhooks|\/v1\/audit|verifyWebhook/);
-      assert.doesNotMatch(bundle, /\bnode:|require\(/);
-    });
+  async function run(origin: string) {
+    apiRequests = [];
+    const { page: tab, result, errors } = await runScenarioPage(browser, origin);
+    const rendered = await tab.$$eval('#posts li', (items) => items.map((li) => li.textContent));
+    const body = await tab.$eval('#body', (div) => div.textContent);
+    await tab.close();
+    assert.deepEqual(errors, []);
+    return { result, rendered, body };
+  }
 
-    it('a page from an allowed origin renders the published posts, newest first, across pages', async () => {
-      const { result, rendered, body } = await run(allowedOrigin);
-      assert.deepEqual(result, { titles: ['Autumn menu', 'First light'], etag: 'string', aborted: 'AbortError' });
-      assert.deepEqual(rendered, ['Autumn menu', 'First light']);
-      assert.equal(body, 'Chestnuts are back');
-      // The browser sent its own origin, and preflighted the Authorization header.
-      assert.ok(apiRequests.some((r) => r.method === 'OPTIONS' && r.origin === allowedOrigin));
-      assert.ok(apiRequests.some((r) => r.method === 'GET' && r.url.startsWith('/v1/content/posts/')));
-    });
+  it('the ContentClient bundle holds none of the management client', () => {
+    assert.match(bundle, /\/v1\/content\/posts/);
+    assert.doesNotMatch(bundle, /\/v1\/blog\/|\/v1\/media\/|\/v1\/webhooks|\/v1\/audit|verifyWebhook/);
+    assert.doesNotMatch(bundle, /\bnode:|require\(/);
+  });
 
-    it('a page from an origin the store does not allow is refused by the browser', async () => {
-      const { result, rendered } = await run(otherOrigin);
-      assert.deepEqual(result, { refused: 'network_error', corsSuspected: true });
-      assert.deepEqual(rendered, []);
-      // The preflight was answered without Access-Control-Allow-Origin, so the GET was never sent.
-      assert.ok(apiRequests.some((r) => r.method === 'OPTIONS' && r.origin === otherOrigin));
-      assert.ok(!apiRequests.some((r) => r.method === 'GET'));
-    });
-  },
-);
+  it('a page from an allowed origin renders the published posts, newest first, across pages', async () => {
+    const { result, rendered, body } = await run(allowedOrigin);
+    assert.deepEqual(result, { titles: ['Autumn menu', 'First light'], etag: 'string', aborted: 'AbortError' });
+    assert.deepEqual(rendered, ['Autumn menu', 'First light']);
+    assert.equal(body, 'Chestnuts are back');
+    // The browser sent its own origin, and preflighted the Authorization header.
+    assert.ok(apiRequests.some((r) => r.method === 'OPTIONS' && r.origin === allowedOrigin));
+    assert.ok(apiRequests.some((r) => r.method === 'GET' && r.url.startsWith('/v1/content/posts/')));
+  });
+
+  it('a page from an origin the store does not allow is refused by the browser', async () => {
+    const { result, rendered } = await run(otherOrigin);
+    assert.deepEqual(result, { refused: 'network_error', corsSuspected: true });
+    assert.deepEqual(rendered, []);
+    // The preflight was answered without Access-Control-Allow-Origin, so the GET was never sent.
+    assert.ok(apiRequests.some((r) => r.method === 'OPTIONS' && r.origin === otherOrigin));
+    assert.ok(!apiRequests.some((r) => r.method === 'GET'));
+  });
+});
