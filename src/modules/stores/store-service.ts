@@ -70,7 +70,8 @@ export class StoreService {
       webhooks_enabled: input.webhooks === false ? 0 : 1,
       ...STORE_DEFAULTS,
       storefront_base_url: null,
-      allowed_origins: null,
+      // allowed_origins is left to its default (none), so stores can still be made on a schema
+      // from before it (the migration tests create stores between migrations).
       created_at: now,
       updated_at: now,
     };
