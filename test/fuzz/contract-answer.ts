@@ -19,12 +19,16 @@ export function isAnswer(res: RawAnswer | NoAnswer): res is RawAnswer {
   return !('closedWithoutAnswer' in res);
 }
 
+/** A Content API read a cache may keep (docs/content-api.md): PUBLIC_CACHE_* in the test's defaults. */
+const PUBLIC_CACHE_CONTROL = /^public, max-age=\d+(, stale-while-revalidate=\d+)?$/;
+
 /**
  * Asserts the answer is one the API documents. A connection closed without one byte is accepted: it is
  * how the server drops what its HTTP parser cannot read at all. Anything it does send must be
- * a whole documented answer.
+ * a whole documented answer. `route` is the router path the request was made for: a Content API
+ * read answered 200 or 304 may be cached; every other answer is `no-store`.
  */
-export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string): void {
+export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string, route: string): void {
   if (!isAnswer(res)) return;
   const show = () => `${res.head}\r\n\r\n${res.body.toString('utf8').slice(0, 600)}`;
   assert.ok(res.status < 500, `5xx answer:\n${show()}`);
@@ -32,7 +36,12 @@ export function assertContractAnswer(res: RawAnswer | NoAnswer, method: string):
   const requestId = res.headers['x-request-id'];
   assert.ok(requestId !== undefined && REQUEST_ID.test(requestId), `X-Request-Id missing or malformed:\n${show()}`);
   assert.equal(res.headers['x-svc-api-version'], API_VERSION_DATE, `X-Svc-Api-Version:\n${show()}`);
-  assert.equal(res.headers['cache-control'], 'no-store', `Cache-Control:\n${show()}`);
+  const cacheable =
+    route.startsWith('/v1/content/') &&
+    (method === 'GET' || method === 'HEAD') &&
+    (res.status === 200 || res.status === 304);
+  if (cacheable) assert.match(res.headers['cache-control'] ?? '', PUBLIC_CACHE_CONTROL, `Cache-Control:\n${show()}`);
+  else assert.equal(res.headers['cache-control'], 'no-store', `Cache-Control:\n${show()}`);
   if (res.status === 304) {
     // A conditional read whose copy is current (`If-None-Match`, `*` included): no body, the ETag.
     assert.ok(method === 'GET' || method === 'HEAD', `304 to a ${method}:\n${show()}`);
