@@ -14,7 +14,7 @@ select "posts"."id", "posts"."title", "posts"."summary", "posts"."body_html", "p
 select "categories"."id", "categories"."name", "categories"."updated_at" from "post_categories" inner join "categories" on "categories"."id" = "post_categories"."category_id" where "post_categories"."post_id" = $1 and "categories"."store_id" = $2 order by "categories"."id";
 
 -- listVisiblePosts (first page)
-select "id", "title", "summary", "published_at", "updated_at" from "posts" where "store_id" = $1 and "published_at" <= $2 order by "published_at" desc, "id" desc limit $3;
+select "id", "title", "summary", "published_at", "updated_at" from "posts" where "store_id" = $1 and "published_at" <= $2 order by COALESCE(posts.published_at, -1) desc, "posts"."id" desc limit $3;
 
 -- listVisiblePosts (of a category, after a cursor)
-select "id", "title", "summary", "published_at", "updated_at" from "posts" where "store_id" = $1 and "published_at" <= $2 and "id" in (select "post_id" from "post_categories" where "category_id" = $3 and "store_id" = $4) and ("published_at" < $5 or ("published_at" = $6 and "id" < $7)) order by "published_at" desc, "id" desc limit $8;
+select "id", "title", "summary", "published_at", "updated_at" from "posts" where "store_id" = $1 and "published_at" <= $2 and "id" in (select "post_id" from "post_categories" where "category_id" = $3 and "store_id" = $4) and (COALESCE(posts.published_at, -1), posts.id) < ($5, $6) order by COALESCE(posts.published_at, -1) desc, "posts"."id" desc limit $7;

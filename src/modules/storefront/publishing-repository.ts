@@ -1,7 +1,13 @@
 // Reads for feeds, sitemaps, category pages and view beacons. The visibility rule is the one of
 // storefront-repository.ts: published means published_at <= now, scoped to the store.
 import type { Db } from '../../db/database.js';
-import { CATEGORY_LABEL_COLUMNS, postCategories, postsWithCover, type CategoryLabel } from './storefront-repository.js';
+import {
+  CATEGORY_LABEL_COLUMNS,
+  postCategories,
+  postsWithCover,
+  PUBLISH_ORDER,
+  type CategoryLabel,
+} from './storefront-repository.js';
 
 export interface FeedPost {
   id: number;
@@ -19,7 +25,7 @@ export async function listFeedPosts(db: Db, storeId: number, now: number, limit:
   const rows = await postsWithCover(db, storeId)
     .select('images.basename')
     .where('posts.published_at', '<=', now)
-    .orderBy('posts.published_at', 'desc')
+    .orderBy(PUBLISH_ORDER, 'desc')
     .orderBy('posts.id', 'desc')
     .limit(limit)
     .execute();

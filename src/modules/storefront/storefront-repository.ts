@@ -1,6 +1,7 @@
 // Reads for the public pages. Visibility is decided in SQL from the clock, exactly as
 // deriveStatus does: published means published_at <= now; drafts (null) and scheduled
 // posts (future) never match, and every query is scoped to the store.
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { HANDLE_PATTERN, storeFromRow, type Store } from '../stores/index.js';
 
@@ -110,6 +111,13 @@ export async function categoriesOf(db: Db, storeId: number, postId: number): Pro
   return rows.map((r) => ({ id: r.id, name: r.name, updatedAt: r.updated_at }));
 }
 
+/**
+ * A post's place in publish order, written as the index posts_store_published holds it
+ * (migration 0009): ordering by this walks the index from the newest post and stops after a
+ * page, where ordering by published_at itself read and sorted every post of the store.
+ */
+export const PUBLISH_ORDER = sql<number>`COALESCE(posts.published_at, -1)`;
+
 /** Published posts (of one category when given), newest publish time first (id breaks ties), after a keyset position. */
 export async function listVisiblePosts(
   db: Db,
@@ -132,13 +140,9 @@ export async function listVisiblePosts(
         .where('category_id', '=', categoryId)
         .where('store_id', '=', storeId),
     );
-  if (before) {
-    const { publishedAt, id } = before;
-    q = q.where((eb) =>
-      eb.or([eb('published_at', '<', publishedAt), eb.and([eb('published_at', '=', publishedAt), eb('id', '<', id)])]),
-    );
-  }
-  const rows = await q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  // A row-value comparison, so the index range starts at the position.
+  if (before) q = q.where(sql<SqlBool>`(${PUBLISH_ORDER}, posts.id) < (${before.publishedAt}, ${before.id})`);
+  const rows = await q.orderBy(PUBLISH_ORDER, 'desc').orderBy('posts.id', 'desc').limit(limit).execute();
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
