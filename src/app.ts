@@ -27,7 +27,7 @@ import { registerOpenApiRoute } from './http/routes/openapi-routes.js';
 import { registerStorefrontRoutes } from './http/routes/storefront-routes.js';
 import { registerPublishingRoutes } from './http/routes/publishing-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
-import { ConnectionGuard, sweepIntervalFor } from './http/connection-guard.js';
+import { ConnectionGuard, requestWhole, sweepIntervalFor } from './http/connection-guard.js';
 import { registerMetrics } from './http/metrics.js';
 import { LingerAllowance } from './http/linger-allowance.js';
 import { ShutdownFlag } from './http/readiness.js';
@@ -87,7 +87,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // A key's refusals linger a bounded number of times a minute (linger-allowance.ts).
   const lingering = new LingerAllowance();
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.raw.complete) {
+    if (!requestWhole(request.raw)) {
       reply.header('Connection', 'close');
       const caller = request.caller;
       if (!caller || lingering.take(caller.keyId, ctx.clock.now().getTime())) guard.lingerAfterAnswer(request.raw);

@@ -30,11 +30,24 @@ class InProcessVersions implements VersionSource {
     this.tables = TOPICS.map((topic) => [topic.name, handle.tableVersion(topic.tables)!] as const);
   }
 
+  /** The versions last returned, handed out again while none has moved: no object a read. */
+  private last: Readonly<CacheVersions> | null = null;
+  private readonly now: Array<number | null> = [];
+
   read(): CacheVersions {
     // One PRAGMA data_version for all the topics (see src/db/table-version.ts).
     const dataVersion = this.handle.dataVersion();
+    const { tables, now, last } = this;
+    let same = last !== null;
+    for (let i = 0; i < tables.length; i++) {
+      const [topic, table] = tables[i]!;
+      now[i] = table.at(dataVersion);
+      if (same && now[i] !== last![topic]) same = false;
+    }
+    if (same) return last!;
     const versions = {} as CacheVersions;
-    for (const [topic, table] of this.tables) versions[topic] = table.at(dataVersion);
+    for (let i = 0; i < tables.length; i++) versions[tables[i]![0]] = now[i] ?? null;
+    this.last = Object.freeze(versions);
     return versions;
   }
 }

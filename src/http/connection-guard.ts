@@ -174,7 +174,10 @@ export class ConnectionGuard {
 
   private track(request: IncomingMessage): void {
     const socket = request.socket;
-    if (request.complete) {
+    // A request without a body (no framing: RFC 9112, 6.3) completes in the same parse as its
+    // headers, just after this: nothing to watch, and no timer or listener made for it on
+    // every read.
+    if (requestWhole(request)) {
       this.pending.delete(socket);
       return;
     }
@@ -199,7 +202,7 @@ export class ConnectionGuard {
       settle();
       this.bodies.delete(body);
     });
-    // A request without a body completes in the same parse as its headers, just after this.
+    // A body that arrived with its headers completes in the same parse, just after this.
     setImmediate(settle);
   }
 
@@ -260,6 +263,19 @@ export class ConnectionGuard {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
   }
+}
+
+/**
+ * Whether nothing of this request is left to arrive: its body is read, or it has none (then it
+ * is whole from its headers on, even before Node's parser marks it complete).
+ */
+export function requestWhole(request: IncomingMessage): boolean {
+  return request.complete || hasNoBody(request);
+}
+
+function hasNoBody(request: IncomingMessage): boolean {
+  const { headers } = request;
+  return headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0';
 }
 
 /** Checked often enough that each limit holds to within about a quarter of itself, at most a second late. */

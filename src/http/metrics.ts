@@ -257,31 +257,18 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   });
 
   // Admitted /v1 requests (key, limits and gates passed; holding an in-flight slot) not yet
-  // answered: what a draining process still has to finish.
-  const inFlight = new Gauge({
+  // answered: what a draining process still has to finish. Read from the pipeline's count when
+  // scraped, so no request pays for it.
+  new Gauge({
     name: 'http_requests_in_flight',
     help: 'Admitted /v1 requests not yet answered',
     registers,
-  });
-  const counted = new WeakSet<FastifyRequest>();
-  // Callback-style hooks (not async): they run on every request (see app.ts).
-  app.addHook('preHandler', (request, _reply, done) => {
-    if (request.routeOptions.config?.policy) {
-      counted.add(request);
-      inFlight.inc();
-    }
-    done();
-  });
-  const settle = (request: FastifyRequest) => {
-    if (counted.delete(request)) inFlight.dec();
-  };
-  app.addHook('onRequestAbort', (request, done) => {
-    settle(request);
-    done();
+    collect() {
+      this.set(app.requestsInFlight?.() ?? 0);
+    },
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    settle(request);
     const labels = {
       method: methodLabel(request.method),
       route: routeLabel(request),

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, detail } from '../lib/api-error.js';
 import { postBodyCeiling } from '../lib/request-bounds.js';
 import { isPublishableKey, parseBearer, type Caller } from '../modules/keys/index.js';
-import type { SharedRead } from '../cache/index.js';
+import type { CacheVersions, SharedRead } from '../cache/index.js';
 import {
   addressAdmission,
   decide,
@@ -14,12 +14,22 @@ import {
   type Admission,
   type AdmitRequest,
   type RateClass,
+  type RateDecision,
 } from '../traffic/index.js';
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
 import { commonHeaders } from './common-headers.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Admitted /v1 requests of this server holding their in-flight slot (the in-flight gauge). */
+    requestsInFlight(): number;
+  }
+}
+
 export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
+  const held = { slots: 0 };
+  app.decorate('requestsInFlight', () => held.slots);
   app.decorateRequest('caller', null);
   app.decorateRequest('cacheVersions', null);
   app.decorateRequest('releaseSlot', null);
@@ -32,10 +42,24 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style, and synchronous when nothing it needs is elsewhere (SQLite's versions and a
+  // cached key in memory, the limits in this process): a read is then admitted in the turn its
+  // headers arrived in, without a promise or a turn of the microtask queue.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(String(request.id)));
     const policy = request.routeOptions.config?.policy;
-    if (policy) await admit(ctx, policy, request, reply);
+    if (!policy) return done();
+    let admitted: void | Promise<void>;
+    try {
+      admitted = admit(ctx, policy, request, reply);
+    } catch (err) {
+      // A refusal is answered after the parser has taken in what arrived with the headers: a
+      // body already whole then keeps its connection (app.ts closes it only when the body is
+      // still arriving).
+      return queueMicrotask(() => done(err as Error));
+    }
+    if (admitted) admitted.then(() => done(), done);
+    else done();
   });
 
   // PostgreSQL with Redis: a write drops its store's version copy in Redis after its commit and
@@ -67,7 +91,11 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     releaseSlotOf(request);
     done();
   });
+  heldSlots.set(ctx, held);
 }
+
+/** Slots held per application (a process may run several, as tests do). */
+const heldSlots = new WeakMap<AppContext, { slots: number }>();
 
 /**
  * Gives the request's in-flight slot back, once whichever way the exchange ends first. Not
@@ -82,12 +110,18 @@ function releaseSlotOf(request: FastifyRequest): void {
 
 const rateClassOf = (method: string): RateClass => (method === 'GET' || method === 'HEAD' ? 'read' : 'write');
 
-async function admit(
+/** `next(value)` now when `value` is at hand, or once it resolves. */
+function after<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** Admits the request or throws its refusal; a promise only when a step had to wait. */
+function admit(
   ctx: AppContext,
   policy: RoutePolicy,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
+): void | Promise<void> {
   const rawKey = parseBearer(request.headers.authorization);
   if (!rawKey) throw new ApiError('unauthorized');
   const rateClass = rateClassOf(request.method);
@@ -96,57 +130,103 @@ async function admit(
   // cache versions in one Redis call, before it is known to be still valid (that needs the
   // versions); a cached read then sends nothing else anywhere.
   const cachedCaller = shared ? ctx.keys.cachedCaller(rawKey) : undefined;
-  let earlyAdmission: Admission | undefined;
-  let sharedCopy: SharedRead | null = null;
-  if (shared && cachedCaller) {
-    earlyAdmission = await ctx.traffic.admit({
-      ...admissionOf(cachedCaller, policy, rateClass, shared.keyOf(cachedCaller.store.id)),
-      markerKey: shared.markerKey(),
+  if (!shared || !cachedCaller)
+    return after(ctx.keys.authenticate(rawKey), (authenticated) => {
+      if (!authenticated) throw new ApiError('unauthorized');
+      settleCaller(request, reply, authenticated.caller, authenticated.versions);
+      return after(ctx.traffic.admit(admissionOf(authenticated.caller, policy, rateClass)), (admission) =>
+        decideAdmission(ctx, policy, request, reply, rateClass, admission),
+      );
     });
-    sharedCopy = shared.parse(earlyAdmission.hash, earlyAdmission.marker);
-  }
+  return admitWithSharedCopy(ctx, shared, cachedCaller, rawKey, policy, request, reply, rateClass);
+}
+
+async function admitWithSharedCopy(
+  ctx: AppContext,
+  shared: NonNullable<AppContext['sharedVersions']>,
+  cachedCaller: Caller,
+  rawKey: string,
+  policy: RoutePolicy,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rateClass: RateClass,
+): Promise<void> {
+  const earlyAdmission = await ctx.traffic.admit({
+    ...admissionOf(cachedCaller, policy, rateClass, shared.keyOf(cachedCaller.store.id)),
+    markerKey: shared.markerKey(),
+  });
+  const sharedCopy: SharedRead | null = shared.parse(earlyAdmission.hash, earlyAdmission.marker);
   let authenticated;
   try {
     authenticated = await ctx.keys.authenticate(rawKey, sharedCopy?.versions ?? null);
   } catch (err) {
     // The database failed: the slot taken first is given back, not left to age out.
-    if (earlyAdmission?.release) void earlyAdmission.release();
+    if (earlyAdmission.release) void earlyAdmission.release();
     throw err;
   }
   if (!authenticated) {
-    if (earlyAdmission?.release) void earlyAdmission.release();
+    if (earlyAdmission.release) void earlyAdmission.release();
     throw new ApiError('unauthorized');
   }
   const { caller, versions } = authenticated;
   // No copy in Redis (a writer dropped it): the versions were just read from PostgreSQL; put
   // them back unless another writer dropped the copy since (the generation seen first).
-  if (
-    shared &&
-    sharedCopy &&
-    !sharedCopy.versions &&
-    versions.keys !== null &&
-    caller.store.id === cachedCaller!.store.id
-  )
+  if (sharedCopy && !sharedCopy.versions && versions.keys !== null && caller.store.id === cachedCaller.store.id)
     shared.fill(caller.store.id, sharedCopy, versions);
+  settleCaller(request, reply, caller, versions);
+  const admission =
+    caller === cachedCaller ? earlyAdmission : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
+  await decideAdmission(ctx, policy, request, reply, rateClass, admission);
+}
+
+function settleCaller(request: FastifyRequest, reply: FastifyReply, caller: Caller, versions: CacheVersions): void {
   request.caller = caller;
   request.cacheVersions = versions;
   // Fastify logs the request's completion through reply.log, which starts as the same logger.
   request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
+}
 
-  // Every authenticated request counts against its class, whatever its outcome; the count and
-  // the slot are one round trip to Redis. A request refused for its scope takes no slot.
-  const admission = !earlyAdmission
-    ? await ctx.traffic.admit(admissionOf(caller, policy, rateClass))
-    : caller === cachedCaller
-      ? earlyAdmission
-      : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
-  let { decision } = admission;
-  // A key a public page may hold is also limited per client address (request.ip follows TRUST_PROXY).
-  if (isPublishableKey(caller.scopes)) {
-    const limit = ctx.config.contentAddressReadsPerMinute;
-    const byAddress = await ctx.traffic.admit(addressAdmission(caller.keyId, request.ip, rateClass, limit));
-    decision = tighterDecision(decision, byAddress.decision);
-  }
+/**
+ * Every authenticated request counts against its class, whatever its outcome (the count and
+ * the slot are one step: one round trip with Redis). A key a public page may hold is also
+ * limited per client address (request.ip follows TRUST_PROXY).
+ */
+function decideAdmission(
+  ctx: AppContext,
+  policy: RoutePolicy,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rateClass: RateClass,
+  admission: Admission,
+): void | Promise<void> {
+  const caller = request.caller!;
+  if (!isPublishableKey(caller.scopes))
+    return passGates(ctx, policy, request, reply, rateClass, admission, admission.decision);
+  const limit = ctx.config.contentAddressReadsPerMinute;
+  return after(ctx.traffic.admit(addressAdmission(caller.keyId, request.ip, rateClass, limit)), (byAddress) =>
+    passGates(
+      ctx,
+      policy,
+      request,
+      reply,
+      rateClass,
+      admission,
+      tighterDecision(admission.decision, byAddress.decision),
+    ),
+  );
+}
+
+/** The rate headers, then the refusals in their order: scope, rate, concurrency, store gates, feature, length. */
+function passGates(
+  ctx: AppContext,
+  policy: RoutePolicy,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rateClass: RateClass,
+  admission: Admission,
+  decision: RateDecision,
+): void {
+  const caller = request.caller!;
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
   reply.header('X-RateLimit-Reset', String(decision.resetAtUnixSeconds));
@@ -159,8 +239,7 @@ async function admit(
     throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
   }
   if (!admission.release) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
-  request.releaseSlot = admission.release;
-  releaseWhenClosed(request, reply);
+  holdSlot(heldSlots.get(ctx), request, reply, admission.release);
 
   if (policy.tenantGate !== false) {
     if (!caller.store.certified) throw new ApiError('tenant_not_certified');
@@ -234,9 +313,32 @@ async function admitAgain(
  * Frees the slot however the exchange ends. onResponse never runs for a response whose socket
  * was destroyed first: a body shorter than the bytes sent makes the rest parse as a broken
  * second request, the parser's error closes the connection, and the slot would stay held.
+ * One listener function for every response (the request rides on the response), so holding a
+ * slot makes no closure.
  */
-function releaseWhenClosed(request: FastifyRequest, reply: FastifyReply): void {
-  const release = () => releaseSlotOf(request);
-  if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
-  else reply.raw.once('close', release);
+function holdSlot(
+  held: { slots: number } | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  release: () => Promise<void>,
+): void {
+  if (held) {
+    held.slots++;
+    request.releaseSlot = () => {
+      held.slots--;
+      return release();
+    };
+  } else request.releaseSlot = release;
+  const response = reply.raw as SlotResponse;
+  if (response.destroyed || request.raw.socket?.destroyed) return releaseSlotOf(request);
+  response[REQUEST_OF_RESPONSE] = request;
+  response.on('close', releaseOnClose);
+}
+
+const REQUEST_OF_RESPONSE = Symbol('request holding a slot');
+type SlotResponse = FastifyReply['raw'] & { [REQUEST_OF_RESPONSE]?: FastifyRequest };
+
+function releaseOnClose(this: SlotResponse): void {
+  const request = this[REQUEST_OF_RESPONSE];
+  if (request) releaseSlotOf(request);
 }

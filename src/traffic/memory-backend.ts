@@ -52,16 +52,23 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     else inFlight.delete(keyId);
   }
 
-  async function acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null> {
-    assertKeyId(keyId);
-    assertCount('max', max);
+  /** Takes a slot now: its release, or null when `max` are in flight. */
+  function takeSlot(keyId: string, max: number): (() => Promise<void>) | null {
     const used = inFlight.get(keyId) ?? 0;
     if (used >= max) return null;
     inFlight.set(keyId, used + 1);
     return releaseOnce(async () => releaseSlot(keyId));
   }
 
-  async function admit(request: AdmitRequest): Promise<Admission> {
+  async function acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null> {
+    assertKeyId(keyId);
+    assertCount('max', max);
+    return takeSlot(keyId, max);
+  }
+
+  // Synchronous: the counters are in this process, so a request is admitted without a promise
+  // or a turn of the microtask queue (the pipeline goes on in the same turn).
+  function admit(request: AdmitRequest): Admission {
     const { keyId, rateClass, limitPerMinute, concurrency } = request;
     assertKeyId(keyId);
     assertRateClass(rateClass);
@@ -76,7 +83,7 @@ export function createMemoryTrafficControl(clock: Clock): TrafficControl {
     let release: (() => Promise<void>) | null = null;
     let slotRefused = false;
     if (request.takeSlot && decision.allowed) {
-      release = await acquireSlot(keyId, concurrency);
+      release = takeSlot(keyId, concurrency);
       slotRefused = release === null;
     }
     return { decision, consumed: window.count, windowEndMs, release, slotRefused, hash: null, marker: null };

@@ -57,9 +57,10 @@ export interface Admission {
 export interface TrafficControl {
   /**
    * Counts the request and, when `takeSlot` and the rate allows, takes a slot: one Redis round
-   * trip (one script) for what counting and acquireSlot would do in two.
+   * trip (one script) for what counting and acquireSlot would do in two. The memory backend
+   * answers at once (no promise); Redis with a promise.
    */
-  admit(request: AdmitRequest): Promise<Admission>;
+  admit(request: AdmitRequest): Admission | Promise<Admission>;
   /** Statements sent to Redis by this process so far (0 without Redis); tests count them. */
   commandCount(): number;
   /** Takes one in-flight slot; returns a release function (idempotent: calling it twice releases once) or null when `max` are already in flight. */

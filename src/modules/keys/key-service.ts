@@ -157,39 +157,65 @@ export class KeyService {
    * `known`: the versions of the cached key's store, already read (PostgreSQL with Redis: in the
    * request's one Redis call, before this); then a cached key costs no query at all.
    */
-  async authenticate(rawKey: string, known: CacheVersions | null = null): Promise<Authenticated | null> {
+  authenticate(
+    rawKey: string,
+    known: CacheVersions | null = null,
+  ): Authenticated | null | Promise<Authenticated | null> {
     const parsed = parseApiKey(rawKey);
     if (!parsed) return null;
     const { keyId, secret } = parsed;
     const now = this.clock.now().getTime();
     const { callers, versions: source } = this;
-    let versions: CacheVersions = NO_VERSIONS;
-    let caller: Caller | null | undefined;
-    if (callers && source) {
-      // A cached key presented with another secret goes on like an unknown key id, with the same
-      // work: no versions read for it (a query an unknown key id does not cost), then the key read.
-      const peeked = callers.peek(keyId);
-      const matches = secretMatches(peeked, secret);
-      const cached = source.inProcess || !matches ? undefined : peeked;
-      if (known && cached) versions = known;
-      else if (source.inProcess || cached) versions = await source.read(cached?.caller.store.id ?? 0);
-      const found = matches ? callers.get(keyId, versions.keys, now) : undefined;
-      if (found) caller = found.caller;
+    if (!callers || !source) return this.readKey(keyId, secret, NO_VERSIONS, now);
+    // A cached key presented with another secret goes on like an unknown key id, with the same
+    // work: no versions read for it (a query an unknown key id does not cost), then the key read.
+    const peeked = callers.peek(keyId);
+    const matches = secretMatches(peeked, secret);
+    const cached = source.inProcess || !matches ? undefined : peeked;
+    // SQLite's versions are in memory: a cached key is then answered in this turn, no promise.
+    const versions =
+      known && cached ? known : source.inProcess || cached ? source.read(cached?.caller.store.id ?? 0) : NO_VERSIONS;
+    return versions instanceof Promise
+      ? versions.then((read) => this.fromCache(keyId, secret, matches, read, now))
+      : this.fromCache(keyId, secret, matches, versions, now);
+  }
+
+  /** The cached caller when it is current under `versions`; otherwise the key is read. */
+  private fromCache(
+    keyId: string,
+    secret: string,
+    matches: boolean,
+    versions: CacheVersions,
+    now: number,
+  ): Authenticated | null | Promise<Authenticated | null> {
+    const found = matches ? this.callers!.get(keyId, versions.keys, now) : undefined;
+    if (found) return this.unexpired(found.caller, versions, now);
+    return this.readKey(keyId, secret, versions, now);
+  }
+
+  /** Reads the key (and, on PostgreSQL, its store's versions), and caches a valid one. */
+  private async readKey(
+    keyId: string,
+    secret: string,
+    known: CacheVersions,
+    now: number,
+  ): Promise<Authenticated | null> {
+    const { callers, versions: source } = this;
+    const read = await this.readCaller(keyId, secret, source !== null && !source.inProcess);
+    const caller = read.caller;
+    const versions = read.versions ?? known;
+    if (caller && callers) {
+      callers.set(
+        keyId,
+        { secret, caller: freezeCaller(caller) },
+        { version: versions.keys, now, until: caller.expiresAt ?? undefined, size: CALLER_BYTES },
+      );
     }
-    if (caller === undefined) {
-      const read = await this.readCaller(keyId, secret, source !== null && !source.inProcess);
-      caller = read.caller;
-      if (read.versions) versions = read.versions;
-      if (caller && callers) {
-        callers.set(
-          keyId,
-          { secret, caller: freezeCaller(caller) },
-          { version: versions.keys, now, until: caller.expiresAt ?? undefined, size: CALLER_BYTES },
-        );
-      }
-    }
-    if (!caller) return null;
-    // Expiry is compared with this process's clock on every request, cached or not.
+    return caller ? this.unexpired(caller, versions, now) : null;
+  }
+
+  /** Expiry is compared with this process's clock on every request, cached or not. */
+  private unexpired(caller: Caller, versions: CacheVersions, now: number): Authenticated | null {
     if (caller.expiresAt !== null && caller.expiresAt <= now) return null;
     return { caller, versions };
   }
