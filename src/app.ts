@@ -29,6 +29,7 @@ import { registerPublishingRoutes } from './http/routes/publishing-routes.js';
 import { registerDocsRoutes } from './http/routes/docs-routes.js';
 import { ConnectionGuard, requestWhole, sweepIntervalFor } from './http/connection-guard.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerRouteOf } from './http/route-of.js';
 import { LingerAllowance } from './http/linger-allowance.js';
 import { ShutdownFlag } from './http/readiness.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
@@ -99,6 +100,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, new ApiError('not_found')));
 
+  registerRouteOf(app);
   registerAccessLog(app);
   registerJsonBody(app, ctx.config.maxJsonBodyBytes);
   await registerOpenApi(app, ctx.config.publicBaseUrl);

@@ -3,6 +3,7 @@
 // only its key_id, and the access line names the route pattern, not the URL.
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
+import { routeOf } from './route-of.js';
 
 const KEY_IN_TEXT = /(svc_live_[a-z0-9]{8})_[A-Za-z0-9]+/g;
 
@@ -59,7 +60,7 @@ export function registerAccessLog(app: FastifyInstance): void {
   const log = root.child({}, { redact: { paths: [] } }) as typeof root;
   app.addHook('onResponse', (request, reply, done) => {
     // A route may log above info (health probes every few seconds log at warn only).
-    const routeLevel = request.routeOptions.logLevel;
+    const routeLevel = routeOf(request).logLevel;
     const quietRoute = routeLevel !== undefined && (LEVEL_VALUES[routeLevel] ?? 0) > LEVEL_VALUES.info;
     if (!quietRoute && log.isLevelEnabled('info')) {
       const caller = request.caller;
@@ -67,7 +68,7 @@ export function registerAccessLog(app: FastifyInstance): void {
         {
           reqId: request.id,
           method: request.method,
-          route: request.routeOptions.url ?? null,
+          route: routeOf(request).url ?? null,
           status: reply.statusCode,
           duration_ms: Math.round(reply.elapsedTime * 100) / 100,
           key_id: caller?.keyId ?? null,

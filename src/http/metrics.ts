@@ -5,7 +5,7 @@
 // operator's: keys close to expiry per store (state-metrics.ts).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../lib/api-error.js';
 import { ERROR_CATALOGUE } from '../lib/error-catalogue.js';
@@ -15,6 +15,8 @@ import { sendApiError } from './error-envelope.js';
 import { registerStateMetrics } from './state-metrics.js';
 import { REDIS_ERROR_KINDS } from '../traffic/index.js';
 import { DATABASE_FAILURE_KINDS } from '../db/database-errors.js';
+import { routeOf } from './route-of.js';
+import { RequestTally } from './request-tally.js';
 
 /** The `route` label of a request no route matched (its path is never a label). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -43,19 +45,22 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
-  const durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to finishing its answer, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
+  // Registered as prom-client metrics by shape (see request-tally.ts), not as its classes.
+  const tally = new RequestTally(REQUEST_BUCKETS);
+  for (const register of registers) {
+    register.registerMetric(
+      tally.counter(
+        'http_requests_total',
+        'HTTP requests answered, by method, route template and status',
+      ) as unknown as Metric,
+    );
+    register.registerMetric(
+      tally.histogram(
+        'http_request_duration_seconds',
+        'Time from receiving a request to finishing its answer, by method, route template and status',
+      ) as unknown as Metric,
+    );
+  }
   const errors = new Counter({
     name: 'blog_api_errors_total',
     help: 'Error answers by API error code',
@@ -269,13 +274,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, guard: Co
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = {
-      method: methodLabel(request.method),
-      route: routeLabel(request),
-      status: String(reply.statusCode),
-    };
-    requests.inc(labels);
-    durations.observe(labels, reply.elapsedTime / 1000);
+    tally.record(methodLabel(request.method), routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
@@ -295,7 +294,7 @@ function methodLabel(method: string): string {
 
 function routeLabel(request: FastifyRequest): string {
   // The template a route was registered with; a request no route matched has none.
-  return request.routeOptions.url ?? UNMATCHED_ROUTE;
+  return routeOf(request).url ?? UNMATCHED_ROUTE;
 }
 
 /** Constant-time comparison, so the token cannot be found a byte at a time from response times. */

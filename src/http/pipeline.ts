@@ -19,6 +19,7 @@ import {
 import type { AppContext } from '../context.js';
 import type { RoutePolicy } from './route-policy.js';
 import { commonHeaders } from './common-headers.js';
+import { routeOf } from './route-of.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,7 +48,7 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   // headers arrived in, without a promise or a turn of the microtask queue.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(commonHeaders(String(request.id)));
-    const policy = request.routeOptions.config?.policy;
+    const policy = routeOf(request).config?.policy;
     if (!policy) return done();
     let admitted: void | Promise<void>;
     try {

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, detail, type ErrorDetail } from '../lib/api-error.js';
 import { SMALL_JSON_BODY_BYTES } from '../lib/request-bounds.js';
+import { routeOf } from './route-of.js';
 
 export function registerUnexpectedInputGuard(app: FastifyInstance): void {
   // Only the bodies that carry a post's HTML (create and update) may be as large as
@@ -17,8 +18,9 @@ export function registerUnexpectedInputGuard(app: FastifyInstance): void {
   });
   // Callback-style (not async): it runs on every request (see app.ts).
   app.addHook('preValidation', (request, _reply, done) => {
-    if (!request.routeOptions.config?.policy) return done();
-    const schema = request.routeOptions.schema as { body?: unknown; querystring?: unknown } | undefined;
+    const route = routeOf(request);
+    if (!route.config?.policy) return done();
+    const schema = route.schema as { body?: unknown; querystring?: unknown } | undefined;
     const details: ErrorDetail[] = [];
     if (!schema?.querystring) {
       for (const name in (request.query ?? {}) as Record<string, unknown>) {
