@@ -51,12 +51,20 @@ export interface PostgresDriverOptions {
   evictAfterFailure?: boolean;
 }
 
+/**
+ * Tries of a lone read whose connection is lost, each on a connection opened after the failure
+ * before it. A failover or an operator ending every backend can catch a retry too while the
+ * database settles (its connections ended again within a second); the bound keeps a read's work
+ * finite when the database keeps dropping them.
+ */
+const READ_ATTEMPTS = 3;
+
 class PgConnection implements DatabaseConnection {
   inTransaction = false;
   /** The connection failed: it is destroyed on release, and nothing more is sent on it. */
   broken = false;
-  /** A read's second try: it is not tried a third time. */
-  isRetry = false;
+  /** Which try of a lone read this connection runs (1: its first). */
+  attempt = 1;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -80,8 +88,8 @@ class PgConnection implements DatabaseConnection {
       }
       this.broken = true;
       this.driver.linkFailed(err as Error, false);
-      if (this.inTransaction || this.isRetry || !READ.test(query.sql)) throw err;
-      return this.driver.retryRead<R>(query);
+      if (this.inTransaction || this.attempt >= READ_ATTEMPTS || !READ.test(query.sql)) throw err;
+      return this.driver.retryRead<R>(query, this.attempt + 1);
     }
     this.driver.answered();
     return {
@@ -190,10 +198,10 @@ export class BoundedPostgresDriver implements Driver {
     this.options.breaker?.success();
   }
 
-  async retryRead<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  async retryRead<R>(query: CompiledQuery, attempt: number): Promise<QueryResult<R>> {
     this.options.onRetry?.();
     const fresh = (await this.acquireConnection()) as PgConnection;
-    fresh.isRetry = true;
+    fresh.attempt = attempt;
     try {
       return await fresh.executeQuery<R>(query);
     } finally {

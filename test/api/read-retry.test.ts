@@ -1,5 +1,5 @@
 // PostgreSQL: a connection killed under a running statement (pg_terminate_backend, as an operator
-// or a failover does). A lone read is tried once more on a fresh connection and answers; a
+// or a failover does). A lone read is tried again on a fresh connection (up to three tries) and answers; a
 // statement in a transaction and a write fail with the lost connection, never run twice
 // (src/db/postgres-driver.ts). The retry runs on a connection opened after the failure, never on
 // another idle one of the pool, which may be just as dead (a failover, a cut link).
@@ -11,7 +11,7 @@ import { describeOnPostgres } from '../helpers/engines.js';
 import { POSTGRES_ADMIN_URL } from '../helpers/database-template.js';
 import { BoundedPostgresDialect } from '../../src/db/postgres-driver.js';
 
-describeOnPostgres('a read whose connection is killed is tried once more', (postgres) => {
+describeOnPostgres('a read whose connection is killed is tried again', (postgres) => {
   let db: Kysely<any>;
   let pool: pg.Pool;
   let admin: pg.Client;
@@ -36,14 +36,19 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
   });
 
   /** Terminates the backend running a statement that contains `marker`, once it runs. */
+  /** Backends already terminated: one may still be listed as active for a moment after. */
+  const terminated = new Set<number>();
+
   async function killWhenRunning(marker: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
       const { rows } = await admin.query(
         "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()",
         [`%${marker}%`],
       );
-      if (rows.length > 0) {
-        await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      const pid = (rows as Array<{ pid: number }>).find((row) => !terminated.has(row.pid))?.pid;
+      if (pid !== undefined) {
+        terminated.add(pid);
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -58,6 +63,26 @@ describeOnPostgres('a read whose connection is killed is tried once more', (post
     await killed;
     assert.equal(rows[0]!.one, 1);
     assert.equal(retries - before, 1);
+  });
+
+  it('a read whose retry is killed too answers from a third connection, and a fourth loss fails it', async () => {
+    let before = retries;
+    const killedTwice = (async () => {
+      await killWhenRunning('read_marker_4');
+      await killWhenRunning('read_marker_4');
+    })();
+    const { rows } = await sql<{ one: number }>`SELECT 1 AS one, pg_sleep(1), 'read_marker_4' AS m`.execute(db);
+    await killedTwice;
+    assert.equal(rows[0]!.one, 1);
+    assert.equal(retries - before, 2);
+
+    before = retries;
+    const killedThrice = (async () => {
+      for (let i = 0; i < 3; i++) await killWhenRunning('read_marker_5');
+    })();
+    await assert.rejects(sql`SELECT pg_sleep(1), 'read_marker_5' AS m`.execute(db), /terminat/i);
+    await killedThrice;
+    assert.equal(retries - before, 2);
   });
 
   it('a statement in a transaction fails with its connection', async () => {
