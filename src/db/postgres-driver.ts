@@ -57,7 +57,9 @@ export interface PostgresDriverOptions {
  * database settles (its connections ended again within a second); the bound keeps a read's work
  * finite when the database keeps dropping them.
  */
-const READ_ATTEMPTS = 3;
+const READ_ATTEMPTS = 4;
+/** Opens of a connection lost while being opened, before a request answers 503. */
+const OPEN_ATTEMPTS = 3;
 
 class PgConnection implements DatabaseConnection {
   inTransaction = false;
@@ -132,14 +134,15 @@ export class BoundedPostgresDriver implements Driver {
     }
     // Each pass either hands out a connection opened since the last failure or drops an older one.
     // A connection lost while it was being opened (a backend terminated during its start-up, a
-    // reset link) did no work: one more is opened before the request is answered 503.
+    // reset link) did no work: another is opened, up to OPEN_ATTEMPTS, before the request is answered 503.
     let lostWhileOpening = 0;
     for (;;) {
       let client: pg.PoolClient;
       try {
         client = await this.connect();
       } catch (err) {
-        if (err instanceof DatabaseUnavailableError && err.kind === 'unreachable' && lostWhileOpening++ === 0) continue;
+        if (err instanceof DatabaseUnavailableError && err.kind === 'unreachable' && ++lostWhileOpening < OPEN_ATTEMPTS)
+          continue;
         throw err;
       }
       if (this.options.evictAfterFailure !== false && (this.born.get(client) ?? this.generation) < this.generation) {
