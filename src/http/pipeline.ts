@@ -136,7 +136,7 @@ function admit(
       if (!authenticated) throw new ApiError('unauthorized');
       settleCaller(request, reply, authenticated.caller, authenticated.versions);
       return after(ctx.traffic.admit(admissionOf(authenticated.caller, policy, rateClass)), (admission) =>
-        decideAdmission(ctx, policy, request, reply, rateClass, admission),
+        decideAdmission({ ctx, policy, request, reply, rateClass }, admission),
       );
     });
   return admitWithSharedCopy(ctx, shared, cachedCaller, rawKey, policy, request, reply, rateClass);
@@ -177,7 +177,7 @@ async function admitWithSharedCopy(
   settleCaller(request, reply, caller, versions);
   const admission =
     caller === cachedCaller ? earlyAdmission : await admitAgain(ctx, earlyAdmission, caller, policy, rateClass);
-  await decideAdmission(ctx, policy, request, reply, rateClass, admission);
+  await decideAdmission({ ctx, policy, request, reply, rateClass }, admission);
 }
 
 function settleCaller(request: FastifyRequest, reply: FastifyReply, caller: Caller, versions: CacheVersions): void {
@@ -187,46 +187,33 @@ function settleCaller(request: FastifyRequest, reply: FastifyReply, caller: Call
   request.log = reply.log = request.log.child({ key_id: caller.keyId, store: caller.store.handle });
 }
 
+/** What every step of one request's admission works on. */
+interface Admitting {
+  ctx: AppContext;
+  policy: RoutePolicy;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  rateClass: RateClass;
+}
+
 /**
  * Every authenticated request counts against its class, whatever its outcome (the count and
  * the slot are one step: one round trip with Redis). A key a public page may hold is also
  * limited per client address (request.ip follows TRUST_PROXY).
  */
-function decideAdmission(
-  ctx: AppContext,
-  policy: RoutePolicy,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  rateClass: RateClass,
-  admission: Admission,
-): void | Promise<void> {
+function decideAdmission(step: Admitting, admission: Admission): void | Promise<void> {
+  const { ctx, request, rateClass } = step;
   const caller = request.caller!;
-  if (!isPublishableKey(caller.scopes))
-    return passGates(ctx, policy, request, reply, rateClass, admission, admission.decision);
+  if (!isPublishableKey(caller.scopes)) return passGates(step, admission, admission.decision);
   const limit = ctx.config.contentAddressReadsPerMinute;
   return after(ctx.traffic.admit(addressAdmission(caller.keyId, request.ip, rateClass, limit)), (byAddress) =>
-    passGates(
-      ctx,
-      policy,
-      request,
-      reply,
-      rateClass,
-      admission,
-      tighterDecision(admission.decision, byAddress.decision),
-    ),
+    passGates(step, admission, tighterDecision(admission.decision, byAddress.decision)),
   );
 }
 
 /** The rate headers, then the refusals in their order: scope, rate, concurrency, store gates, feature, length. */
-function passGates(
-  ctx: AppContext,
-  policy: RoutePolicy,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  rateClass: RateClass,
-  admission: Admission,
-  decision: RateDecision,
-): void {
+function passGates(step: Admitting, admission: Admission, decision: RateDecision): void {
+  const { ctx, policy, request, reply, rateClass } = step;
   const caller = request.caller!;
   reply.header('X-RateLimit-Limit', String(decision.limit));
   reply.header('X-RateLimit-Remaining', String(decision.remaining));
