@@ -30,6 +30,7 @@ declare module 'fastify' {
 
 export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
   const held = { slots: 0 };
+  heldSlots.set(ctx, held);
   app.decorate('requestsInFlight', () => held.slots);
   app.decorateRequest('caller', null);
   app.decorateRequest('cacheVersions', null);
@@ -92,7 +93,6 @@ export function registerPipeline(app: FastifyInstance, ctx: AppContext): void {
     releaseSlotOf(request);
     done();
   });
-  heldSlots.set(ctx, held);
 }
 
 /** Slots held per application (a process may run several, as tests do). */
@@ -227,7 +227,8 @@ function passGates(step: Admitting, admission: Admission, decision: RateDecision
     throw new ApiError('rate_limited', [], { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) });
   }
   if (!admission.release) throw new ApiError('concurrency_limited', [], { 'Retry-After': '1' });
-  holdSlot(heldSlots.get(ctx), request, reply, admission.release);
+  // Set when the pipeline was registered, before any request.
+  holdSlot(heldSlots.get(ctx)!, request, reply, admission.release);
 
   if (policy.tenantGate !== false) {
     if (!caller.store.certified) throw new ApiError('tenant_not_certified');
@@ -301,22 +302,20 @@ async function admitAgain(
  * Frees the slot however the exchange ends. onResponse never runs for a response whose socket
  * was destroyed first: a body shorter than the bytes sent makes the rest parse as a broken
  * second request, the parser's error closes the connection, and the slot would stay held.
- * One listener function for every response (the request rides on the response), so holding a
- * slot makes no closure.
+ * The close listener is one function shared by every response (the request rides on the
+ * response) rather than a closure per response; the release itself also counts the slot out.
  */
 function holdSlot(
-  held: { slots: number } | undefined,
+  held: { slots: number },
   request: FastifyRequest,
   reply: FastifyReply,
   release: () => Promise<void>,
 ): void {
-  if (held) {
-    held.slots++;
-    request.releaseSlot = () => {
-      held.slots--;
-      return release();
-    };
-  } else request.releaseSlot = release;
+  held.slots++;
+  request.releaseSlot = () => {
+    held.slots--;
+    return release();
+  };
   const response = reply.raw as SlotResponse;
   if (response.destroyed || request.raw.socket?.destroyed) return releaseSlotOf(request);
   response[REQUEST_OF_RESPONSE] = request;
