@@ -10,8 +10,10 @@
 // - A connection that fails (lost, or timed out and so in an unknown state) is destroyed, not
 //   given back, and every connection opened before the failure is dropped when next taken from
 //   the pool: after a failover or a cut link the idle ones are most likely dead too.
-// - A lone read whose connection is lost is tried once more on a connection opened after the
-//   failure, so a killed backend does not turn into a 500 for a request that changed nothing.
+// - A lone read whose connection is lost is tried again (up to READ_ATTEMPTS) on a connection
+//   opened after the failure, so a killed backend does not turn into a 500 for a request that
+//   changed nothing. The lost connection goes back to the pool, destroyed, before the read waits
+//   for another: a read holding dead connections while it waits could use up a small pool alone.
 //   Writes never are: a statement in a transaction, or any INSERT/UPDATE/DELETE, fails with its
 //   lost connection. PostgreSQL rolls back a transaction whose connection ends before COMMIT; if
 //   it ended after COMMIT was sent, the outcome is known only to the database, and a client that
@@ -69,12 +71,13 @@ class PgConnection implements DatabaseConnection {
   attempt = 1;
 
   constructor(
-    readonly client: pg.PoolClient,
+    /** null once a lost connection was given back and no other could be had. */
+    public client: pg.PoolClient | null,
     private readonly driver: BoundedPostgresDriver,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.broken) throw new DatabaseUnavailableError('unreachable');
+    if (this.broken || !this.client) throw new DatabaseUnavailableError('unreachable');
     let result: pg.QueryResult;
     try {
       result = await this.client.query(query.sql, [...query.parameters]);
@@ -91,7 +94,7 @@ class PgConnection implements DatabaseConnection {
       this.broken = true;
       this.driver.linkFailed(err as Error, false);
       if (this.inTransaction || this.attempt >= READ_ATTEMPTS || !READ.test(query.sql)) throw err;
-      return this.driver.retryRead<R>(query, this.attempt + 1);
+      return this.retryRead<R>(query);
     }
     this.driver.answered();
     return {
@@ -104,6 +107,23 @@ class PgConnection implements DatabaseConnection {
           : undefined,
       rows: (result.rows ?? []) as R[],
     };
+  }
+
+  /** The lost connection is given back, destroyed, then the read runs on one opened after the loss. */
+  private async retryRead<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    this.client!.release(true);
+    this.client = null;
+    this.driver.retrying();
+    this.client = await this.driver.freshClient();
+    this.broken = false;
+    this.attempt += 1;
+    return this.executeQuery<R>(query);
+  }
+
+  /** Back to the pool; destroyed if it failed. */
+  release(): void {
+    this.client?.release(this.broken ? true : undefined);
+    this.client = null;
   }
 
   // eslint-disable-next-line require-yield
@@ -126,6 +146,11 @@ export class BoundedPostgresDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    return new PgConnection(await this.freshClient(), this);
+  }
+
+  /** A pooled connection opened since the last link failure (the circuit breaker allowing). */
+  async freshClient(): Promise<pg.PoolClient> {
     try {
       this.options.breaker?.check();
     } catch (err) {
@@ -149,7 +174,7 @@ export class BoundedPostgresDriver implements Driver {
         client.release(true);
         continue;
       }
-      return new PgConnection(client, this);
+      return client;
     }
   }
 
@@ -201,15 +226,8 @@ export class BoundedPostgresDriver implements Driver {
     this.options.breaker?.success();
   }
 
-  async retryRead<R>(query: CompiledQuery, attempt: number): Promise<QueryResult<R>> {
+  retrying(): void {
     this.options.onRetry?.();
-    const fresh = (await this.acquireConnection()) as PgConnection;
-    fresh.attempt = attempt;
-    try {
-      return await fresh.executeQuery<R>(query);
-    } finally {
-      await this.releaseConnection(fresh);
-    }
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -256,8 +274,7 @@ export class BoundedPostgresDriver implements Driver {
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const own = connection as PgConnection;
-    own.client.release(own.broken ? true : undefined);
+    (connection as PgConnection).release();
   }
 
   async destroy(): Promise<void> {

@@ -18,9 +18,11 @@ describeOnPostgres('a read whose connection is killed is tried again', (postgres
   let drop: () => Promise<void>;
   let retries = 0;
   let databaseName = '';
+  let databaseUrl = '';
   before(async () => {
     const created = await postgres.create();
-    databaseName = new URL(created.database.url).pathname.slice(1);
+    databaseUrl = created.database.url;
+    databaseName = new URL(databaseUrl).pathname.slice(1);
     drop = created.drop;
     pool = new pg.Pool({ connectionString: created.database.url, max: 4 });
     pool.on('error', () => undefined);
@@ -82,6 +84,30 @@ describeOnPostgres('a read whose connection is killed is tried again', (postgres
     await assert.rejects(sql`SELECT pg_sleep(1), 'read_marker_5' AS m`.execute(db), /terminat/i);
     await killedThrice;
     assert.equal(retries - before, 3);
+  });
+
+  it('a read gives its lost connection back before waiting for another: a pool of one still answers it', async () => {
+    // With the lost connection held while the retry waits, a pool of one has nothing to hand out
+    // and the retry waits until the pool's bound (here 2 s) ends it with 503.
+    const single = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    single.on('error', () => undefined);
+    single.on('connect', (client) => client.on('error', () => undefined));
+    let ownRetries = 0;
+    const small = new Kysely<any>({
+      dialect: new BoundedPostgresDialect({ pool: single, poolWaitTimeoutMs: 2000, onRetry: () => (ownRetries += 1) }),
+    });
+    try {
+      const killed = (async () => {
+        for (let i = 0; i < 3; i++) await killWhenRunning('single_marker_6');
+      })();
+      const { rows } = await sql<{ one: number }>`SELECT 1 AS one, pg_sleep(1), 'single_marker_6' AS m`.execute(small);
+      await killed;
+      assert.equal(rows[0]!.one, 1);
+      assert.equal(ownRetries, 3);
+      assert.equal(single.totalCount, 1);
+    } finally {
+      await small.destroy();
+    }
   });
 
   it('a statement in a transaction fails with its connection', async () => {

@@ -335,18 +335,31 @@ describe(
     it('connections lost under reads (backends killed, links reset) fail no read', async () => {
       const { key } = await tenant();
       const reads: Timed[] = [];
-      const readers = servers.map((s) => async (stopped: () => boolean) => {
+      const answered = servers.map(() => 0);
+      const readers = servers.map((s, n) => async (stopped: () => boolean) => {
         for (let i = 0; !stopped(); i++) {
           // Never cached: the feed and lists of varying sizes reach PostgreSQL every time.
           const path = i % 2 === 0 ? '/v1/events?limit=5' : `/v1/blog/posts?limit=${1 + (i % 40)}`;
           reads.push(await timedSend(s.baseUrl, 'GET', path, { key }));
+          answered[n]! += 1;
         }
       });
+      // Each round waits 250 ms and until every process has answered a read since the last one:
+      // the connections are lost often, but never faster than a read can be answered, which no
+      // bounded retry could survive (a slow machine's read taking longer than 250 ms would be cut
+      // on every try).
+      let seen = [...answered];
+      const nextRound = async () => {
+        await sleep(250);
+        for (let waited = 0; waited < 10_000 && answered.some((count, n) => count <= seen[n]!); waited += 10)
+          await sleep(10);
+        seen = [...answered];
+      };
       const dbName = new URL(database.url).pathname.slice(1);
       let killed = 0;
       await underLoad(readers, async () => {
         for (let round = 0; round < 8; round++) {
-          await sleep(250);
+          await nextRound();
           const { rowCount } = await admin.query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
             [dbName],
@@ -354,7 +367,7 @@ describe(
           killed += rowCount ?? 0;
         }
         for (let round = 0; round < 8; round++) {
-          await sleep(250);
+          await nextRound();
           for (const p of dbProxies) {
             p.setMode('reset');
             p.setMode('pass');
@@ -380,6 +393,19 @@ describe(
           )
           .join(' | ')})\n`,
       );
+      // What the servers logged for each failed read, so that a failure says which path it took.
+      const logged = failed.flatMap((t) => {
+        const id = t.res ? /"request_id":"([^"]+)"/.exec(t.res.body)?.[1] : undefined;
+        if (!id) return [];
+        return servers.flatMap((s) =>
+          s
+            .stdout()
+            .split('\n')
+            .filter((line) => line.includes(id)),
+        );
+      });
+      if (logged.length > 0)
+        process.stdout.write(`gray "connections lost": logged for failed reads:\n${logged.join('\n')}\n`);
       assert.ok(killed >= 8);
       assert.ok(reads.length > 50);
       assert.equal(failed.length, 0);
