@@ -157,6 +157,12 @@ export class ConnectionGuard {
       if (request.complete && closeAtOnce) return closeAtOnce.call(socket);
       // Half-close: the answer and a FIN go out; reading goes on (the parser drops the body).
       socket.end();
+      // Reading must go on for the rest of the body and the client's own close to arrive: the
+      // request may have been left paused by whoever stopped reading it (a refused upload's
+      // parser), and a paused connection is read by no one, and keeps no process or shutdown
+      // waiting on it awake until the sweep cuts it.
+      request.unpipe();
+      request.resume();
       this.lingering.set(socket, { socket, startedAt: Date.now(), startBytes: socket.bytesRead, maxBytes });
       // The client has sent everything it will and closed its side: nothing left to wait for.
       socket.once('end', () => socket.destroy());

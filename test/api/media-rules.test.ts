@@ -3,8 +3,8 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describeEachEngine } from '../helpers/engines.js';
@@ -303,9 +303,12 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const body = streamedUpload(64 * 1024 * 1024);
+    let serverSide: Socket | undefined;
+    t.app.server.once('connection', (socket: Socket) => (serverSide = socket));
+    let client: ClientRequest | undefined;
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      let settled = false;
-      const req = httpRequest(
+      let arrived = false;
+      const req = (client = httpRequest(
         {
           host: '127.0.0.1',
           port,
@@ -317,14 +320,14 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
           let text = '';
           res.on('data', (c) => (text += c));
           res.on('end', () => {
-            settled = true;
+            arrived = true;
             resolve({ status: res.statusCode ?? 0, body: text });
           });
         },
-      );
+      ));
       // The server answers and closes while the client is still sending; a write error after
       // the answer arrived is expected.
-      req.on('error', (err) => (settled ? undefined : reject(err)));
+      req.on('error', (err) => (arrived ? undefined : reject(err)));
       body.stream.pipe(req);
     }).finally(() => body.stream.destroy());
     assert.equal(answer.status, 413, answer.body);
@@ -334,6 +337,11 @@ describeEachEngine('POST /v1/media/images: large and stalled bodies', (target) =
     console.log(
       `# oversized upload: client sent ${body.pulled()} of ${64 * 1024 * 1024} bytes before the server closed`,
     );
+    // The client goes away: the lingering connection reads on, sees it, and is closed at once
+    // rather than waiting for the body timeout's sweep. Left paused by the refused upload's
+    // parser, it was read by no one (and a shutdown waited on it).
+    client!.destroy();
+    assert.ok(await settled(() => serverSide?.destroyed === true), 'the server closed its side once the client left');
     const ok = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(ok.status, 200);
   });
