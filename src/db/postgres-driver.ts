@@ -93,8 +93,11 @@ class PgConnection implements DatabaseConnection {
       }
       this.broken = true;
       this.driver.linkFailed(err as Error, false);
-      if (this.inTransaction || this.attempt >= READ_ATTEMPTS || !READ.test(query.sql)) throw err;
-      return this.retryRead<R>(query);
+      // A write's outcome is unknown once its connection is lost: it fails as it is (500).
+      if (this.inTransaction || !READ.test(query.sql)) throw err;
+      // A read changed nothing: lost on every try, the database is unreachable for now (503).
+      if (this.attempt >= READ_ATTEMPTS) throw new DatabaseUnavailableError('unreachable', err);
+      return await this.retryRead<R>(query);
     }
     this.driver.answered();
     return {
@@ -117,7 +120,7 @@ class PgConnection implements DatabaseConnection {
     this.client = await this.driver.freshClient();
     this.broken = false;
     this.attempt += 1;
-    return this.executeQuery<R>(query);
+    return await this.executeQuery<R>(query);
   }
 
   /** Back to the pool; destroyed if it failed. */
