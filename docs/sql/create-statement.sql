@@ -5,28 +5,28 @@
 -- on PostgreSQL
 
       WITH post AS (insert into "posts" ("id", "store_id", "title", "summary", "body_html", "warnings", "cover_image_id", "default_category_id", "published_at", "view_count", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning 1 as "one"
-      ), search AS (insert into "post_search" ("post_id", "store_id", "text") values ($13, $14, $15) returning 1 as "one"
-      ), links AS (insert into "post_categories" ("post_id", "category_id", "store_id") SELECT $16::bigint, c, $17::bigint FROM unnest($18::bigint[]) AS c returning 1 as "one"
-      ), fingerprint AS (INSERT INTO content_fingerprints AS f (store_id, fingerprint, post_id, created_at) VALUES ($19, $20, $21, $22)
+      ), search AS (insert into "post_search" ("post_id", "store_id", "text", "keys") values ($13, $14, $15, $16::text[]) returning 1 as "one"
+      ), links AS (insert into "post_categories" ("post_id", "category_id", "store_id") SELECT $17::bigint, c, $18::bigint FROM unnest($19::bigint[]) AS c returning 1 as "one"
+      ), fingerprint AS (INSERT INTO content_fingerprints AS f (store_id, fingerprint, post_id, created_at) VALUES ($20, $21, $22, $23)
     ON CONFLICT (store_id, fingerprint) DO UPDATE SET post_id = excluded.post_id, created_at = excluded.created_at
-    WHERE f.created_at <= CAST($23 AS bigint) - 600000
+    WHERE f.created_at <= CAST($24 AS bigint) - 600000
     RETURNING 1 AS claimed
       ), audit AS (INSERT INTO audit_events (store_id, occurred_at, action, resource_type, resource_id, key_id, application, request_id, changes)
-    VALUES ($24, $25, $26, $27, $28, $29, $30, $31, $32) RETURNING 1
+    VALUES ($25, $26, $27, $28, $29, $30, $31, $32, $33) RETURNING 1
       ), quota AS (INSERT INTO daily_usage AS u (store_id, kind, day, used)
-    SELECT CAST($33 AS bigint), CAST($34 AS text), CAST($35 AS text), 1 WHERE CAST($36 AS integer) > 0
-    ON CONFLICT (store_id, kind, day) DO UPDATE SET used = u.used + 1 WHERE u.used < CAST($37 AS integer)
+    SELECT CAST($34 AS bigint), CAST($35 AS text), CAST($36 AS text), 1 WHERE CAST($37 AS integer) > 0
+    ON CONFLICT (store_id, kind, day) DO UPDATE SET used = u.used + 1 WHERE u.used < CAST($38 AS integer)
     RETURNING 1 AS taken
-      ), event AS (INSERT INTO webhook_events (id, store_id, type, body, created_at) VALUES ($38, $39, $40, $41, $42) RETURNING 1
+      ), event AS (INSERT INTO webhook_events (id, store_id, type, body, created_at) VALUES ($39, $40, $41, $42, $43) RETURNING 1
       ), deliveries AS (
     INSERT INTO webhook_deliveries (id, store_id, endpoint_id, event_id, status, attempts, last_attempt_at, last_response_status, next_attempt_at, lease_token, lease_until, created_at)
-    SELECT (CAST($43 AS text) || substr('0123456789abcdefghijklmnopqrstuvwxyz', CAST((r.n / 1296) % 36 + 1 AS integer), 1) || substr('0123456789abcdefghijklmnopqrstuvwxyz', CAST((r.n / 36) % 36 + 1 AS integer), 1) || substr('0123456789abcdefghijklmnopqrstuvwxyz', CAST((r.n / 1) % 36 + 1 AS integer), 1)), r.store_id, r.endpoint_id, r.event_id, 'pending', 0, NULL, NULL,
+    SELECT (CAST($44 AS text) || substr('0123456789abcdefghijklmnopqrstuvwxyz', CAST((r.n / 1296) % 36 + 1 AS integer), 1) || substr('0123456789abcdefghijklmnopqrstuvwxyz', CAST((r.n / 36) % 36 + 1 AS integer), 1) || substr('0123456789abcdefghijklmnopqrstuvwxyz', CAST((r.n / 1) % 36 + 1 AS integer), 1)), r.store_id, r.endpoint_id, r.event_id, 'pending', 0, NULL, NULL,
       CASE WHEN r.n < (1000 - (SELECT count(*) FROM (
-    SELECT 1 FROM webhook_deliveries WHERE store_id = $44 AND status = 'pending' AND next_attempt_at IS NOT NULL LIMIT 1000
-  ) queued)) THEN CAST($45 AS bigint) END, NULL, NULL, CAST($46 AS bigint)
-    FROM (SELECT e.store_id, e.id AS endpoint_id, CAST($47 AS text) AS event_id, (SELECT count(*) FROM webhook_endpoints o WHERE o.store_id = e.store_id AND o.id < e.id) AS n
+    SELECT 1 FROM webhook_deliveries WHERE store_id = $45 AND status = 'pending' AND next_attempt_at IS NOT NULL LIMIT 1000
+  ) queued)) THEN CAST($46 AS bigint) END, NULL, NULL, CAST($47 AS bigint)
+    FROM (SELECT e.store_id, e.id AS endpoint_id, CAST($48 AS text) AS event_id, (SELECT count(*) FROM webhook_endpoints o WHERE o.store_id = e.store_id AND o.id < e.id) AS n
         FROM webhook_endpoints e
-        WHERE e.store_id = $48 AND e.enabled = 1 AND (e.events::jsonb ? $49 OR e.events::jsonb ? CAST($50 AS text))) r RETURNING 1)
+        WHERE e.store_id = $49 AND e.enabled = 1 AND (e.events::jsonb ? $50 OR e.events::jsonb ? CAST($51 AS text))) r RETURNING 1)
       SELECT CASE
         WHEN NOT EXISTS (SELECT 1 FROM fingerprint) THEN blog_abort('duplicate_content')
         -- Never true: it makes every other write run here, before the quota (see above).

@@ -3,14 +3,14 @@
 
 -- insertSearchText
 -- on PostgreSQL
-insert into "post_search" ("post_id", "store_id", "text") values ($1, $2, $3);
+insert into "post_search" ("post_id", "store_id", "text", "keys") values ($1, $2, $3, $4::text[]);
 -- on SQLite
 insert into "post_search" ("rowid", "text") values (?, ?);
 insert into "post_search_store" ("rowid", "tokens") values (?, ?);
 
 -- replaceSearchText
 -- on PostgreSQL
-update "post_search" set "text" = $1 where "post_id" = $2;
+update "post_search" set "text" = $1, "keys" = $2::text[] where "post_id" = $3;
 -- on SQLite
 delete from "post_search" where "rowid" = ?;
 delete from "post_search_store" where "rowid" = ?;

@@ -17,6 +17,7 @@ import { imageListingMigration } from './migrations/0016-image-listing.js';
 import { linearSearchKeysMigration } from './migrations/0017-linear-search-keys.js';
 import { sampleEventsMigration } from './migrations/0018-sample-events.js';
 import { allowedOriginsMigration } from './migrations/0019-allowed-origins.js';
+import { searchKeysFromWriterMigration } from './migrations/0020-search-keys-from-writer.js';
 import type { DatabaseHandle, Engine } from './database.js';
 
 /**
@@ -59,6 +60,8 @@ export function releaseMigrations(engine: Engine): ReleaseMigration[] {
     expand('0018-sample-events', sampleEventsMigration(engine)),
     // A nullable column the previous release never reads.
     expand('0019-allowed-origins', allowedOriginsMigration()),
+    // PostgreSQL: the keys column no longer generated; a trigger computes it when the writer gives none, as the previous release does.
+    expand('0020-search-keys-from-writer', searchKeysFromWriterMigration(engine)),
   ];
 }
 

@@ -306,6 +306,11 @@ export interface PostSearchTable {
   rowid: Generated<number>;
   /** Title, summary and body without markup, lower-cased (src/modules/posts/post-search.ts). */
   text: string;
-  /** PostgreSQL only (0013-store-search-keys): the post's store; `keys` is computed from it and `text`. */
+  /** PostgreSQL only (0013-store-search-keys): the post's store. */
   store_id: number | null;
+  /**
+   * PostgreSQL only: the store-keyed trigrams of `text` (storeSearchKeys), given by the writer;
+   * computed by a trigger when it gives none (0020-search-keys-from-writer).
+   */
+  keys: string[] | null;
 }

@@ -96,11 +96,11 @@ function trigramToken(storeId: number, chars: string[], at: number): string {
 const SURROGATE = /[\ud800-\udfff]/;
 
 /**
- * The store-keyed tokens of a post's search text: each distinct trigram of each word, once, in
- * the order they first occur. It runs in every create and every edit of the text, so the
- * trigrams are made distinct before their tokens are spelled.
+ * The distinct trigrams of a post's search text: of each word, every run of three characters
+ * (code points), once, in the order they first occur. It runs in every create and every edit of
+ * the text, so the trigrams are made distinct before they are spelled as tokens or keys.
  */
-export function storeSearchTokens(storeId: number, text: string): string {
+function distinctTrigrams(text: string): Set<string> {
   const trigrams = new Set<string>();
   for (const word of text.split(' ')) {
     if (word.length < TRIGRAM_LENGTH) continue;
@@ -111,9 +111,14 @@ export function storeSearchTokens(storeId: number, text: string): string {
       for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) trigrams.add(chars[i] + chars[i + 1] + chars[i + 2]);
     }
   }
+  return trigrams;
+}
+
+/** SQLite: the store-keyed FTS5 tokens of a post's search text, space-separated. */
+export function storeSearchTokens(storeId: number, text: string): string {
   const tokens: string[] = [];
   const prefix = `s${storeId}t`;
-  for (const trigram of trigrams) {
+  for (const trigram of distinctTrigrams(text)) {
     // Three string indexes are three code points unless a surrogate pair is among them.
     tokens.push(
       trigram.length === TRIGRAM_LENGTH
@@ -122,6 +127,19 @@ export function storeSearchTokens(storeId: number, text: string): string {
     );
   }
   return tokens.join(' ');
+}
+
+/**
+ * PostgreSQL: the store-keyed keys of a post's search text (`<store>:<trigram>`, the elements of
+ * `post_search.keys`), the same trigrams as storeSearchTokens. The SQL function
+ * post_search_keys() computes the same set (migrations 0013 and 0017); it is kept for writers
+ * that give no keys (migration 0020), and test/api/search-keys-parity.test.ts holds the two equal.
+ */
+export function storeSearchKeys(storeId: number, text: string): string[] {
+  const prefix = `${storeId}:`;
+  const keys: string[] = [];
+  for (const trigram of distinctTrigrams(text)) keys.push(prefix + trigram);
+  return keys;
 }
 
 /** The store-keyed tokens a post holding `term` (of TRIGRAM_LENGTH characters or more) has. */

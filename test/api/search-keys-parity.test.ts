@@ -1,10 +1,12 @@
-// PostgreSQL computes a post's store-keyed search keys in SQL (post_search_keys, migrations
-// 0013 and 0017); SQLite computes the same keys in TypeScript (storeSearchTokens), spelled as
-// FTS5 tokens. A search must find the same posts on both engines, so for any text the two give
-// the same set of trigrams: long runs without white space, CJK, characters outside the BMP,
+// A post's store-keyed search keys are computed in TypeScript for both engines: SQLite's
+// FTS5 tokens (storeSearchTokens) and PostgreSQL's keys (storeSearchKeys), the same trigrams.
+// PostgreSQL also computes them in SQL (post_search_keys, migrations 0013 and 0017) for rows
+// written without keys (migration 0020: the previous release's writes). A search must find the
+// same posts on both engines and from rows of both releases, so for any text the three give the
+// same set of trigrams: long runs without white space, CJK, characters outside the BMP,
 // combining marks, punctuation, and white space other than the space that separates words.
-// Migration 0017 replaced the function without rewriting stored keys: rows written before it
-// must hold exactly the keys it computes.
+// Migration 0017 replaced the function without rewriting stored keys, and 0020 made the column
+// plain without rewriting it: rows written before each must hold exactly the keys now computed.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -15,7 +17,7 @@ import { START_TIME } from '../helpers/test-app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest, releaseMigrations } from '../../src/db/migrate.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { searchText, storeSearchTokens } from '../../src/lib/search-text.js';
+import { searchText, storeSearchKeys, storeSearchTokens } from '../../src/lib/search-text.js';
 import { StoreService } from '../../src/modules/stores/index.js';
 
 /** PostgreSQL's key `<store>:<trigram>` spelled as SQLite's token `s<store>t<three code points in hex>`. */
@@ -61,11 +63,17 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
     await drop?.();
   });
 
+  /** The SQL function's keys, spelled as tokens, after checking them against storeSearchKeys. */
   const keysOf = async (storeId: number, searchable: string): Promise<string[]> => {
     const { rows } = await client.query<{ keys: string[] }>('SELECT post_search_keys($1::bigint, $2) AS keys', [
       storeId,
       searchable,
     ]);
+    assert.deepEqual(
+      [...storeSearchKeys(storeId, searchable)].sort(),
+      [...rows[0].keys].sort(),
+      JSON.stringify(searchable),
+    );
     return rows[0].keys.map(asToken).sort();
   };
   const tokensOf = (storeId: number, searchable: string): string[] =>
@@ -136,6 +144,84 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
                count(*) FILTER (WHERE keys @> post_search_keys(store_id, text) AND keys <@ post_search_keys(store_id, text))::int AS same
         FROM post_search`.execute(handle.db);
       assert.deepEqual(rows, [{ rows: texts.length, same: texts.length }]);
+    } finally {
+      await handle.close();
+      await created.drop();
+    }
+  });
+
+  it('keeps the keys of rows written before migration 0020, and computes them for writes that give none', async () => {
+    const created = await postgres.create({ empty: true });
+    const handle = openDatabase(created.database);
+    try {
+      await migrateToLatest(
+        handle,
+        releaseMigrations('postgres').filter((m) => m.name < '0020'),
+      );
+      const store = await new StoreService(handle.db, new ManualClock(START_TIME)).create({
+        handle: 'before-0020',
+        name: 'Before 0020',
+      });
+      const newPost = async () =>
+        (
+          await handle.db
+            .insertInto('posts')
+            .values({
+              store_id: store.id,
+              title: 't',
+              summary: null,
+              body_html: '<p>b</p>',
+              warnings: '[]',
+              cover_image_id: null,
+              default_category_id: null,
+              published_at: null,
+              view_count: 0,
+              created_at: Date.parse(START_TIME),
+              updated_at: Date.parse(START_TIME),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const keysOfRow = async (postId: number) =>
+        (
+          await sql<{ keys: string[] | null }>`SELECT keys FROM post_search WHERE post_id = ${postId}`.execute(
+            handle.db,
+          )
+        ).rows[0]!.keys;
+      const expected = (text: string) => [...storeSearchKeys(store.id, text)].sort();
+
+      // Written as the previous release writes: no keys (the column was generated).
+      const before = await newPost();
+      await sql`INSERT INTO post_search (post_id, store_id, text) VALUES (${before}, ${store.id}, ${'pan cakes 茶葉蛋'})`.execute(
+        handle.db,
+      );
+      assert.equal((await migrateToLatest(handle)).applied.at(-1), '0020-search-keys-from-writer');
+      assert.deepEqual([...(await keysOfRow(before))!].sort(), expected('pan cakes 茶葉蛋'));
+
+      // After it, a write that gives no keys gets those of its text, on insert and on an edit of the text.
+      const after = await newPost();
+      await sql`INSERT INTO post_search (post_id, store_id, text) VALUES (${after}, ${store.id}, ${'greengage jam'})`.execute(
+        handle.db,
+      );
+      assert.deepEqual([...(await keysOfRow(after))!].sort(), expected('greengage jam'));
+      await sql`UPDATE post_search SET text = ${'😀😀😀😀 𠀋𠀋𠀋 plum'} WHERE post_id = ${after}`.execute(handle.db);
+      assert.deepEqual([...(await keysOfRow(after))!].sort(), expected('😀😀😀😀 𠀋𠀋𠀋 plum'));
+
+      // A row whose store is filled in later (post_search_fill_store) gets its keys then.
+      const storeless = await newPost();
+      await sql`INSERT INTO post_search (post_id, text) VALUES (${storeless}, ${'oolong tea'})`.execute(handle.db);
+      assert.deepEqual([...(await keysOfRow(storeless))!].sort(), expected('oolong tea'));
+
+      // Keys given by the writer are stored as given (the API's writes: no second computation).
+      const given = await newPost();
+      await sql`INSERT INTO post_search (post_id, store_id, text, keys) VALUES (${given}, ${store.id}, ${'matcha'}, ${['given:key']}::text[])`.execute(
+        handle.db,
+      );
+      assert.deepEqual(await keysOfRow(given), ['given:key']);
+      await sql`UPDATE post_search SET text = ${'sencha'}, keys = ${['other:key']}::text[] WHERE post_id = ${given}`.execute(
+        handle.db,
+      );
+      assert.deepEqual(await keysOfRow(given), ['other:key']);
     } finally {
       await handle.close();
       await created.drop();

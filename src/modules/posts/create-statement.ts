@@ -19,6 +19,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { queryTemplate, raw } from '../../db/query-template.js';
+import { storeSearchKeys } from '../../lib/search-text.js';
 import { insertAuditSql } from '../audit/index.js';
 import { completeRecordSql } from '../idempotency/index.js';
 import { takeUnitSql } from '../quotas/index.js';
@@ -37,6 +38,7 @@ const ABORT = 'P0001';
 interface StatementArgs extends NewPost {
   id: number;
   searchText: string;
+  searchKeys: string[];
   categoryIds: number[];
   fingerprint: string;
   resourceId: string;
@@ -70,7 +72,7 @@ const createStatement = queryTemplate((db, $: StatementArgs, shape: number) =>
     db,
     sql`
       WITH post AS (${postInsert(db, $, $.id).returning(ONE)}
-      ), search AS (${searchRowInsert(db, { postId: $.id, storeId: $.storeId, text: $.searchText }).returning(ONE)}
+      ), search AS (${searchRowInsert(db, { postId: $.id, storeId: $.storeId, text: $.searchText, keys: $.searchKeys }).returning(ONE)}
       ), links AS (${categoryLinksInsert(db, { postId: $.id, storeId: $.storeId, categoryIds: $.categoryIds }).returning(ONE)}
       ), fingerprint AS (${claimFingerprintSql({ storeId: $.storeId, fingerprint: $.fingerprint, postId: $.id, now: $.now })}
       ), audit AS (${insertAuditSql({ storeId: $.storeId, occurredAt: $.now, action: 'post.created', resourceType: 'post', resourceId: $.resourceId, keyId: $.keyId, application: $.application, requestId: $.requestId, changes: $.changes })} RETURNING 1
@@ -111,6 +113,7 @@ export async function runCreateStatement(db: Db, w: CreateWrites, post: CreatedP
         defaultCategoryId: w.defaultCategoryId,
         now: w.now,
         searchText: w.searchText,
+        searchKeys: storeSearchKeys(w.storeId, w.searchText),
         categoryIds: w.categoryIds,
         fingerprint: w.fingerprint,
         resourceId: rows.audit.resourceId,

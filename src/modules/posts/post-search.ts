@@ -7,9 +7,9 @@
 // Both engines look terms up by trigrams that name the post's store, so one store's search
 // reads only its own posts' entries: its cost, and its timing, never depend on another store's
 // posts. SQLite: `post_search_store` (migration 0011-store-isolation); PostgreSQL:
-// `post_search.keys` and its GIN index (migration 0013-store-search-keys, computed in the
-// database from `store_id` and the text). `post_search` keeps the text each candidate is
-// checked against.
+// `post_search.keys` and its GIN index (migration 0013-store-search-keys). The tokens and the
+// keys are the same trigrams, computed here for both engines (src/lib/search-text.ts) and
+// written with the row. `post_search` keeps the text each candidate is checked against.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { BeforeCommit } from '../../db/group-commit.js';
@@ -17,12 +17,13 @@ import { queryTemplate } from '../../db/query-template.js';
 import { isPostgres } from '../../db/engine-of.js';
 import type { Database } from '../../db/schema.js';
 
-import { storeSearchTokens, storeTermTokens, TRIGRAM_LENGTH } from '../../lib/search-text.js';
+import { storeSearchKeys, storeSearchTokens, storeTermTokens, TRIGRAM_LENGTH } from '../../lib/search-text.js';
 
 export { searchTerms, searchText } from '../../lib/search-text.js';
 
 type SearchRow = { postId: number; text: string };
-type StoreSearchRow = SearchRow & { storeId: number };
+/** PostgreSQL's row: `keys` is storeSearchKeys(storeId, text). */
+type StoreSearchRow = SearchRow & { storeId: number; keys: string[] };
 const insertSqlite = queryTemplate((db, $: SearchRow) =>
   db.insertInto('post_search').values({ rowid: $.postId, text: $.text }),
 );
@@ -37,11 +38,16 @@ const deleteStoreTokens = queryTemplate((db, $: { postId: number }) =>
 );
 /** PostgreSQL's search row of a new post, run alone or inside the one-statement create (create-statement.ts). */
 export function searchRowInsert(db: Db, $: StoreSearchRow) {
-  return db.insertInto('post_search').values({ post_id: $.postId, store_id: $.storeId, text: $.text });
+  return db
+    .insertInto('post_search')
+    .values({ post_id: $.postId, store_id: $.storeId, text: $.text, keys: sql<string[]>`${$.keys}::text[]` });
 }
 const insertPostgres = queryTemplate(searchRowInsert);
-const updatePostgres = queryTemplate((db, $: SearchRow) =>
-  db.updateTable('post_search').set({ text: $.text }).where('post_id', '=', $.postId),
+const updatePostgres = queryTemplate((db, $: SearchRow & { keys: string[] }) =>
+  db
+    .updateTable('post_search')
+    .set({ text: $.text, keys: sql<string[]>`${$.keys}::text[]` })
+    .where('post_id', '=', $.postId),
 );
 const deletePostgres = queryTemplate((db, $: { postId: number }) =>
   db.deleteFrom('post_search').where('post_id', '=', $.postId),
@@ -61,7 +67,7 @@ export async function insertSearchText(
   beforeCommit?: BeforeCommit,
 ): Promise<void> {
   if (isPostgres(trx)) {
-    await insertPostgres(trx, { postId, storeId, text });
+    await insertPostgres(trx, { postId, storeId, text, keys: storeSearchKeys(storeId, text) });
     return;
   }
   await insertSqlite(trx, { postId, text });
@@ -73,7 +79,7 @@ export async function insertSearchText(
 /** Replaces a post's search text (FTS5 has no in-place update cheaper than delete + insert). */
 export async function replaceSearchText(trx: Db, storeId: number, postId: number, text: string): Promise<void> {
   if (isPostgres(trx)) {
-    await updatePostgres(trx, { postId, text });
+    await updatePostgres(trx, { postId, text, keys: storeSearchKeys(storeId, text) });
   } else {
     await deleteSqlite(trx, { postId });
     await deleteStoreTokens(trx, { postId });
