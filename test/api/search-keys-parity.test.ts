@@ -14,7 +14,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { describeOnPostgres } from '../helpers/engines.js';
 import { START_TIME } from '../helpers/test-app.js';
-import { openDatabase } from '../../src/db/database.js';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest, releaseMigrations } from '../../src/db/migrate.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { searchText, storeSearchKeys, storeSearchTokens } from '../../src/lib/search-text.js';
@@ -105,62 +105,24 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
     );
   });
 
-  it('finds the keys stored before migration 0017 equal to those it computes (nothing to rewrite)', async () => {
+  /**
+   * Runs `work` on a new database migrated up to `migration` (not included), with a store and a
+   * way to add a bare post to it (the search row is the test's to write).
+   */
+  const beforeMigration = async (
+    migration: string,
+    work: (handle: DatabaseHandle, storeId: number, newPost: () => Promise<number>) => Promise<void>,
+  ): Promise<void> => {
     const created = await postgres.create({ empty: true });
     const handle = openDatabase(created.database);
     try {
       await migrateToLatest(
         handle,
-        releaseMigrations('postgres').filter((m) => m.name < '0017'),
+        releaseMigrations('postgres').filter((m) => m.name < migration),
       );
       const store = await new StoreService(handle.db, new ManualClock(START_TIME)).create({
-        handle: 'before-0017',
-        name: 'Before 0017',
-      });
-      const texts = ['pan cakes 茶葉蛋', 'x'.repeat(3000), '😀😀😀😀 ab 𠀋𠀋𠀋', `${'ab字'.repeat(500)} tail`];
-      for (const text of texts) {
-        const post = await handle.db
-          .insertInto('posts')
-          .values({
-            store_id: store.id,
-            title: 't',
-            summary: null,
-            body_html: '<p>b</p>',
-            warnings: '[]',
-            cover_image_id: null,
-            default_category_id: null,
-            published_at: null,
-            view_count: 0,
-            created_at: Date.parse(START_TIME),
-            updated_at: Date.parse(START_TIME),
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await handle.db.insertInto('post_search').values({ post_id: post.id, store_id: store.id, text }).execute();
-      }
-      assert.equal((await migrateToLatest(handle)).applied[0], '0017-linear-search-keys');
-      const { rows } = await sql<{ rows: number; same: number }>`
-        SELECT count(*)::int AS rows,
-               count(*) FILTER (WHERE keys @> post_search_keys(store_id, text) AND keys <@ post_search_keys(store_id, text))::int AS same
-        FROM post_search`.execute(handle.db);
-      assert.deepEqual(rows, [{ rows: texts.length, same: texts.length }]);
-    } finally {
-      await handle.close();
-      await created.drop();
-    }
-  });
-
-  it('keeps the keys of rows written before migration 0020, and computes them for writes that give none', async () => {
-    const created = await postgres.create({ empty: true });
-    const handle = openDatabase(created.database);
-    try {
-      await migrateToLatest(
-        handle,
-        releaseMigrations('postgres').filter((m) => m.name < '0020'),
-      );
-      const store = await new StoreService(handle.db, new ManualClock(START_TIME)).create({
-        handle: 'before-0020',
-        name: 'Before 0020',
+        handle: `before-${migration}`,
+        name: `Before ${migration}`,
       });
       const newPost = async () =>
         (
@@ -182,17 +144,44 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
             .returning('id')
             .executeTakeFirstOrThrow()
         ).id;
+      await work(handle, store.id, newPost);
+    } finally {
+      await handle.close();
+      await created.drop();
+    }
+  };
+
+  it('finds the keys stored before migration 0017 equal to those it computes (nothing to rewrite)', async () => {
+    await beforeMigration('0017', async (handle, storeId, newPost) => {
+      const texts = ['pan cakes 茶葉蛋', 'x'.repeat(3000), '😀😀😀😀 ab 𠀋𠀋𠀋', `${'ab字'.repeat(500)} tail`];
+      for (const text of texts) {
+        await handle.db
+          .insertInto('post_search')
+          .values({ post_id: await newPost(), store_id: storeId, text })
+          .execute();
+      }
+      assert.equal((await migrateToLatest(handle)).applied[0], '0017-linear-search-keys');
+      const { rows } = await sql<{ rows: number; same: number }>`
+        SELECT count(*)::int AS rows,
+               count(*) FILTER (WHERE keys @> post_search_keys(store_id, text) AND keys <@ post_search_keys(store_id, text))::int AS same
+        FROM post_search`.execute(handle.db);
+      assert.deepEqual(rows, [{ rows: texts.length, same: texts.length }]);
+    });
+  });
+
+  it('keeps the keys of rows written before migration 0020, and computes them for writes that give none', async () => {
+    await beforeMigration('0020', async (handle, storeId, newPost) => {
       const keysOfRow = async (postId: number) =>
         (
           await sql<{ keys: string[] | null }>`SELECT keys FROM post_search WHERE post_id = ${postId}`.execute(
             handle.db,
           )
         ).rows[0]!.keys;
-      const expected = (text: string) => [...storeSearchKeys(store.id, text)].sort();
+      const expected = (text: string) => [...storeSearchKeys(storeId, text)].sort();
 
       // Written as the previous release writes: no keys (the column was generated).
       const before = await newPost();
-      await sql`INSERT INTO post_search (post_id, store_id, text) VALUES (${before}, ${store.id}, ${'pan cakes 茶葉蛋'})`.execute(
+      await sql`INSERT INTO post_search (post_id, store_id, text) VALUES (${before}, ${storeId}, ${'pan cakes 茶葉蛋'})`.execute(
         handle.db,
       );
       assert.equal((await migrateToLatest(handle)).applied.at(-1), '0020-search-keys-from-writer');
@@ -200,7 +189,7 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
 
       // After it, a write that gives no keys gets those of its text, on insert and on an edit of the text.
       const after = await newPost();
-      await sql`INSERT INTO post_search (post_id, store_id, text) VALUES (${after}, ${store.id}, ${'greengage jam'})`.execute(
+      await sql`INSERT INTO post_search (post_id, store_id, text) VALUES (${after}, ${storeId}, ${'greengage jam'})`.execute(
         handle.db,
       );
       assert.deepEqual([...(await keysOfRow(after))!].sort(), expected('greengage jam'));
@@ -214,7 +203,7 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
 
       // Keys given by the writer are stored as given (the API's writes: no second computation).
       const given = await newPost();
-      await sql`INSERT INTO post_search (post_id, store_id, text, keys) VALUES (${given}, ${store.id}, ${'matcha'}, ${['given:key']}::text[])`.execute(
+      await sql`INSERT INTO post_search (post_id, store_id, text, keys) VALUES (${given}, ${storeId}, ${'matcha'}, ${['given:key']}::text[])`.execute(
         handle.db,
       );
       assert.deepEqual(await keysOfRow(given), ['given:key']);
@@ -222,9 +211,6 @@ describeOnPostgres('search keys: PostgreSQL and the TypeScript tokens agree', (p
         handle.db,
       );
       assert.deepEqual(await keysOfRow(given), ['other:key']);
-    } finally {
-      await handle.close();
-      await created.drop();
-    }
+    });
   });
 });
