@@ -72,9 +72,13 @@ describe('Lighthouse scores of the store front (mobile)', { skip: browserSkipRea
     }
   }
 
+  /** The BenchmarkIndex each run's CPU multiplier was set from (measured just before it), by report. */
+  const indexBefore = new WeakMap<object, number>();
+
   /** One Lighthouse run: its report. */
   async function run(url: string) {
-    const multiplier = cpuSlowdownMultiplier(await benchmarkIndex());
+    const index = await benchmarkIndex();
+    const multiplier = cpuSlowdownMultiplier(index);
     const result = await lighthouse(url, {
       port: debuggingPort,
       output: 'json',
@@ -88,6 +92,7 @@ describe('Lighthouse scores of the store front (mobile)', { skip: browserSkipRea
       throttling: { ...constants.throttling.mobileSlow4G, cpuSlowdownMultiplier: multiplier },
     });
     assert.ok(result, 'Lighthouse produced a report');
+    indexBefore.set(result.lhr, index);
     return result.lhr;
   }
 
@@ -112,9 +117,9 @@ describe('Lighthouse scores of the store front (mobile)', { skip: browserSkipRea
    * category falls short, four more and the median of the five.
    */
   async function audit(url: string, name: string) {
-    // The browser's first visit pays for the browser itself warming up (its font lookups for the
-    // Chinese text, its caches of compiled code): one visit first, not scored. Lighthouse still
-    // clears the page's cache and storage before each run, so the page's own loading counts whole.
+    // The browser's first visit pays for the browser itself warming up (locally, the first run of
+    // each page was always the slowest): one visit first, not scored. Lighthouse still clears the
+    // page's cache and storage before each run, so the page's own loading counts whole.
     const warm = await browser.newPage();
     await warm.goto(url, { waitUntil: 'load' });
     await warm.close();
@@ -135,7 +140,7 @@ describe('Lighthouse scores of the store front (mobile)', { skip: browserSkipRea
     const machine = reports
       .map(
         (lhr) =>
-          `CPU ×${lhr.configSettings.throttling.cpuSlowdownMultiplier.toFixed(2)}, index ${lhr.environment.benchmarkIndex}`,
+          `CPU ×${lhr.configSettings.throttling.cpuSlowdownMultiplier.toFixed(2)} from index ${indexBefore.get(lhr)} (${lhr.environment.benchmarkIndex} during the run)`,
       )
       .join('; ');
     process.stdout.write(
