@@ -3,7 +3,7 @@
 // one line per request to a file, as the API's access line does. No authentication, limits,
 // cache, metrics or database: what the API adds on top of its framework is the gap to this row.
 import { readFileSync } from 'node:fs';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 
 const payload = readFileSync(process.env.BENCH_PAYLOAD_FILE ?? '');
@@ -12,7 +12,11 @@ const port = Number(process.env.PORT ?? 0);
 const logger = pino({ level: 'info' }, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 
 // Fastify's own request logging writes two lines a request; the API writes one access line.
-const app = Fastify({ loggerInstance: logger, disableRequestLogging: true, keepAliveTimeout: 72_000 });
+const app = Fastify({
+  loggerInstance: logger,
+  logController: new LogController({ disableRequestLogging: true }),
+  keepAliveTimeout: 72_000,
+});
 app.addHook('onResponse', (request, reply, done) => {
   request.log.info(
     { method: request.method, url: request.url, status: reply.statusCode, duration_ms: reply.elapsedTime },
