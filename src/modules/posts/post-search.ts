@@ -114,10 +114,12 @@ export function matchesTerms(
   if (postgres) {
     // The store's keys of every long term (one array: the post must hold all of them), then
     // strpos, exact for every term. No LIKE: it would let the planner pick the pg_trgm index,
-    // whose entries cover every store's posts.
+    // whose entries cover every store's posts. The keys are computed here by the function that
+    // computes a post's (storeSearchKeys), as SQLite's tokens are, so both engines' searches
+    // follow one rule.
     const conditions = terms.map((t) => sql<SqlBool>`strpos(s.text, ${t}) > 0`);
     if (indexed.length > 0)
-      conditions.unshift(sql<SqlBool>`s.keys @> post_search_keys(${storeId}::bigint, ${indexed.join(' ')})`);
+      conditions.unshift(sql<SqlBool>`s.keys @> ${storeSearchKeys(storeId, indexed.join(' '))}::text[]`);
     return sql<SqlBool>`EXISTS (SELECT 1 FROM post_search s WHERE s.post_id = ${eb.ref('posts.id')} AND ${sql.join(conditions, sql` AND `)})`;
   }
   const checks = sql.join(
