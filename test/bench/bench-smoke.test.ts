@@ -3,12 +3,17 @@
 // judged, never anything about speed (the machine running the tests may be busy with anything).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { POSTGRES_ADMIN_URL, postgresEngine } from '../helpers/engines.js';
 
 function runSmoke(...extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runBench('bench/run.ts', '--smoke', ...extra);
+}
+
+function runBench(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', ...extra], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -174,4 +179,39 @@ describe('npm run bench:smoke', () => {
       assert.match(rows.get(label)?.[1] ?? '', NUMBER, `row "${label}" with a number in:\n${stdout}`);
     }
   });
+
+  it(
+    'bench:compare runs two builds side by side and prints each read’s medians and their ratio',
+    { timeout: 180_000 },
+    async () => {
+      // Both sides are the built output (npm install builds it); the tool is exercised, not a change.
+      const built = join(process.cwd(), 'dist', 'src');
+      const args = ['--against', built, '--no-build', '--posts', '100', '--rounds', '2', '--duration', '1'];
+      const { code, stdout, stderr } = await runBench(
+        'bench/compare.ts',
+        ...args,
+        '--only',
+        'get,me',
+        '--connections',
+        '8',
+      );
+      assert.equal(code, 0, `exit ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+      const { header, rows } = tableOf(stdout);
+      assert.deepEqual(header, ['read', 'this build µs', `${built} µs`, "other ÷ this (median; each round's range)"]);
+      for (const label of ['GET /v1/blog/posts/{id}', 'GET /v1/me']) {
+        const row = rows.get(label);
+        assert.ok(row, `row "${label}" in:\n${stdout}`);
+        assert.match(row[1], NUMBER);
+        assert.match(row[2], NUMBER);
+        const m = /^(\d+\.\d{3}) \((\d+\.\d{3})-(\d+\.\d{3})\)$/.exec(row[3]);
+        assert.ok(m, `a ratio and its range: ${row[3]}`);
+        assert.ok(
+          Number(m[2]) <= Number(m[1]) && Number(m[1]) <= Number(m[3]),
+          `the median within the range: ${row[3]}`,
+        );
+      }
+      // Each round of each read is printed as it ends: 2 reads × 2 rounds.
+      assert.equal(stderr.match(/^ {2}round \d: [\d.]+ µs against [\d.]+ µs \([\d.]+\)$/gm)?.length, 4, stderr);
+    },
+  );
 });
