@@ -7,22 +7,18 @@
 // builds see the same drift: two copies of one build stay within about 3 % of each other round
 // by round, which is what a change has to beat. Reads only: writes from two processes would
 // queue behind one another's on the database, and that queue is not either build's cost.
-import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { readCpuSeconds, startApiServer, ROOT, type RunningServer } from './lib/processes.js';
+import { defaultPostgresUrl, positive, UsageError, type EngineName } from './lib/options.js';
+import { buildDist, readCpuSeconds, startApiServer, ROOT, type RunningServer } from './lib/processes.js';
+import { median } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase } from './lib/seed.js';
-import type { EngineName } from './lib/options.js';
 
-const ROWS = {
-  get: { label: 'GET /v1/blog/posts/{id}', spec: scenario.getPost },
-  list: { label: 'GET /v1/blog/posts?limit=20', spec: scenario.listPosts },
-  me: { label: 'GET /v1/me', spec: scenario.me },
-} as const;
-type RowName = keyof typeof ROWS;
+/** The reads compared (the cursor walk's pages are read once each, not a steady load). */
+const COMPARED = ['get', 'list', 'me'];
 
 const USAGE = `usage: npm run bench:compare -- --against DIR [options]
   --against DIR        the other build's folder holding main.js (required)
@@ -33,6 +29,7 @@ const USAGE = `usage: npm run bench:compare -- --against DIR [options]
   --connections N      connections in all, half to each build (default 32)
   --posts N            posts seeded (default 10000)
   --redis URL|none     REDIS_URL of both builds on PostgreSQL (default redis://127.0.0.1:6379)
+  --postgres-url URL   admin URL (default $BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --no-build           this build's dist/src as it is (default: npm run build first)`;
 
 const { values } = parseArgs({
@@ -40,27 +37,32 @@ const { values } = parseArgs({
     against: { type: 'string' },
     engine: { type: 'string', default: 'sqlite' },
     only: { type: 'string', default: 'get,list,me' },
-    rounds: { type: 'string', default: '6' },
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '32' },
-    posts: { type: 'string', default: '10000' },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    posts: { type: 'string' },
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
-    'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'postgres-url': { type: 'string', default: defaultPostgresUrl() },
     'no-build': { type: 'boolean', default: false },
   },
 });
-const rows = values.only.split(',').filter(Boolean) as RowName[];
+const names = values.only.split(',').filter(Boolean);
+const reads = scenario.READS.filter((r) => names.includes(r.name));
 const engine = values.engine as EngineName;
-if (!values.against || (engine !== 'sqlite' && engine !== 'postgres') || rows.some((r) => !(r in ROWS))) {
-  console.error(USAGE);
+let rounds: number, seconds: number, perBuild: number, posts: number;
+try {
+  if (!values.against || (engine !== 'sqlite' && engine !== 'postgres') || names.some((n) => !COMPARED.includes(n)))
+    throw new UsageError('');
+  rounds = Math.round(positive('rounds', values.rounds, 6));
+  seconds = positive('duration', values.duration, 5);
+  perBuild = Math.max(1, Math.round(positive('connections', values.connections, 32) / 2));
+  posts = Math.round(positive('posts', values.posts, 10_000));
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  console.error([err.message, USAGE].filter(Boolean).join('\n'));
   process.exit(2);
 }
-const rounds = Number(values.rounds);
-const seconds = Number(values.duration);
-const perBuild = Math.max(1, Math.round(Number(values.connections) / 2));
 const log = (text: string) => process.stderr.write(`${text}\n`);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /**
  * One round: both builds under the same load at once; CPU µs per answered request of each. The
@@ -73,36 +75,27 @@ async function round(
   otherFirst: boolean,
 ): Promise<number[]> {
   const before = servers.map((s) => readCpuSeconds(s.pid));
-  const order = otherFirst ? [1, 0] : [0, 1];
-  const started = new Map(
-    order.map((i) => [i, autocannon({ url: servers[i]!.url, connections: perBuild, duration, timeout: 30, ...spec })]),
-  );
-  const results = await Promise.all([started.get(0)!, started.get(1)!]);
+  const runs: Array<ReturnType<typeof autocannon>> = [];
+  for (const i of otherFirst ? [1, 0] : [0, 1])
+    runs[i] = autocannon({ url: servers[i]!.url, connections: perBuild, duration, timeout: 30, ...spec });
+  const results = await Promise.all(runs);
   return results.map((r, i) => {
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${servers[i]!.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     return ((readCpuSeconds(servers[i]!.pid) - before[i]!) * 1e6) / r['2xx'];
   });
 }
 
-if (!values['no-build']) {
-  log('building (npm run build)…');
-  if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0)
-    throw new Error('npm run build failed');
-}
+if (!values['no-build']) buildDist(log);
 const db = await createBenchDatabase(engine, values['postgres-url']);
 const servers: RunningServer[] = [];
 try {
-  const seeded = await seedDatabase(db, { posts: Number(values.posts), bodyKb: 5 });
+  const seeded = await seedDatabase(db, { posts, bodyKb: 5 });
   const c: scenario.ScenarioContext = { key: seeded.key, postIds: seeded.postIds, bodyBytes: 5 * 1024 };
-  const builds = [
-    { name: 'this build', dir: join(ROOT, 'dist', 'src') },
-    { name: values.against, dir: values.against },
-  ];
-  for (const [i, build] of builds.entries())
+  for (const [i, dir] of [join(ROOT, 'dist', 'src'), values.against].entries())
     servers.push(
       await startApiServer({
         mode: 'dist',
-        appDir: build.dir,
+        appDir: dir,
         databaseUrl: db.database.url,
         mediaDir: join(db.workDir, 'media'),
         cpuProfDir: null,
@@ -122,8 +115,7 @@ try {
     `| read | this build µs | ${values.against} µs | other ÷ this (median; each round's range) |`,
     '|---|---:|---:|---|',
   ];
-  for (const name of rows) {
-    const { label, spec } = ROWS[name];
+  for (const { label, spec } of reads) {
     log(`${label}: warm-up, then ${rounds} rounds of ${seconds} s`);
     await round(servers, spec(c), 2, false);
     const mine: number[] = [];
@@ -136,7 +128,7 @@ try {
     }
     const ratios = theirs.map((t, i) => t / mine[i]!);
     lines.push(
-      `| ${label} | ${median(mine).toFixed(1)} | ${median(theirs).toFixed(1)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) |`,
+      `| ${label} | ${median(mine, (x) => x).toFixed(1)} | ${median(theirs, (x) => x).toFixed(1)} | ${median(ratios, (x) => x).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) |`,
     );
   }
   console.log(

@@ -1,7 +1,6 @@
 // `npm run bench`: seeds a store, starts the API and a bare node:http ceiling as separate
 // processes, drives them over loopback with autocannon and prints one table.
 // See docs/performance.md for what it measures and the figures from a run.
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -12,9 +11,9 @@ import { makePhotoJpeg } from './lib/jpeg.js';
 import { variantRows, VARIANT_ROWS } from './image-variants.js';
 import { parseOptions, USAGE, UsageError, wants, type BenchOptions } from './lib/options.js';
 import {
+  buildDist,
   memoryAfterGc,
   readMemory,
-  ROOT,
   startApiServer,
   startBareServer,
   startFastifyServer,
@@ -22,7 +21,7 @@ import {
   type MemoryAfterGc,
   type RunningServer,
 } from './lib/processes.js';
-import { formatTable, type Row } from './lib/report.js';
+import { formatTable, median, type Row } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase, type BenchDatabase } from './lib/seed.js';
 import { SEARCH_QUERIES, searchPosts, seedSearchStore } from './lib/search.js';
@@ -30,12 +29,7 @@ import { measurePublishing, PUBLISHING_ROWS } from './publishing.js';
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
-const READS = [
-  { name: 'get', label: 'GET /v1/blog/posts/{id}', spec: scenario.getPost },
-  { name: 'list', label: 'GET /v1/blog/posts?limit=20', spec: scenario.listPosts },
-  { name: 'walk', label: 'GET /v1/blog/posts (cursor walk)', spec: scenario.pagedWalk },
-  { name: 'me', label: 'GET /v1/me', spec: scenario.me },
-] as const;
+const { READS } = scenario;
 
 interface Results {
   options: BenchOptions;
@@ -64,11 +58,6 @@ function answers(url: string): Promise<boolean> {
   });
 }
 
-function median<T>(items: T[], by: (t: T) => number): T {
-  const sorted = [...items].sort((a, b) => by(a) - by(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-
 /** One real request shaped like the scenario's first, so a broken setup stops with its answer. */
 async function probe(server: RunningServer, spec: scenario.LoadSpec, expected: number[]): Promise<string> {
   const first = spec.requests?.[0] ?? {};
@@ -95,11 +84,7 @@ async function probe(server: RunningServer, spec: scenario.LoadSpec, expected: n
 
 async function run(options: BenchOptions): Promise<Results> {
   const loadAtStart = loadavg();
-  if (options.build) {
-    log('building (npm run build)…');
-    const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
-  }
+  if (options.build) buildDist(log);
   const results: Results = {
     options,
     machine: { cpus: cpus().length, node: process.version },
@@ -606,9 +591,7 @@ async function main() {
       options.redisUrl =
         options.engine === 'postgres' && (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
     if (options.build) {
-      log('building (npm run build)…');
-      const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-      if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
+      buildDist(log);
       options.build = false;
     }
     const { runNeighbours } = await import('./lib/neighbours.js');

@@ -108,7 +108,10 @@ export const ENDPOINTS = [
 
 export class UsageError extends Error {}
 
-function positive(name: string, raw: string | undefined, fallback: number, allowZero = false): number {
+/** The PostgreSQL admin URL the benchmark creates its databases with, unless told another. */
+export const defaultPostgresUrl = () => process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function positive(name: string, raw: string | undefined, fallback: number, allowZero = false): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0))
@@ -180,8 +183,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     build: server === 'dist' && !values.app && values['no-build'] !== true,
     durability: !smoke && values['no-durability'] !== true,
     only,
-    postgresUrl:
-      values['postgres-url'] ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    postgresUrl: values['postgres-url'] ?? defaultPostgresUrl(),
     readCacheMb: Math.round(positive('read-cache-mb', values['read-cache-mb'], 256, true)),
     cpuProf: values['cpu-prof'] ?? null,
     json: values.json ?? null,

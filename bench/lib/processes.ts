@@ -1,6 +1,6 @@
 // Server processes under test: the API (built output or source) and the bare node:http ceiling,
 // each a separate process on loopback, with their resident memory read from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,13 @@ import { pathToFileURL } from 'node:url';
 import type { ServerMode } from './options.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** `npm run build`, so the servers run this project's current code from dist/. */
+export function buildDist(log: (text: string) => void): void {
+  log('building (npm run build)…');
+  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

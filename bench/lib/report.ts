@@ -86,3 +86,9 @@ export function formatTable(rows: Row[]): string {
   const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');
 }
+
+/** The middle item by `by` (the lower of the two middle ones when there is an even number). */
+export function median<T>(items: T[], by: (t: T) => number): T {
+  const sorted = [...items].sort((a, b) => by(a) - by(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}

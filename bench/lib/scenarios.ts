@@ -235,3 +235,11 @@ export function uploadImage(c: ScenarioContext, jpeg: Buffer): LoadSpec {
 
 /** The bare ceiling receives the same GET (path and headers) as the API's GET one post. */
 export const bareGet = getPost;
+
+/** The read rows: their names for --only, their labels in the table, what each sends. */
+export const READS = [
+  { name: 'get', label: 'GET /v1/blog/posts/{id}', spec: getPost },
+  { name: 'list', label: 'GET /v1/blog/posts?limit=20', spec: listPosts },
+  { name: 'walk', label: 'GET /v1/blog/posts (cursor walk)', spec: pagedWalk },
+  { name: 'me', label: 'GET /v1/me', spec: me },
+] as const;
