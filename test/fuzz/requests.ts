@@ -704,12 +704,12 @@ export function buildRequest(route: FuzzRoute, c: FuzzCase, w: World): BuiltRequ
     if (m.kind === 'header') headers.push([m.name, m.value]);
     else if (m.kind === 'manyHeaders') for (let n = 0; n < m.count; n++) headers.push([`X-Many-${n}`, 'v']);
     else if (m.kind === 'method') method = m.value;
-    else if (m.kind === 'noHost')
-      headers.splice(
-        headers.findIndex(([n]) => n === 'Host'),
-        1,
-      );
-    else if (m.kind === 'twoHosts') headers.push(['Host', 'evil.example']);
+    else if (m.kind === 'noHost') {
+      // Only the Host line: a second noHost once took the last line instead (findIndex's -1),
+      // which was Connection: close, and the exchange then stayed open for keep-alive.
+      const at = headers.findIndex(([n]) => n === 'Host');
+      if (at >= 0) headers.splice(at, 1);
+    } else if (m.kind === 'twoHosts') headers.push(['Host', 'evil.example']);
     else if (m.kind === 'folded') headers.push(['X-Folded', 'first\r\n second']);
     else if (m.kind === 'contentLength') lengthOverride = m.value;
     else if (m.kind === 'chunked') framing = m.variant === 'valid' ? 'chunked' : m.variant;
