@@ -10,11 +10,18 @@ import { WINDOW_SECONDS } from './window.js';
  * call (a store's cache versions, the fields REDIS_HASH_FIELDS of src/cache/topics.ts). ioredis
  * sends it with EVALSHA and loads it again after a NOSCRIPT (a restarted or flushed Redis).
  *
+ * It also removes, first, the key's slots given back since the last command (release-batch.ts),
+ * so a release costs no command of its own when an admission of its key follows in the same turn.
+ *
  * KEYS: rate counter, in-flight set, hash (or the empty string), marker (or the empty string)
- * ARGV: window seconds, limit, max in flight, slot id ('' = take no slot), slot TTL ms
+ * ARGV: window seconds, limit, max in flight, slot id ('' = take no slot), slot TTL ms,
+ *       then the slot ids to release (any number, up to release-batch.ts's MAX_CARRIED)
  * Returns {consumed, ms until the window ends, slot (1 taken, 0 none asked or allowed, -1 all in use), fields or false, marker or false}
  */
 const ADMIT_SCRIPT = `
+if #ARGV > 5 then
+  redis.call('ZREM', KEYS[2], unpack(ARGV, 6))
+end
 redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
 local consumed = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
@@ -77,7 +84,9 @@ export function createRedisAdmit(client: Redis, keyPrefix: string) {
     /** The slot's id when one is to be taken (the caller keeps it, to release it whatever happens), else ''. */
     slotId: string,
     hashKey: string | undefined,
-    markerKey?: string,
+    markerKey: string | undefined,
+    /** Slots of this key given back, removed before anything is counted. */
+    releases: readonly string[] = [],
   ): Promise<AdmitReply> {
     const [consumed, ttl, slot, hash, marker] = await command(
       // Kept as earlier releases named it, so counts survive a rolling upgrade.
@@ -90,6 +99,7 @@ export function createRedisAdmit(client: Redis, keyPrefix: string) {
       String(max),
       slotId,
       String(SLOT_TTL_MS),
+      ...releases,
     );
     return {
       consumed,

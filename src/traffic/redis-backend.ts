@@ -5,6 +5,7 @@ import type { Reporter } from './backend-error.js';
 import { openRedisConnection, withinCommandTimeout } from './redis-connection.js';
 import { createRedisAdmit } from './redis-admit.js';
 import { createRedisSlots } from './redis-slots.js';
+import { createReleaseBatch } from './release-batch.js';
 import { releaseOnce } from './release-once.js';
 import type { Clock } from '../lib/clock.js';
 import type { Admission, AdmitRequest, TrafficControl } from './types.js';
@@ -22,6 +23,9 @@ import { decide } from './window.js';
  * once per interval). A fleet of N processes then admits at most N times each limit: the limits
  * loosen but never turn off, and the API does not go down with its cache. Daily quotas and all
  * data invariants are enforced by the database whatever Redis does.
+ *
+ * Releases are batched (release-batch.ts): carried by the key's next admission, or sent at the
+ * end of the turn, one ZREM per key; never after a later admission of their key.
  *
  * Slots outlive no stall: a slot's release that fails (Redis hung or away) is kept and sent again
  * when Redis answers, and an admission that timed out sends the release of the slot it asked for
@@ -53,6 +57,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
   const local = createMemoryTrafficControl(clock);
   /** Slot releases that did not reach Redis: sent again once it answers. */
   const pendingReleases = new Map<string, string>();
+  const releases = createReleaseBatch(sendReleases);
   connection.breaker.onChange((state) => {
     if (state === 'closed') void flushReleases();
   });
@@ -66,7 +71,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     for (const [slotId, keyId] of [...pendingReleases]) {
       pendingReleases.delete(slotId);
       try {
-        await slots.release(keyId, slotId);
+        await slots.release(keyId, [slotId]);
       } catch {
         keepRelease(keyId, slotId);
         return;
@@ -79,8 +84,11 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
    * right behind it on the same connection, past the breaker, so Redis frees the slot as soon as
    * it has taken it. If even that fails, it is kept for when Redis answers.
    */
-  function releaseBehind(keyId: string, slotId: string): void {
-    connection.sendPastBreaker('zrem', [slots.keyOf(keyId), slotId]).catch(() => keepRelease(keyId, slotId));
+  function releaseBehind(keyId: string, slotIds: readonly string[]): Promise<void> {
+    return connection.sendPastBreaker('zrem', [slots.keyOf(keyId), ...slotIds]).then(
+      () => undefined,
+      () => slotIds.forEach((slotId) => keepRelease(keyId, slotId)),
+    );
   }
 
   const reportUnlessOpen = (operation: Parameters<Reporter>[0], err: unknown): void => {
@@ -95,6 +103,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     assertCount('concurrency', concurrency);
     await connection.whenSettled();
     const askedSlot = takeSlot ? randomUUID() : '';
+    const carried = releases.take(keyId);
     try {
       const reply = await withinCommandTimeout(
         admitScript(
@@ -105,8 +114,10 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
           askedSlot,
           request.hashKey,
           request.markerKey,
+          carried?.slotIds,
         ),
       );
+      carried?.done();
       const nowMs = clock.now().getTime();
       const windowEndMs = nowMs + reply.msUntilReset;
       const heldSlot = reply.slotId;
@@ -121,22 +132,37 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
       };
     } catch (err) {
       reportUnlessOpen('admit', err);
-      if (askedSlot && !(err instanceof CircuitOpenError)) releaseBehind(keyId, askedSlot);
+      if (carried) void giveBackCarried(keyId, askedSlot, carried.slotIds, err).then(carried.done);
+      else if (askedSlot && !(err instanceof CircuitOpenError)) void releaseBehind(keyId, [askedSlot]);
       return { ...(await local.admit({ ...request, hashKey: undefined, markerKey: undefined })), local: true };
     }
+  }
+
+  /**
+   * The admission that carried releases failed. Sent (a timeout), it may still run: the releases
+   * go right behind it as for its own slot. Never sent (the breaker open), they are kept.
+   */
+  function giveBackCarried(keyId: string, askedSlot: string, slotIds: readonly string[], err: unknown): Promise<void> {
+    if (err instanceof CircuitOpenError) {
+      slotIds.forEach((slotId) => keepRelease(keyId, slotId));
+      return Promise.resolve();
+    }
+    return releaseBehind(keyId, askedSlot ? [askedSlot, ...slotIds] : slotIds);
   }
 
   async function acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null> {
     assertKeyId(keyId);
     assertCount('max', max);
     await connection.whenSettled();
+    // The key's releases of this turn go out ahead of the acquisition, on the same connection.
+    void releases.flush(keyId);
     let slotId: string | null;
     const asked = randomUUID();
     try {
       slotId = await withinCommandTimeout(slots.acquire(keyId, max, asked));
     } catch (err) {
       reportUnlessOpen('acquireSlot', err);
-      if (!(err instanceof CircuitOpenError)) releaseBehind(keyId, asked);
+      if (!(err instanceof CircuitOpenError)) void releaseBehind(keyId, [asked]);
       return local.acquireSlot(keyId, max);
     }
     if (slotId === null) return null;
@@ -145,12 +171,17 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
   }
 
   /** Never rejects: a release that fails is kept and sent again when Redis answers (see above). */
-  async function releaseSlot(keyId: string, slotId: string): Promise<void> {
+  function releaseSlot(keyId: string, slotId: string): Promise<void> {
+    return releases.add(keyId, slotId);
+  }
+
+  /** One key's batched releases in one ZREM; those that fail are kept (see above). */
+  async function sendReleases(keyId: string, slotIds: string[]): Promise<void> {
     try {
-      await slots.release(keyId, slotId);
+      await slots.release(keyId, slotIds);
     } catch (err) {
       reportUnlessOpen('releaseSlot', err);
-      keepRelease(keyId, slotId);
+      slotIds.forEach((slotId) => keepRelease(keyId, slotId));
     }
   }
 
@@ -168,6 +199,9 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     commandCount: connection.commandCount,
     redis: connection,
     close: async () => {
+      // The turn's releases are answered before QUIT (a hung Redis: each fails within the command
+      // timeout, or at once with the breaker open).
+      await releases.flush();
       await local.close();
       await connection.close();
     },

@@ -39,8 +39,9 @@ export function createRedisSlots(client: Redis, keyPrefix: string) {
     return taken === 1 ? slotId : null;
   }
 
-  async function release(keyId: string, slotId: string): Promise<void> {
-    await client.zrem(setKey(keyId), slotId);
+  /** Removes the given slots of one key (one command, whatever their number). */
+  async function release(keyId: string, slotIds: readonly string[]): Promise<void> {
+    await client.zrem(setKey(keyId), ...slotIds);
   }
 
   return { acquire, release, keyOf: setKey };

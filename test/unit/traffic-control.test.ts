@@ -7,6 +7,9 @@ import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { settled } from '../helpers/settled.js';
 import { unusedPort } from '../helpers/ports.js';
 import { createTrafficControl, TrafficBackendError, type TrafficControl } from '../../src/traffic/index.js';
+import { createRedisTrafficControl } from '../../src/traffic/redis-backend.js';
+import { DEFAULT_BREAKER_THRESHOLD, DEFAULT_PROBE_INTERVAL_MS } from '../../src/lib/circuit-breaker.js';
+import { manualTimers } from '../helpers/manual-timers.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import type { RateClass, RateDecision } from '../../src/traffic/index.js';
 
@@ -356,6 +359,75 @@ describe('traffic control, redis backend', () => {
     await Promise.all([s2(), s3(), s4()]);
     assert.ok(await a.acquireSlot('key-b', 1), 'other keys are independent');
     assert.deepEqual(errors, []);
+  });
+
+  it("a release rides in its key's next admission of the same turn: one command for both, and the slot is free for it", async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a, b, errors] = await twoInstances(t);
+    const ask = (traffic: TrafficControl) =>
+      traffic.admit({ keyId: 'key-r', rateClass: 'read', limitPerMinute: 10, concurrency: 1, takeSlot: true });
+    const first = await ask(a);
+    assert.ok(first.release);
+    const before = a.commandCount();
+    const given = first.release();
+    const second = await ask(a);
+    await given;
+    assert.ok(second.release, 'the slot given back just before is free for the next admission');
+    assert.equal(a.commandCount() - before, 1, 'the release went out inside the admission');
+    // Seen from another process: one slot held (the second's), none left over from the first.
+    assert.equal((await ask(b)).slotRefused, true);
+    await second.release();
+    assert.ok((await ask(b)).release, 'given back at the end of the turn, with no admission to carry it');
+    assert.deepEqual(errors, []);
+  });
+
+  it('releases of one key in one turn go out as one command', async (t) => {
+    if (!(await needRedis(t))) return;
+    const [a, b, errors] = await twoInstances(t);
+    const held = await Promise.all([1, 2, 3].map(() => a.acquireSlot('key-m', 3)));
+    assert.equal(await b.acquireSlot('key-m', 3), null);
+    const before = a.commandCount();
+    await Promise.all(held.map((release) => release!()));
+    assert.equal(a.commandCount() - before, 1);
+    const again = await Promise.all([1, 2, 3].map(() => b.acquireSlot('key-m', 3)));
+    assert.ok(
+      again.every((release) => release !== null),
+      'all three given back',
+    );
+    assert.deepEqual(errors, []);
+  });
+
+  it('releases carried by an admission the open breaker stopped are kept, and given back once Redis answers', async (t) => {
+    if (!(await needRedis(t))) return;
+    const keyPrefix = `test:${randomUUID()}:`;
+    const timers = manualTimers();
+    const a = createRedisTrafficControl({ redisUrl, clock, keyPrefix, report: () => undefined, timers });
+    const b = createTrafficControl({ redisUrl, clock, keyPrefix });
+    t.after(async () => {
+      await a.close();
+      await b.close();
+      await deleteKeys(keyPrefix);
+    });
+    const ask = (traffic: TrafficControl) =>
+      traffic.admit({ keyId: 'key-k', rateClass: 'read', limitPerMinute: 10, concurrency: 2, takeSlot: true });
+    const held = await Promise.all([ask(a), ask(a)]);
+    // As after timeouts in a row: from now on this process sends nothing until a probe answers.
+    for (let i = 0; i < DEFAULT_BREAKER_THRESHOLD; i++) a.redis!.breaker.timeout();
+    assert.equal(a.redis!.breaker.state, 'open');
+    const given = held.map((admission) => admission.release!());
+    const local = await ask(a);
+    assert.equal(local.local, true, 'decided by this process while the breaker is open');
+    await Promise.all(given);
+    await local.release!();
+    assert.equal((await ask(b)).slotRefused, true, 'both slots still held in Redis: nothing was sent');
+    // The probe answers: the breaker closes and the kept releases go out.
+    timers.tick(DEFAULT_PROBE_INTERVAL_MS);
+    const inFlight = `${keyPrefix}inflight:key-k`;
+    const admin = b.redis!.client;
+    assert.ok(
+      await settled(async () => (await admin.zcard(inFlight)) === 0),
+      `slots left: ${await admin.zcard(inFlight)}`,
+    );
   });
 
   it("falls back to this process's counters at once (no timer waited on) and reports the error when Redis is unreachable", async (tc) => {
