@@ -241,7 +241,7 @@ export class SharedVersions {
     const keys = storeIds.map((id) => this.keyOf(id));
     const startedAt = Date.now();
     // Both tries end by DROP_RETRY_MS from the start: a hung Redis makes a write wait that long
-    // at most, not a command timeout per try (nor a wait behind an auto-pipelined batch).
+    // at most, not a command timeout per try.
     const left = () => Math.max(0, DROP_RETRY_MS - (Date.now() - startedAt));
     try {
       await within(this.dropScript(keys.length, ...keys), left(), 'cache version drop timed out (DROP_RETRY_MS)');

@@ -39,13 +39,18 @@ const KEEPALIVE_MS = 10_000;
 export const isRedisTimeout = (err: unknown): boolean => err instanceof Error && err.message === 'Command timed out';
 
 /**
- * A request's wait on a Redis reply, bounded by COMMAND_TIMEOUT_MS from the request's own start.
- * ioredis's commandTimeout starts when a command is written, and with auto-pipelining a command
- * waits unwritten until the batch before it is answered: behind a hung batch, waits would add up.
- * The command itself is not cancelled (its reply, or its own timeout, still comes).
+ * A request's wait on a Redis reply, bounded by COMMAND_TIMEOUT_MS from the request's own start,
+ * whatever the command waits behind. The command itself is not cancelled (its reply, or its own
+ * timeout, still comes).
  */
 export function withinCommandTimeout<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
   return within(reply, ms, 'Redis reply timed out (COMMAND_TIMEOUT_MS)');
+}
+
+/** The part of ioredis's socket (a net.Socket or tls.TLSSocket) that batching uses. */
+interface WritableSocket {
+  cork(): void;
+  uncork(): void;
 }
 
 export interface RedisConnection {
@@ -55,7 +60,7 @@ export interface RedisConnection {
    * or after a bounded wait. Resolves at once afterwards (and after close).
    */
   whenSettled(): Promise<void>;
-  /** Commands sent so far (each command of an auto-pipelined batch counts). */
+  /** Commands sent so far (each command of a batched write counts). */
   commandCount: () => number;
   /** Opens after repeated timeouts; commands then fail at once until a probe answers. */
   readonly breaker: CircuitBreaker;
@@ -75,9 +80,8 @@ export function openRedisConnection(redisUrl: string, report: Reporter, timers?:
     connectTimeout: CONNECT_TIMEOUT_MS,
     keepAlive: KEEPALIVE_MS,
     maxRetriesPerRequest: 1,
-    // Commands issued in the same turn of the event loop (the counts of many requests at once)
-    // go out in one write instead of a system call each.
-    enableAutoPipelining: true,
+    // Off: the turn's commands are batched by corking the socket instead (below).
+    enableAutoPipelining: false,
   });
   // Every command, pipelined or not, goes through sendCommand: counted for the tests that pin
   // the Redis commands of a hot request, and watched by the breaker.
@@ -93,6 +97,28 @@ export function openRedisConnection(redisUrl: string, report: Reporter, timers?:
     probe: () => sendPast(new Command('ping', [])),
     timers,
   });
+  /*
+   * The commands of one turn of the event loop (the admissions of every request that arrived in
+   * it) go out in one write instead of a system call each: the socket is corked at the turn's first
+   * command and uncorked when the turn's I/O has been handled (setImmediate). ioredis's
+   * auto-pipelining did this before, at a cost measured in docs/performance.md: with it, each
+   * young-generation collection of the API promoted about four times as much and took about three
+   * times as long, and a cached read cost about a fifth more CPU. Commands are written in the
+   * order they were sent.
+   */
+  let corked: WritableSocket | null = null;
+  const uncork = (): void => {
+    const socket = corked;
+    corked = null;
+    socket?.uncork();
+  };
+  const onReply = (): void => breaker.success();
+  const onFailure = (err: unknown): void => {
+    if (isRedisTimeout(err)) breaker.timeout();
+    // An answer, even an error of Redis's own (OOM, READONLY), shows it is not hung.
+    else if (err instanceof Error && !/Connection is closed|Stream isn't writeable/.test(err.message))
+      breaker.success();
+  };
   client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
     const [command] = args;
     // Only a ready connection is short-circuited: the handshake of a reconnection must go through.
@@ -101,18 +127,14 @@ export function openRedisConnection(redisUrl: string, report: Reporter, timers?:
       return command.promise;
     }
     commands += 1;
-    const sent = send(...args) as Promise<unknown>;
-    if (!pastBreaker.has(command)) {
-      sent.then(
-        () => breaker.success(),
-        (err: unknown) => {
-          if (isRedisTimeout(err)) breaker.timeout();
-          // An answer, even an error of Redis's own (OOM, READONLY), shows it is not hung.
-          else if (err instanceof Error && !/Connection is closed|Stream isn't writeable/.test(err.message))
-            breaker.success();
-        },
-      );
+    const socket = (client as unknown as { stream?: WritableSocket }).stream;
+    if (corked === null && client.status === 'ready' && socket) {
+      corked = socket;
+      socket.cork();
+      setImmediate(uncork);
     }
+    const sent = send(...args) as Promise<unknown>;
+    if (!pastBreaker.has(command)) sent.then(onReply, onFailure);
     return sent;
   }) as Redis['sendCommand'];
   // Without a listener ioredis prints every reconnect failure to stderr; route them to the caller's log.

@@ -119,9 +119,9 @@ describeTenantApp(
   (suite) => {
     const pg = suite.target.name === 'postgres';
     /**
-     * Until every command issued so far has gone out: with auto-pipelining a batch waits for the
-     * batch before it to be answered (the slot's release behind a fill, on a busy machine), so a
-     * PING issued last is answered only after all of them were sent. Returns the commands it sent.
+     * Until every command issued so far has gone out and been answered: the turn's releases go
+     * out at its end, and a PING issued after them is answered after all of them. Returns the
+     * commands it sent.
      */
     const settle = async (): Promise<number> => {
       await nextTurns();
