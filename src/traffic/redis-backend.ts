@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CircuitOpenError } from '../lib/circuit-breaker.js';
 import type { Timers } from '../lib/timers.js';
 import type { Reporter } from './backend-error.js';
-import { openRedisConnection, withinCommandTimeout } from './redis-connection.js';
+import { openRedisConnection } from './redis-connection.js';
 import { createRedisAdmit } from './redis-admit.js';
 import { createRedisSlots } from './redis-slots.js';
 import { createReleaseBatch } from './release-batch.js';
@@ -105,17 +105,15 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     const askedSlot = takeSlot ? randomUUID() : '';
     const carried = releases.take(keyId);
     try {
-      const reply = await withinCommandTimeout(
-        admitScript(
-          `${rateClass}:${keyId}`,
-          keyId,
-          limitPerMinute,
-          concurrency,
-          askedSlot,
-          request.hashKey,
-          request.markerKey,
-          carried?.slotIds,
-        ),
+      const reply = await admitScript(
+        `${rateClass}:${keyId}`,
+        keyId,
+        limitPerMinute,
+        concurrency,
+        askedSlot,
+        request.hashKey,
+        request.markerKey,
+        carried?.slotIds,
       );
       carried?.done();
       const nowMs = clock.now().getTime();
@@ -159,7 +157,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     let slotId: string | null;
     const asked = randomUUID();
     try {
-      slotId = await withinCommandTimeout(slots.acquire(keyId, max, asked));
+      slotId = await slots.acquire(keyId, max, asked);
     } catch (err) {
       reportUnlessOpen('acquireSlot', err);
       if (!(err instanceof CircuitOpenError)) void releaseBehind(keyId, [asked]);

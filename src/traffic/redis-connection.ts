@@ -1,13 +1,15 @@
 import { Command, Redis } from 'ioredis';
 import { CircuitBreaker, CircuitOpenError } from '../lib/circuit-breaker.js';
-import { within } from '../lib/deadline.js';
 import type { Timers } from '../lib/timers.js';
 import type { Reporter } from './backend-error.js';
 
 /*
  * Client settings chosen so a limit decision never waits long on a sick Redis:
  * - enableOfflineQueue: false  -> commands issued while disconnected fail at once instead of queueing;
- * - commandTimeout             -> a connected but unresponsive server cannot stall a request;
+ * - commandTimeout             -> a connected but unresponsive server cannot stall a request; it
+ *                                 starts when the command is sent, and nothing holds a command back
+ *                                 before that (no offline queue, no auto-pipelining), so it bounds a
+ *                                 request's wait on a reply from the request's own call;
  * - connectTimeout             -> a black-holed address is given up on quickly and retried;
  * - maxRetriesPerRequest: 1    -> a command caught by a dropped connection is not replayed for long;
  * - lazyConnect: true          -> the connection is opened by the first decision, not at construction;
@@ -37,15 +39,6 @@ const KEEPALIVE_MS = 10_000;
 
 /** ioredis's words for a command that got no answer within commandTimeout. */
 export const isRedisTimeout = (err: unknown): boolean => err instanceof Error && err.message === 'Command timed out';
-
-/**
- * A request's wait on a Redis reply, bounded by COMMAND_TIMEOUT_MS from the request's own start,
- * whatever the command waits behind. The command itself is not cancelled (its reply, or its own
- * timeout, still comes).
- */
-export function withinCommandTimeout<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
-  return within(reply, ms, 'Redis reply timed out (COMMAND_TIMEOUT_MS)');
-}
 
 /** The part of ioredis's socket (a net.Socket or tls.TLSSocket) that batching uses. */
 interface WritableSocket {
