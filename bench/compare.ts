@@ -128,7 +128,7 @@ try {
     }
     const ratios = theirs.map((t, i) => t / mine[i]!);
     lines.push(
-      `| ${label} | ${median(mine, (x) => x).toFixed(1)} | ${median(theirs, (x) => x).toFixed(1)} | ${median(ratios, (x) => x).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) |`,
+      `| ${label} | ${median(mine).toFixed(1)} | ${median(theirs).toFixed(1)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) |`,
     );
   }
   console.log(

@@ -84,7 +84,7 @@ async function probe(server: RunningServer, spec: scenario.LoadSpec, expected: n
 
 async function run(options: BenchOptions): Promise<Results> {
   const loadAtStart = loadavg();
-  if (options.build) buildDist(log);
+  if (options.build) buildDist(log, 'run with --server source');
   const results: Results = {
     options,
     machine: { cpus: cpus().length, node: process.version },
@@ -591,7 +591,7 @@ async function main() {
       options.redisUrl =
         options.engine === 'postgres' && (await answers('redis://127.0.0.1:6379')) ? 'redis://127.0.0.1:6379' : null;
     if (options.build) {
-      buildDist(log);
+      buildDist(log, 'run with --server source');
       options.build = false;
     }
     const { runNeighbours } = await import('./lib/neighbours.js');

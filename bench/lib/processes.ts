@@ -9,11 +9,14 @@ import type { ServerMode } from './options.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** `npm run build`, so the servers run this project's current code from dist/. */
-export function buildDist(log: (text: string) => void): void {
+/**
+ * `npm run build`, so the servers run this project's current code from dist/. `otherwise` names
+ * the caller's way around a failed build, if it has one.
+ */
+export function buildDist(log: (text: string) => void, otherwise?: string): void {
   log('building (npm run build)…');
   const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error('npm run build failed; fix it or run with --server source');
+  if (built.status !== 0) throw new Error(`npm run build failed; fix it${otherwise ? ` or ${otherwise}` : ''}`);
 }
 
 export function freePort(): Promise<number> {

@@ -88,7 +88,9 @@ export function formatTable(rows: Row[]): string {
 }
 
 /** The middle item by `by` (the lower of the two middle ones when there is an even number). */
-export function median<T>(items: T[], by: (t: T) => number): T {
+export function median<T>(items: T[], by: (t: T) => number): T;
+export function median(items: number[]): number;
+export function median<T>(items: T[], by: (t: T) => number = (t) => t as number): T {
   const sorted = [...items].sort((a, b) => by(a) - by(b));
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }

@@ -113,16 +113,16 @@ async function runProperty(
   app: () => TestApp,
 ): Promise<void> {
   // fast-check stops awaiting a case when the time limit interrupts it, and the case's request
-  // then runs on unseen; each is kept here and awaited before the property ends, so no request
-  // overlaps the next property or the slot check, and a late failure still fails the property.
-  const unsettled = new Set<Promise<void>>();
+  // then runs on unseen; every case is kept here and all are awaited before the property ends, so
+  // no request overlaps the next property or the slot check, and a late failure still fails the
+  // property (a case fast-check awaited that failed has failed the assertion already).
+  const cases: Array<Promise<void>> = [];
   const property = fc.asyncProperty(caseArb(route, family), (c: FuzzCase) => {
     const run = runCase(c);
-    unsettled.add(run);
-    run.then(
-      () => unsettled.delete(run),
-      () => unsettled.delete(run),
-    );
+    // Handled at once: an interrupted case's failure is read from `cases` below, not reported
+    // as an unhandled rejection.
+    run.catch(() => undefined);
+    cases.push(run);
     return run;
   });
   const runCase = async (c: FuzzCase): Promise<void> => {
@@ -147,14 +147,14 @@ async function runProperty(
   };
   try {
     await fc.assert(property, { seed, numRuns: RUNS, plugins: [fc.interruptAfterTimeLimit(timeLimitMs)] });
-    const late = await Promise.allSettled([...unsettled]);
+    const late = await Promise.allSettled(cases);
     const failed = late.find((outcome) => outcome.status === 'rejected');
     if (failed) {
       const reason = failed.reason as Error;
       throw new Error(`a case the time limit interrupted failed afterwards: ${reason.message}`, { cause: reason });
     }
   } catch (err) {
-    await Promise.allSettled([...unsettled]);
+    await Promise.allSettled(cases);
     (err as Error).message = `${REPLAY}\n${(err as Error).message}`;
     throw err;
   }
