@@ -100,8 +100,8 @@ const heldSlots = new WeakMap<AppContext, { slots: number }>();
 
 /**
  * Gives the request's in-flight slot back, once whichever way the exchange ends first. Not
- * awaited: it goes out with the key's next admission or at the turn's end (traffic/release-batch.ts) and never fails (a
- * lost release ages out, see traffic/redis-slots.ts).
+ * awaited: it goes out with the key's next admission or at the turn's end
+ * (traffic/release-batch.ts), and never fails (a lost release ages out, see traffic/redis-slots.ts).
  */
 function releaseSlotOf(request: FastifyRequest): void {
   const releaseSlot = request.releaseSlot;

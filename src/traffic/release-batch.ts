@@ -4,9 +4,9 @@
  * turn, one ZREM per key.
  *
  * Why: under load a process finishes many answers of one key in each turn, and a ZREM for each
- * is a Redis command for each (built, written, its reply parsed, its promise settled): about a
- * sixth of a cached read's CPU on PostgreSQL with Redis. Carried by the next admission, a release
- * costs no command of its own.
+ * is a Redis command for each (built, written, its reply parsed, its promise settled). Carried by
+ * the next admission, a release costs no command of its own: a cached read on PostgreSQL then
+ * sends one command instead of two, for about 4-7 % less CPU (docs/performance.md).
  *
  * Order: a release reaches Redis before any admission of its key asked for after it (it rides in
  * that admission's script, or was sent ahead of it on the same connection), so a client that
