@@ -67,15 +67,26 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
     if (pendingReleases.size < MAX_PENDING_RELEASES) pendingReleases.set(slotId, keyId);
   }
 
+  /** The kept releases, one ZREM per key; from the first that fails on, they are kept again. */
   async function flushReleases(): Promise<void> {
-    for (const [slotId, keyId] of [...pendingReleases]) {
-      pendingReleases.delete(slotId);
-      try {
-        await slots.release(keyId, [slotId]);
-      } catch {
-        keepRelease(keyId, slotId);
-        return;
+    const byKey = new Map<string, string[]>();
+    for (const [slotId, keyId] of pendingReleases) {
+      const slotIds = byKey.get(keyId);
+      if (slotIds) slotIds.push(slotId);
+      else byKey.set(keyId, [slotId]);
+    }
+    pendingReleases.clear();
+    let failed = false;
+    for (const [keyId, slotIds] of byKey) {
+      if (!failed) {
+        try {
+          await slots.release(keyId, slotIds);
+          continue;
+        } catch {
+          failed = true;
+        }
       }
+      slotIds.forEach((slotId) => keepRelease(keyId, slotId));
     }
   }
 
@@ -130,22 +141,23 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
       };
     } catch (err) {
       reportUnlessOpen('admit', err);
-      if (carried) void giveBackCarried(keyId, askedSlot, carried.slotIds, err).then(carried.done);
-      else if (askedSlot && !(err instanceof CircuitOpenError)) void releaseBehind(keyId, [askedSlot]);
+      void giveBack(keyId, askedSlot, carried?.slotIds ?? [], err).then(carried?.done);
       return { ...(await local.admit({ ...request, hashKey: undefined, markerKey: undefined })), local: true };
     }
   }
 
   /**
-   * The admission that carried releases failed. Sent (a timeout), it may still run: the releases
-   * go right behind it as for its own slot. Never sent (the breaker open), they are kept.
+   * A command that asked for `askedSlot` (or '') and carried `carried` failed. Sent (a timeout),
+   * it may still run: its slot and the releases go right behind it. Never sent (the breaker
+   * open), it took no slot, and the releases it carried are kept.
    */
-  function giveBackCarried(keyId: string, askedSlot: string, slotIds: readonly string[], err: unknown): Promise<void> {
+  function giveBack(keyId: string, askedSlot: string, carried: readonly string[], err: unknown): Promise<void> {
     if (err instanceof CircuitOpenError) {
-      slotIds.forEach((slotId) => keepRelease(keyId, slotId));
+      carried.forEach((slotId) => keepRelease(keyId, slotId));
       return Promise.resolve();
     }
-    return releaseBehind(keyId, askedSlot ? [askedSlot, ...slotIds] : slotIds);
+    const slotIds = askedSlot ? [askedSlot, ...carried] : carried;
+    return slotIds.length > 0 ? releaseBehind(keyId, slotIds) : Promise.resolve();
   }
 
   async function acquireSlot(keyId: string, max: number): Promise<(() => Promise<void>) | null> {
@@ -160,7 +172,7 @@ export function createRedisTrafficControl(opts: RedisTrafficControlOptions): Tra
       slotId = await slots.acquire(keyId, max, asked);
     } catch (err) {
       reportUnlessOpen('acquireSlot', err);
-      if (!(err instanceof CircuitOpenError)) void releaseBehind(keyId, [asked]);
+      void giveBack(keyId, asked, [], err);
       return local.acquireSlot(keyId, max);
     }
     if (slotId === null) return null;

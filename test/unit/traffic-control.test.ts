@@ -397,7 +397,7 @@ describe('traffic control, redis backend', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('releases carried by an admission the open breaker stopped are kept, and given back once Redis answers', async (t) => {
+  it('releases carried by an admission the open breaker stopped are kept, and given back together once Redis answers', async (t) => {
     if (!(await needRedis(t))) return;
     const keyPrefix = `test:${randomUUID()}:`;
     const timers = manualTimers();
@@ -420,7 +420,8 @@ describe('traffic control, redis backend', () => {
     await Promise.all(given);
     await local.release!();
     assert.equal((await ask(b)).slotRefused, true, 'both slots still held in Redis: nothing was sent');
-    // The probe answers: the breaker closes and the kept releases go out.
+    // The probe answers: the breaker closes and the kept releases go out, the key's together.
+    const before = a.commandCount();
     timers.tick(DEFAULT_PROBE_INTERVAL_MS);
     const inFlight = `${keyPrefix}inflight:key-k`;
     const admin = b.redis!.client;
@@ -428,6 +429,7 @@ describe('traffic control, redis backend', () => {
       await settled(async () => (await admin.zcard(inFlight)) === 0),
       `slots left: ${await admin.zcard(inFlight)}`,
     );
+    assert.equal(a.commandCount() - before, 2, "the probe's PING, then one ZREM for both kept releases");
   });
 
   it("falls back to this process's counters at once (no timer waited on) and reports the error when Redis is unreachable", async (tc) => {
