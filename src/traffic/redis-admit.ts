@@ -1,12 +1,13 @@
 import type { Redis } from 'ioredis';
 import { luaStrings, REDIS_HASH_FIELDS } from '../cache/topics.js';
-import { SLOT_TTL_MS } from './redis-slots.js';
+import { SLOT_TTL_MS, TAKE_SLOT_LUA } from './redis-slots.js';
 import { WINDOW_SECONDS } from './window.js';
 
 /*
  * One request's admission in one script, so a request costs one Redis round trip: the rate
- * count (a counter key per key and class that lives one window from its first request), the in-flight
- * slot when the count allows it (as redis-slots.ts), and optionally a hash read in the same
+ * count (a counter key per key and class that lives one window from its first request: the
+ * first INCR gives it its expiry, so the usual request costs an INCR and a PTTL), the in-flight
+ * slot when the count allows it (redis-slots.ts's take_slot), and optionally a hash read in the same
  * call (a store's cache versions, the fields REDIS_HASH_FIELDS of src/cache/topics.ts). ioredis
  * sends it with EVALSHA and loads it again after a NOSCRIPT (a restarted or flushed Redis).
  *
@@ -18,30 +19,24 @@ import { WINDOW_SECONDS } from './window.js';
  *       then the slot ids to release (any number, up to release-batch.ts's MAX_CARRIED)
  * Returns {consumed, ms until the window ends, slot (1 taken, 0 none asked or allowed, -1 all in use), fields or false, marker or false}
  */
-const ADMIT_SCRIPT = `
+const ADMIT_SCRIPT = `${TAKE_SLOT_LUA}
 if #ARGV > 5 then
   redis.call('ZREM', KEYS[2], unpack(ARGV, 6))
 end
-redis.call('SET', KEYS[1], 0, 'EX', ARGV[1], 'NX')
 local consumed = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
+local ttl
+if consumed == 1 then
+  ttl = -1
+else
+  ttl = redis.call('PTTL', KEYS[1])
+end
 if ttl == -1 then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
   ttl = 1000 * tonumber(ARGV[1])
 end
 local slot = 0
 if ARGV[4] ~= '' and consumed <= tonumber(ARGV[2]) then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local slotTtl = tonumber(ARGV[5])
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - slotTtl)
-  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
-    slot = -1
-  else
-    redis.call('ZADD', KEYS[2], now, ARGV[4])
-    redis.call('PEXPIRE', KEYS[2], slotTtl)
-    slot = 1
-  end
+  slot = take_slot(KEYS[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
 end
 local fields = false
 if KEYS[3] ~= '' then

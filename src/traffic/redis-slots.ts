@@ -17,17 +17,32 @@ import type { Redis } from 'ioredis';
  */
 export const SLOT_TTL_MS = 60_000;
 
-const ACQUIRE_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ttl = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
-  return 0
+/**
+ * Lua: `take_slot(key, max, member, ttl)` adds the member scored with the server time unless `max`
+ * members are in flight; returns 1 (taken) or -1 (all in use). Members older than `ttl` (left by a
+ * process that died holding them) are removed only when the set is full: below the limit they
+ * would change no decision, so the common case costs one ZCARD instead of a range removal too.
+ * The set lives `ttl` from its last slot taken. One source for both scripts that take a slot
+ * (this file's and the admission's, redis-admit.ts).
+ */
+export const TAKE_SLOT_LUA = `
+local function take_slot(key, max, member, ttl)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if redis.call('ZCARD', key) >= max then
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - ttl)
+    if redis.call('ZCARD', key) >= max then
+      return -1
+    end
+  end
+  redis.call('ZADD', key, now, member)
+  redis.call('PEXPIRE', key, ttl)
+  return 1
 end
-redis.call('ZADD', KEYS[1], now, ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ttl)
-return 1
+`;
+
+const ACQUIRE_SCRIPT = `${TAKE_SLOT_LUA}
+return take_slot(KEYS[1], tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]))
 `;
 
 export function createRedisSlots(client: Redis, keyPrefix: string) {

@@ -8,6 +8,7 @@ import { settled } from '../helpers/settled.js';
 import { unusedPort } from '../helpers/ports.js';
 import { createTrafficControl, TrafficBackendError, type TrafficControl } from '../../src/traffic/index.js';
 import { createRedisTrafficControl } from '../../src/traffic/redis-backend.js';
+import { SLOT_TTL_MS } from '../../src/traffic/redis-slots.js';
 import { DEFAULT_BREAKER_THRESHOLD, DEFAULT_PROBE_INTERVAL_MS } from '../../src/lib/circuit-breaker.js';
 import { manualTimers } from '../helpers/manual-timers.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -265,6 +266,88 @@ describe('traffic control, redis backend', () => {
     });
     assert.ok(afterRelease.release);
     await afterRelease.release!();
+  });
+
+  it('frees a full set of the slots a dead process left once they are a minute old, on both paths that take a slot', async (t) => {
+    if (!(await needRedis(t))) return;
+    const keyPrefix = `test:${randomUUID()}:`;
+    const traffic = createTrafficControl({ redisUrl, clock, keyPrefix });
+    t.after(async () => {
+      await traffic.close();
+      await deleteKeys(keyPrefix);
+    });
+    await traffic.redis!.whenSettled();
+    const admin = traffic.redis!.client;
+    const [seconds, micros] = await admin.time();
+    const redisNowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const ask = (keyId: string) =>
+      traffic.admit({ keyId, rateClass: 'read', limitPerMinute: 10, concurrency: 2, takeSlot: true });
+    for (const keyId of ['key-old', 'key-young']) {
+      // Two slots taken by a process that never gave them back: a minute and a second ago, or just now.
+      const age = keyId === 'key-old' ? SLOT_TTL_MS + 1000 : 1000;
+      await admin.zadd(`${keyPrefix}inflight:${keyId}`, redisNowMs - age, 'left-1', redisNowMs - age, 'left-2');
+    }
+    const old = await ask('key-old');
+    assert.equal(old.slotRefused, false, 'slots older than the TTL no longer count');
+    assert.equal(await admin.zcard(`${keyPrefix}inflight:key-old`), 1, 'the new slot alone');
+    assert.equal(await admin.zscore(`${keyPrefix}inflight:key-old`, 'left-1'), null, 'removed, not just ignored');
+    const young = await ask('key-young');
+    assert.deepEqual([young.slotRefused, young.release], [true, null], 'slots younger than the TTL still count');
+    assert.equal(await traffic.acquireSlot('key-young', 2), null);
+    await admin.zadd(
+      `${keyPrefix}inflight:key-young`,
+      redisNowMs - SLOT_TTL_MS - 1000,
+      'left-1',
+      redisNowMs - SLOT_TTL_MS - 1000,
+      'left-2',
+    );
+    const acquired = await traffic.acquireSlot('key-young', 2);
+    assert.ok(acquired, 'the slot path frees them too');
+    await acquired();
+    await old.release!();
+  });
+
+  it("gives the rate counter its window's expiry, also a counter found without one", async (t) => {
+    if (!(await needRedis(t))) return;
+    const keyPrefix = `test:${randomUUID()}:`;
+    const traffic = createTrafficControl({ redisUrl, clock, keyPrefix });
+    t.after(async () => {
+      await traffic.close();
+      await deleteKeys(keyPrefix);
+    });
+    await traffic.redis!.whenSettled();
+    const admin = traffic.redis!.client;
+    const first = await traffic.admit({
+      keyId: 'key-w',
+      rateClass: 'read',
+      limitPerMinute: 5,
+      concurrency: 1,
+      takeSlot: false,
+    });
+    const ttl = await admin.pttl(`${keyPrefix}rate:read:key-w`);
+    assert.ok(ttl > 55_000 && ttl <= 60_000, `ttl ${ttl}`);
+    assert.equal(first.windowEndMs, startMs + 60_000, 'a whole window from the first request');
+    const second = await traffic.admit({
+      keyId: 'key-w',
+      rateClass: 'read',
+      limitPerMinute: 5,
+      concurrency: 1,
+      takeSlot: false,
+    });
+    assert.equal(second.consumed, 2);
+    assert.ok(second.windowEndMs <= first.windowEndMs && second.windowEndMs > startMs + 55_000);
+    // A counter without an expiry (written by hand, or by a bug) would refuse for ever: it gets one.
+    await admin.set(`${keyPrefix}rate:read:key-x`, '7');
+    const found = await traffic.admit({
+      keyId: 'key-x',
+      rateClass: 'read',
+      limitPerMinute: 5,
+      concurrency: 1,
+      takeSlot: false,
+    });
+    assert.deepEqual([found.consumed, found.decision.allowed, found.windowEndMs], [8, false, startMs + 60_000]);
+    const given = await admin.pttl(`${keyPrefix}rate:read:key-x`);
+    assert.ok(given > 55_000 && given <= 60_000, `ttl ${given}`);
   });
 
   it('loads the admission script again when Redis has lost it (NOSCRIPT)', async (t) => {
