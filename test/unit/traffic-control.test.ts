@@ -212,6 +212,18 @@ describe('traffic control, redis backend', () => {
     return [a, b, errors];
   }
 
+  /** One instance with a key prefix of its own, and its client to look inside Redis with. */
+  async function oneInstance(t: TestContext): Promise<{ traffic: TrafficControl; admin: Redis; keyPrefix: string }> {
+    const keyPrefix = `test:${randomUUID()}:`;
+    const traffic = createTrafficControl({ redisUrl, clock, keyPrefix });
+    t.after(async () => {
+      await traffic.close();
+      await deleteKeys(keyPrefix);
+    });
+    await traffic.redis!.whenSettled();
+    return { traffic, admin: traffic.redis!.client, keyPrefix };
+  }
+
   it('admits one request in one script: count, slot and a hash read together', async (t) => {
     if (!(await needRedis(t))) return;
     const [a, b] = await twoInstances(t);
@@ -270,23 +282,16 @@ describe('traffic control, redis backend', () => {
 
   it('frees a full set of the slots a dead process left once they are a minute old, on both paths that take a slot', async (t) => {
     if (!(await needRedis(t))) return;
-    const keyPrefix = `test:${randomUUID()}:`;
-    const traffic = createTrafficControl({ redisUrl, clock, keyPrefix });
-    t.after(async () => {
-      await traffic.close();
-      await deleteKeys(keyPrefix);
-    });
-    await traffic.redis!.whenSettled();
-    const admin = traffic.redis!.client;
+    const { traffic, admin, keyPrefix } = await oneInstance(t);
     const [seconds, micros] = await admin.time();
     const redisNowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     const ask = (keyId: string) =>
       traffic.admit({ keyId, rateClass: 'read', limitPerMinute: 10, concurrency: 2, takeSlot: true });
-    for (const keyId of ['key-old', 'key-young']) {
-      // Two slots taken by a process that never gave them back: a minute and a second ago, or just now.
-      const age = keyId === 'key-old' ? SLOT_TTL_MS + 1000 : 1000;
-      await admin.zadd(`${keyPrefix}inflight:${keyId}`, redisNowMs - age, 'left-1', redisNowMs - age, 'left-2');
-    }
+    /** Two slots taken `ageMs` ago by a process that never gave them back. */
+    const leaveSlots = (keyId: string, ageMs: number) =>
+      admin.zadd(`${keyPrefix}inflight:${keyId}`, redisNowMs - ageMs, 'left-1', redisNowMs - ageMs, 'left-2');
+    await leaveSlots('key-old', SLOT_TTL_MS + 1000);
+    await leaveSlots('key-young', 1000);
     const old = await ask('key-old');
     assert.equal(old.slotRefused, false, 'slots older than the TTL no longer count');
     assert.equal(await admin.zcard(`${keyPrefix}inflight:key-old`), 1, 'the new slot alone');
@@ -294,13 +299,7 @@ describe('traffic control, redis backend', () => {
     const young = await ask('key-young');
     assert.deepEqual([young.slotRefused, young.release], [true, null], 'slots younger than the TTL still count');
     assert.equal(await traffic.acquireSlot('key-young', 2), null);
-    await admin.zadd(
-      `${keyPrefix}inflight:key-young`,
-      redisNowMs - SLOT_TTL_MS - 1000,
-      'left-1',
-      redisNowMs - SLOT_TTL_MS - 1000,
-      'left-2',
-    );
+    await leaveSlots('key-young', SLOT_TTL_MS + 1000);
     const acquired = await traffic.acquireSlot('key-young', 2);
     assert.ok(acquired, 'the slot path frees them too');
     await acquired();
@@ -309,14 +308,7 @@ describe('traffic control, redis backend', () => {
 
   it("gives the rate counter its window's expiry, also a counter found without one", async (t) => {
     if (!(await needRedis(t))) return;
-    const keyPrefix = `test:${randomUUID()}:`;
-    const traffic = createTrafficControl({ redisUrl, clock, keyPrefix });
-    t.after(async () => {
-      await traffic.close();
-      await deleteKeys(keyPrefix);
-    });
-    await traffic.redis!.whenSettled();
-    const admin = traffic.redis!.client;
+    const { traffic, admin, keyPrefix } = await oneInstance(t);
     const first = await traffic.admit({
       keyId: 'key-w',
       rateClass: 'read',
