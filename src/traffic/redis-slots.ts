@@ -8,7 +8,8 @@ import type { Redis } from 'ioredis';
  * Why not a plain INCR/DECR counter with a TTL: if a process crashes between INCR and DECR, the
  * leaked increments only vanish when the whole key expires, and every later INCR would refresh
  * that TTL, so under steady traffic leaked slots would never be given back. With one member per
- * slot, each entry expires on its own: members older than SLOT_TTL_MS are dropped before counting.
+ * slot, each entry expires on its own: members older than SLOT_TTL_MS no longer count (dropped
+ * when the set is full, take_slot below).
  * A request legitimately running longer than that stops counting against the limit, which is
  * acceptable because request time-outs are far below one minute.
  *
