@@ -188,6 +188,8 @@ describe('traffic control, redis backend', () => {
     t.after(() => void server.kill());
     // Ready once it answers: ioredis keeps trying to connect until then.
     const probe = new Redis(port, '127.0.0.1', { retryStrategy: () => 20, maxRetriesPerRequest: null });
+    // Refused until the server listens: each refusal is an 'error' event, expected here.
+    probe.on('error', () => undefined);
     try {
       await probe.ping();
     } finally {
