@@ -142,12 +142,19 @@ describeOnPostgres('a read whose connection is killed is tried again', (postgres
 
   it('a read on a dead idle connection, beside other dead idle ones, answers from a connection opened after the failure', async () => {
     // Four idle connections in the pool, all terminated (a failover, a restart): the read takes one.
-    await Promise.all([1, 2, 3, 4].map(() => sql`SELECT pg_sleep(0.05)`.execute(db)));
-    assert.equal(pool.idleCount, 4);
-    await admin.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
-      [databaseName],
-    );
+    // The terminated backends tell their clients so, and the pool drops a client once it has read
+    // that; if it has read it for any of them before the read below starts, the read would not
+    // meet a dead connection, so the set-up is made again until all four are still held.
+    for (let attempt = 1; ; attempt++) {
+      await Promise.all([1, 2, 3, 4].map(() => sql`SELECT pg_sleep(0.05)`.execute(db)));
+      assert.equal(pool.idleCount, 4);
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
+        [databaseName],
+      );
+      if (pool.idleCount === 4) break;
+      assert.ok(attempt < 20, 'the pool noticed the terminations before every one of 20 reads');
+    }
     const before = retries;
     const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db);
     assert.equal(rows[0]!.one, 1);
