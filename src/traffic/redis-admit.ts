@@ -24,10 +24,8 @@ if #ARGV > 5 then
   redis.call('ZREM', KEYS[2], unpack(ARGV, 6))
 end
 local consumed = redis.call('INCR', KEYS[1])
-local ttl
-if consumed == 1 then
-  ttl = -1
-else
+local ttl = -1
+if consumed > 1 then
   ttl = redis.call('PTTL', KEYS[1])
 end
 if ttl == -1 then
