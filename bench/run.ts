@@ -21,7 +21,7 @@ import {
   type MemoryAfterGc,
   type RunningServer,
 } from './lib/processes.js';
-import { formatTable, median, type Row } from './lib/report.js';
+import { formatTable, machineBound, median, type Row } from './lib/report.js';
 import * as scenario from './lib/scenarios.js';
 import { createBenchDatabase, seedDatabase, type BenchDatabase } from './lib/seed.js';
 import { SEARCH_QUERIES, searchPosts, seedSearchStore } from './lib/search.js';
@@ -509,10 +509,13 @@ function checkTargets(
     const r = rows.get(key);
     if (!r?.m) return;
     if (r.ratioCreate == null) out.push(`${what} ≥ ${short(min)} × the create ceiling: no create ceiling in this run`);
-    else
+    else {
+      const ceiling = rows.get('create-ceiling')?.m;
       out.push(
-        `${what} ≥ ${short(min)} × the create ceiling (${rps(r.m)} ÷ ${rps(rows.get('create-ceiling')?.m)} req/s): ${atLeast(r.ratioCreate, min)}`,
+        `${what} ≥ ${short(min)} × the create ceiling (${rps(r.m)} ÷ ${rps(ceiling)} req/s): ${atLeast(r.ratioCreate, min)}`,
       );
+      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN));
+    }
   };
   // Cached reads against the framework ceiling, on both engines.
   fastifyTarget('get', 'GET one post', 0.5);

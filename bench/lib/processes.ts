@@ -60,6 +60,24 @@ export function readCpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * The whole machine's CPU time so far, in seconds summed over its CPUs: busy (user, nice,
+ * system, interrupts, steal) and idle (idle, waiting for I/O). Every process counts: the server,
+ * its database and Redis, and the load generator. NaN off Linux.
+ */
+export function readMachineCpu(): { busy: number; idle: number } {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = cpu;
+    return {
+      busy: (user + nice + system + irq + softirq + (steal ?? 0)) / CLOCK_TICKS,
+      idle: (idle + iowait) / CLOCK_TICKS,
+    };
+  } catch {
+    return { busy: NaN, idle: NaN };
+  }
+}
+
 /** USER_HZ: 100 on every Linux build node runs on here. */
 const CLOCK_TICKS = 100;
 

@@ -34,6 +34,8 @@ export function formatTable(rows: Row[]): string {
     '× 1-query',
     '× create ceiling',
     'CPU µs/req',
+    'machine CPU µs/req',
+    'idle %',
     'DB q/req',
     'Redis cmd/req',
     'peak RSS MB',
@@ -45,17 +47,7 @@ export function formatTable(rows: Row[]): string {
         r.label,
         r.connections === null ? '' : String(r.connections),
         r.note ?? 'n/a',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
-        '',
+        ...Array<string>(header.length - 3).fill(''),
       ];
     const statuses = Object.entries(r.m.statusCodes).filter(([code]) => !code.startsWith('2'));
     const non2xx =
@@ -73,6 +65,8 @@ export function formatTable(rows: Row[]): string {
       r.ratioOneQuery == null ? '' : fmt(r.ratioOneQuery, 2),
       r.ratioCreate == null ? '' : fmt(r.ratioCreate, 2),
       fmt(r.m.cpuUsPerRequest, 0),
+      fmt(r.m.machineCpuUsPerRequest ?? NaN, 0),
+      fmt((r.m.machineIdle ?? NaN) * 100, 0),
       r.m.queriesPerRequest === null ? '' : fmt(r.m.queriesPerRequest, 2),
       r.m.redisCommandsPerRequest == null ? '' : fmt(r.m.redisCommandsPerRequest, 2),
       fmt(r.m.peakRssMb, 0),
@@ -80,7 +74,7 @@ export function formatTable(rows: Row[]): string {
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
-  const right = [false, ...Array<boolean>(13).fill(true)];
+  const right = [false, ...Array<boolean>(header.length - 1).fill(true)];
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
@@ -93,4 +87,23 @@ export function median(items: number[]): number;
 export function median<T>(items: T[], by: (t: T) => number = (t) => t as number): T {
   const sorted = [...items].sort((a, b) => by(a) - by(b));
   return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/**
+ * What the machine's CPU allows a create row, whatever the API's code: the ceiling ran at its
+ * CPUs' busy share ÷ its machine CPU a request, and the row can run at most at all of them ÷ its
+ * own, so the ratio is at most ceiling µs ÷ (row µs × the ceiling's busy share). Both figures
+ * count every process (the API or the ceiling, the database, Redis, the load generator).
+ */
+export function machineBound(row: Measurement, ceiling: Measurement, needed: number): string[] {
+  const own = row.machineCpuUsPerRequest ?? NaN;
+  const theirs = ceiling.machineCpuUsPerRequest ?? NaN;
+  const busy = 1 - (ceiling.machineIdle ?? NaN);
+  if (!(own > 0 && theirs > 0 && busy > 0)) return [];
+  const percent = (share: number) => `${Math.round(share * 100)} %`;
+  return [
+    `  the machine's CPU a create (every process): ${Math.round(own)} µs, ${percent(row.machineIdle ?? NaN)} idle; ` +
+      `the ceiling's ${Math.round(theirs)} µs, ${percent(1 - busy)} idle; at ${Math.round(own)} µs the ratio can reach ` +
+      `${(theirs / (own * busy)).toFixed(2)} at most; ${needed.toFixed(3)} needs ≤ ${Math.round(theirs / (needed * busy))} µs`,
+  ];
 }

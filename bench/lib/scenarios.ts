@@ -4,7 +4,7 @@
 import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'autocannon';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { BOUNDARY, uploadBodyFactory } from './jpeg.js';
-import { memoryAfterGc, readCpuSeconds, sampleRss, type RunningServer } from './processes.js';
+import { memoryAfterGc, readCpuSeconds, readMachineCpu, sampleRss, type RunningServer } from './processes.js';
 import { corpusBodies } from './corpus.js';
 
 export type LoadSpec = Omit<AutocannonOptions, 'url' | 'connections' | 'duration'>;
@@ -16,6 +16,14 @@ export interface Measurement {
   peakRssMb: number;
   /** Server CPU time (user + system) per answered request, microseconds. */
   cpuUsPerRequest: number;
+  /**
+   * The whole machine's busy CPU time per answered request, microseconds: the server, its
+   * database and Redis, and the load generator. When the machine is saturated (idle near 0),
+   * throughput is the CPUs' count ÷ this, so two rows' figures bound their ratio.
+   */
+  machineCpuUsPerRequest?: number;
+  /** The machine's idle share of its CPU time over the row, 0–1. */
+  machineIdle?: number;
   /** Queries the server sent to PostgreSQL per answered request (null: not counted). */
   queriesPerRequest: number | null;
   /** Commands the server sent to Redis per answered request (null: not counted). */
@@ -69,6 +77,7 @@ export async function measureSplit(
   const countsBefore = await Promise.all(servers.map(countsSoFar));
   const samplers = servers.map((s) => sampleRss(s.pid));
   const cpuBefore = servers.map((s) => readCpuSeconds(s.pid));
+  const machineBefore = readMachineCpu();
   const share = Math.max(1, Math.round(connections / servers.length));
   let results: Awaited<ReturnType<typeof autocannon>>[];
   let peakRssMb: number;
@@ -82,6 +91,9 @@ export async function measureSplit(
     peakRssMb = Math.max(...samplers.map((s) => s.stop()));
   }
   const cpuSeconds = servers.reduce((sum, s, i) => sum + readCpuSeconds(s.pid) - cpuBefore[i], 0);
+  const machineAfter = readMachineCpu();
+  const machineBusy = machineAfter.busy - machineBefore.busy;
+  const machineIdle = machineAfter.idle - machineBefore.idle;
   const countsAfter = await Promise.all(servers.map(countsSoFar));
   const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((total, r) => total + f(r), 0);
   const answered = sum((r) => r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx']);
@@ -103,6 +115,8 @@ export async function measureSplit(
     p99: Math.max(...results.map((r) => r.latency.p99)),
     peakRssMb,
     cpuUsPerRequest: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN,
+    machineCpuUsPerRequest: answered > 0 ? (machineBusy * 1e6) / answered : NaN,
+    machineIdle: machineIdle / (machineBusy + machineIdle),
     queriesPerRequest: queries !== null && answered > 0 ? queries / answered : null,
     redisCommandsPerRequest: redisCommands !== null && answered > 0 ? redisCommands / answered : null,
     non2xx: sum((r) => r.non2xx),

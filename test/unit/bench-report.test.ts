@@ -1,0 +1,77 @@
+// The benchmark's table and its machine-CPU bound on a create row's ratio (bench/lib/report.ts):
+// what docs/performance.md quotes has to be computed right.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatTable, machineBound } from '../../bench/lib/report.js';
+import { readMachineCpu } from '../../bench/lib/processes.js';
+import type { Measurement } from '../../bench/lib/scenarios.js';
+
+const measured = (over: Partial<Measurement>): Measurement => ({
+  rps: 1000,
+  p50: 1,
+  p99: 2,
+  peakRssMb: 100,
+  cpuUsPerRequest: 900,
+  queriesPerRequest: null,
+  redisCommandsPerRequest: null,
+  non2xx: 0,
+  errors: 0,
+  statusCodes: { 201: 8000 },
+  ...over,
+});
+
+describe('the machine-CPU bound of a create row', () => {
+  test('ceiling µs ÷ (row µs × the ceiling’s busy share), and the row µs the target allows', () => {
+    const ceiling = measured({ machineCpuUsPerRequest: 400, machineIdle: 0.2 });
+    const row = measured({ machineCpuUsPerRequest: 2000, machineIdle: 0.4 });
+    // 400 ÷ (2000 × 0.8) = 0.25; the target 0.275 needs 400 ÷ (0.275 × 0.8) = 1,818 µs.
+    assert.deepEqual(machineBound(row, ceiling, 0.275), [
+      "  the machine's CPU a create (every process): 2000 µs, 40 % idle; the ceiling's 400 µs, 20 % idle; " +
+        'at 2000 µs the ratio can reach 0.25 at most; 0.275 needs ≤ 1818 µs',
+    ]);
+  });
+
+  test('nothing when either row has no machine figure (not Linux)', () => {
+    const ceiling = measured({ machineCpuUsPerRequest: 400, machineIdle: 0.2 });
+    assert.deepEqual(machineBound(measured({}), ceiling, 0.275), []);
+    assert.deepEqual(machineBound(measured({ machineCpuUsPerRequest: 2000, machineIdle: 0 }), measured({}), 0.275), []);
+    assert.deepEqual(
+      machineBound(measured({ machineCpuUsPerRequest: NaN }), ceiling, 0.275),
+      [],
+      'a row with no answers',
+    );
+  });
+});
+
+describe('the table', () => {
+  test('every row has as many cells as the header, the machine’s columns included', () => {
+    const table = formatTable([
+      {
+        label: 'create',
+        connections: 32,
+        m: measured({ machineCpuUsPerRequest: 2654.4, machineIdle: 0.43 }),
+        ratio: null,
+      },
+      { label: 'upload', connections: null, m: null, ratio: null, note: 'n/a (not available)' },
+    ]);
+    const [header, , row, missing] = table.split('\n').map((line) => line.split('|').map((cell) => cell.trim()));
+    assert.equal(row.length, header.length);
+    assert.equal(missing.length, header.length);
+    assert.equal(row[header.indexOf('machine CPU µs/req')], '2,654');
+    assert.equal(row[header.indexOf('idle %')], '43');
+    assert.equal(missing[header.indexOf('req/s')], 'n/a (not available)');
+  });
+});
+
+describe('the machine’s CPU time', { skip: process.platform !== 'linux' && 'reads /proc/stat (Linux only)' }, () => {
+  test('busy and idle seconds are read and only grow', () => {
+    const before = readMachineCpu();
+    let spin = 0;
+    for (const end = Date.now() + 50; Date.now() < end;) spin++;
+    const after = readMachineCpu();
+    assert.ok(spin > 0);
+    assert.ok(Number.isFinite(before.busy) && Number.isFinite(before.idle), JSON.stringify(before));
+    assert.ok(after.busy > before.busy, `busy ${before.busy} → ${after.busy}`);
+    assert.ok(after.idle >= before.idle);
+  });
+});
