@@ -502,8 +502,11 @@ function checkTargets(
   const rps = (m: { rps: number } | null | undefined) => Math.round(m?.rps ?? NaN).toLocaleString('en-US');
   const fastifyTarget = (key: string, what: string, min: number) => {
     const r = rows.get(key);
-    if (r?.ratioFastify != null)
+    if (r?.m && r.ratioFastify != null) {
       out.push(`${what} ≥ ${short(min)} × the Fastify ceiling: ${atLeast(r.ratioFastify, min)}`);
+      const ceiling = rows.get('fastify')?.m;
+      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN, 'read'));
+    }
   };
   const createTarget = (key: string, what: string, min: number) => {
     const r = rows.get(key);
@@ -514,7 +517,7 @@ function checkTargets(
       out.push(
         `${what} ≥ ${short(min)} × the create ceiling (${rps(r.m)} ÷ ${rps(ceiling)} req/s): ${atLeast(r.ratioCreate, min)}`,
       );
-      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN));
+      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN, 'create'));
     }
   };
   // Cached reads against the framework ceiling, on both engines.

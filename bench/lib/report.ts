@@ -90,19 +90,24 @@ export function median<T>(items: T[], by: (t: T) => number = (t) => t as number)
 }
 
 /**
- * What the machine's CPU allows a create row, whatever the API's code: the ceiling ran at its
+ * What the machine's CPU allows a row, whatever the API's code: the ceiling ran at its
  * CPUs' busy share ÷ its machine CPU a request, and the row can run at most at all of them ÷ its
  * own, so the ratio is at most ceiling µs ÷ (row µs × the ceiling's busy share). Both figures
  * count every process (the API or the ceiling, the database, Redis, the load generator).
  */
-export function machineBound(row: Measurement, ceiling: Measurement, needed: number): string[] {
+export function machineBound(
+  row: Measurement,
+  ceiling: Measurement,
+  needed: number,
+  request: 'create' | 'read',
+): string[] {
   const own = row.machineCpuUsPerRequest ?? NaN;
   const theirs = ceiling.machineCpuUsPerRequest ?? NaN;
   const busy = 1 - (ceiling.machineIdle ?? NaN);
   if (!(own > 0 && theirs > 0 && busy > 0)) return [];
   const percent = (share: number) => `${Math.round(share * 100)} %`;
   return [
-    `  the machine's CPU a create (every process): ${Math.round(own)} µs, ${percent(row.machineIdle ?? NaN)} idle; ` +
+    `  the machine's CPU a ${request} (every process): ${Math.round(own)} µs, ${percent(row.machineIdle ?? NaN)} idle; ` +
       `the ceiling's ${Math.round(theirs)} µs, ${percent(1 - busy)} idle; at ${Math.round(own)} µs the ratio can reach ` +
       `${(theirs / (own * busy)).toFixed(2)} at most; ${needed.toFixed(3)} needs ≤ ${Math.round(theirs / (needed * busy))} µs`,
   ];

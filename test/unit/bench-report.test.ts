@@ -25,18 +25,31 @@ describe('the machine-CPU bound of a create row', () => {
     const ceiling = measured({ machineCpuUsPerRequest: 400, machineIdle: 0.2 });
     const row = measured({ machineCpuUsPerRequest: 2000, machineIdle: 0.4 });
     // 400 ÷ (2000 × 0.8) = 0.25; the target 0.275 needs 400 ÷ (0.275 × 0.8) = 1,818 µs.
-    assert.deepEqual(machineBound(row, ceiling, 0.275), [
+    assert.deepEqual(machineBound(row, ceiling, 0.275, 'create'), [
       "  the machine's CPU a create (every process): 2000 µs, 40 % idle; the ceiling's 400 µs, 20 % idle; " +
         'at 2000 µs the ratio can reach 0.25 at most; 0.275 needs ≤ 1818 µs',
     ]);
   });
 
+  test('the same for a read against the Fastify ceiling', () => {
+    const ceiling = measured({ machineCpuUsPerRequest: 140, machineIdle: 0.08 });
+    const [line] = machineBound(measured({ machineCpuUsPerRequest: 301, machineIdle: 0.2 }), ceiling, 0.55, 'read');
+    // 140 ÷ (301 × 0.92) = 0.506; 140 ÷ (0.55 × 0.92) = 277.
+    assert.match(
+      line,
+      /^ {2}the machine's CPU a read \(every process\): 301 µs, 20 % idle; .* can reach 0\.51 at most; 0\.550 needs ≤ 277 µs$/,
+    );
+  });
+
   test('nothing when either row has no machine figure (not Linux)', () => {
     const ceiling = measured({ machineCpuUsPerRequest: 400, machineIdle: 0.2 });
-    assert.deepEqual(machineBound(measured({}), ceiling, 0.275), []);
-    assert.deepEqual(machineBound(measured({ machineCpuUsPerRequest: 2000, machineIdle: 0 }), measured({}), 0.275), []);
+    assert.deepEqual(machineBound(measured({}), ceiling, 0.275, 'create'), []);
     assert.deepEqual(
-      machineBound(measured({ machineCpuUsPerRequest: NaN }), ceiling, 0.275),
+      machineBound(measured({ machineCpuUsPerRequest: 2000, machineIdle: 0 }), measured({}), 0.275, 'read'),
+      [],
+    );
+    assert.deepEqual(
+      machineBound(measured({ machineCpuUsPerRequest: NaN }), ceiling, 0.275, 'create'),
       [],
       'a row with no answers',
     );
