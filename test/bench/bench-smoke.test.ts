@@ -53,7 +53,16 @@ function assertCreateRows(stdout: string, engine: 'SQLite' | 'PostgreSQL', oneSt
   for (const label of [CEILING, CREATE, SPREAD]) {
     const row = rows.get(label);
     assert.ok(row, `row "${label}" in:\n${stdout}`);
-    for (const column of ['req/s', 'p50 ms', 'p99 ms', '× create ceiling', 'CPU µs/req', 'peak RSS MB']) {
+    for (const column of [
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      '× create ceiling',
+      'CPU µs/req',
+      'machine CPU µs/req',
+      'idle %',
+      'peak RSS MB',
+    ]) {
       const value = row[header.indexOf(column)];
       assert.match(value, NUMBER, `${label}: ${column} is a number (got "${value}")`);
     }
@@ -81,6 +90,18 @@ function assertCreateRows(stdout: string, engine: 'SQLite' | 'PostgreSQL', oneSt
     const ratio = figure(label, 'req/s') / figure(CEILING, 'req/s');
     if (Math.abs(ratio - Number(m[4])) > 0.01)
       assert.equal(m[5] === 'met', ratio >= Number(m[4]), `the verdict follows the ratio: ${line}`);
+    // Under it, the bound the machine's CPU puts on the ratio, from the same rows' figures.
+    const lines = stdout.split('\n');
+    const bound =
+      /^ {2}the machine's CPU a create \(every process\): (\d+) µs, (\d+) % idle; the ceiling's (\d+) µs, (\d+) % idle; at \d+ µs the ratio can reach ([\d.]+) at most; ([\d.]+) needs ≤ (\d+) µs$/.exec(
+        lines[lines.indexOf(line) + 1] ?? '',
+      );
+    assert.ok(bound, `the machine's bound under: ${line}`);
+    assert.equal(Number(bound[1]), figure(label, 'machine CPU µs/req'));
+    assert.equal(Number(bound[2]), figure(label, 'idle %'));
+    assert.equal(Number(bound[3]), figure(CEILING, 'machine CPU µs/req'));
+    assert.equal(Number(bound[4]), figure(CEILING, 'idle %'));
+    assert.equal(Number(bound[6]), Number(m[4]));
   }
   assert.match(
     stdout,
