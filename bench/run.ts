@@ -505,7 +505,7 @@ function checkTargets(
     if (r?.m && r.ratioFastify != null) {
       out.push(`${what} ≥ ${short(min)} × the Fastify ceiling: ${atLeast(r.ratioFastify, min)}`);
       const ceiling = rows.get('fastify')?.m;
-      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN, 'read'));
+      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN, 'read', options.engine));
     }
   };
   const createTarget = (key: string, what: string, min: number) => {
@@ -517,7 +517,7 @@ function checkTargets(
       out.push(
         `${what} ≥ ${short(min)} × the create ceiling (${rps(r.m)} ÷ ${rps(ceiling)} req/s): ${atLeast(r.ratioCreate, min)}`,
       );
-      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN, 'create'));
+      if (ceiling) out.push(...machineBound(r.m, ceiling, min * MARGIN, 'create', options.engine));
     }
   };
   // Cached reads against the framework ceiling, on both engines.

@@ -1,7 +1,7 @@
 // Server processes under test: the API (built output or source) and the bare node:http ceiling,
 // each a separate process on loopback, with their resident memory read from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +76,34 @@ export function readMachineCpu(): { busy: number; idle: number } {
   } catch {
     return { busy: NaN, idle: NaN };
   }
+}
+
+/**
+ * CPU time (user + system, seconds) used so far by every process of this machine named `name`
+ * (its command name, as `ps -o comm` shows it): PostgreSQL's postmaster and backends are all
+ * `postgres`. A process that ends between two readings takes its time with it, so a difference
+ * under-counts rather than over-counts. NaN off Linux.
+ */
+export function readProcessesCpu(name: string): number {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return NaN;
+  }
+  let seconds = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended since the listing
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    seconds += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  }
+  return seconds;
 }
 
 /** USER_HZ: 100 on every Linux build node runs on here. */

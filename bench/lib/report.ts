@@ -100,15 +100,24 @@ export function machineBound(
   ceiling: Measurement,
   needed: number,
   request: 'create' | 'read',
+  engine: 'sqlite' | 'postgres',
 ): string[] {
   const own = row.machineCpuUsPerRequest ?? NaN;
   const theirs = ceiling.machineCpuUsPerRequest ?? NaN;
   const busy = 1 - (ceiling.machineIdle ?? NaN);
   if (!(own > 0 && theirs > 0 && busy > 0)) return [];
   const percent = (share: number) => `${Math.round(share * 100)} %`;
+  const parts = (m: Measurement) =>
+    [
+      `the server ${Math.round(m.cpuUsPerRequest)}`,
+      engine === 'postgres' ? `PostgreSQL ${Math.round(m.postgresCpuUsPerRequest ?? NaN)}` : null,
+      `the load generator ${Math.round(m.loadGeneratorCpuUsPerRequest ?? NaN)}`,
+    ]
+      .filter((part) => part !== null)
+      .join(', ');
   return [
-    `  the machine's CPU a ${request} (every process): ${Math.round(own)} µs, ${percent(row.machineIdle ?? NaN)} idle; ` +
-      `the ceiling's ${Math.round(theirs)} µs, ${percent(1 - busy)} idle; at ${Math.round(own)} µs the ratio can reach ` +
+    `  the machine's CPU a ${request} (every process): ${Math.round(own)} µs (${parts(row)}), ${percent(row.machineIdle ?? NaN)} idle; ` +
+      `the ceiling's ${Math.round(theirs)} µs (${parts(ceiling)}), ${percent(1 - busy)} idle; at ${Math.round(own)} µs the ratio can reach ` +
       `${(theirs / (own * busy)).toFixed(2)} at most; ${needed.toFixed(3)} needs ≤ ${Math.round(theirs / (needed * busy))} µs`,
   ];
 }

@@ -4,7 +4,14 @@
 import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'autocannon';
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { BOUNDARY, uploadBodyFactory } from './jpeg.js';
-import { memoryAfterGc, readCpuSeconds, readMachineCpu, sampleRss, type RunningServer } from './processes.js';
+import {
+  memoryAfterGc,
+  readCpuSeconds,
+  readMachineCpu,
+  readProcessesCpu,
+  sampleRss,
+  type RunningServer,
+} from './processes.js';
 import { corpusBodies } from './corpus.js';
 
 export type LoadSpec = Omit<AutocannonOptions, 'url' | 'connections' | 'duration'>;
@@ -24,6 +31,10 @@ export interface Measurement {
   machineCpuUsPerRequest?: number;
   /** The machine's idle share of its CPU time over the row, 0–1. */
   machineIdle?: number;
+  /** Of the machine's, PostgreSQL's processes' CPU per answered request, microseconds. */
+  postgresCpuUsPerRequest?: number;
+  /** Of the machine's, the load generator's (this process's) CPU per answered request. */
+  loadGeneratorCpuUsPerRequest?: number;
   /** Queries the server sent to PostgreSQL per answered request (null: not counted). */
   queriesPerRequest: number | null;
   /** Commands the server sent to Redis per answered request (null: not counted). */
@@ -78,6 +89,8 @@ export async function measureSplit(
   const samplers = servers.map((s) => sampleRss(s.pid));
   const cpuBefore = servers.map((s) => readCpuSeconds(s.pid));
   const machineBefore = readMachineCpu();
+  const postgresBefore = readProcessesCpu('postgres');
+  const ownBefore = process.cpuUsage();
   const share = Math.max(1, Math.round(connections / servers.length));
   let results: Awaited<ReturnType<typeof autocannon>>[];
   let peakRssMb: number;
@@ -92,6 +105,8 @@ export async function measureSplit(
   }
   const cpuSeconds = servers.reduce((sum, s, i) => sum + readCpuSeconds(s.pid) - cpuBefore[i], 0);
   const machineAfter = readMachineCpu();
+  const postgresSeconds = readProcessesCpu('postgres') - postgresBefore;
+  const own = process.cpuUsage(ownBefore);
   const machineBusy = machineAfter.busy - machineBefore.busy;
   const machineIdle = machineAfter.idle - machineBefore.idle;
   const countsAfter = await Promise.all(servers.map(countsSoFar));
@@ -117,6 +132,8 @@ export async function measureSplit(
     cpuUsPerRequest: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN,
     machineCpuUsPerRequest: answered > 0 ? (machineBusy * 1e6) / answered : NaN,
     machineIdle: machineIdle / (machineBusy + machineIdle),
+    postgresCpuUsPerRequest: answered > 0 ? (postgresSeconds * 1e6) / answered : NaN,
+    loadGeneratorCpuUsPerRequest: answered > 0 ? (own.user + own.system) / answered : NaN,
     queriesPerRequest: queries !== null && answered > 0 ? queries / answered : null,
     redisCommandsPerRequest: redisCommands !== null && answered > 0 ? redisCommands / answered : null,
     non2xx: sum((r) => r.non2xx),

@@ -93,15 +93,28 @@ function assertCreateRows(stdout: string, engine: 'SQLite' | 'PostgreSQL', oneSt
     // Under it, the bound the machine's CPU puts on the ratio, from the same rows' figures.
     const lines = stdout.split('\n');
     const bound =
-      /^ {2}the machine's CPU a create \(every process\): (\d+) µs, (\d+) % idle; the ceiling's (\d+) µs, (\d+) % idle; at \d+ µs the ratio can reach ([\d.]+) at most; ([\d.]+) needs ≤ (\d+) µs$/.exec(
+      /^ {2}the machine's CPU a create \(every process\): (\d+) µs \(([^)]*)\), (\d+) % idle; the ceiling's (\d+) µs \(([^)]*)\), (\d+) % idle; at \d+ µs the ratio can reach ([\d.]+) at most; ([\d.]+) needs ≤ (\d+) µs$/.exec(
         lines[lines.indexOf(line) + 1] ?? '',
       );
     assert.ok(bound, `the machine's bound under: ${line}`);
     assert.equal(Number(bound[1]), figure(label, 'machine CPU µs/req'));
-    assert.equal(Number(bound[2]), figure(label, 'idle %'));
-    assert.equal(Number(bound[3]), figure(CEILING, 'machine CPU µs/req'));
-    assert.equal(Number(bound[4]), figure(CEILING, 'idle %'));
-    assert.equal(Number(bound[6]), Number(m[4]));
+    assert.equal(Number(bound[3]), figure(label, 'idle %'));
+    assert.equal(Number(bound[4]), figure(CEILING, 'machine CPU µs/req'));
+    assert.equal(Number(bound[6]), figure(CEILING, 'idle %'));
+    assert.equal(Number(bound[8]), Number(m[4]));
+    // Its parts: the server's CPU as in the table, PostgreSQL's on that engine only, the load generator's.
+    const partsOf = (text: string) =>
+      new RegExp(
+        `^the server (\\d+)${engine === 'PostgreSQL' ? ', PostgreSQL \\d+' : ''}, the load generator \\d+$`,
+      ).exec(text);
+    for (const [text, row] of [
+      [bound[2], label],
+      [bound[5], CEILING],
+    ] as const) {
+      const parts = partsOf(text);
+      assert.ok(parts, `the parts of the machine's CPU: ${text}`);
+      assert.equal(Number(parts[1]), figure(row, 'CPU µs/req'));
+    }
   }
   assert.match(
     stdout,

@@ -3,7 +3,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTable, machineBound } from '../../bench/lib/report.js';
-import { readMachineCpu } from '../../bench/lib/processes.js';
+import { readFileSync } from 'node:fs';
+import { readMachineCpu, readProcessesCpu } from '../../bench/lib/processes.js';
 import type { Measurement } from '../../bench/lib/scenarios.js';
 
 const measured = (over: Partial<Measurement>): Measurement => ({
@@ -22,34 +23,58 @@ const measured = (over: Partial<Measurement>): Measurement => ({
 
 describe('the machine-CPU bound of a create row', () => {
   test('ceiling µs ÷ (row µs × the ceiling’s busy share), and the row µs the target allows', () => {
-    const ceiling = measured({ machineCpuUsPerRequest: 400, machineIdle: 0.2 });
-    const row = measured({ machineCpuUsPerRequest: 2000, machineIdle: 0.4 });
+    const ceiling = measured({
+      machineCpuUsPerRequest: 400,
+      machineIdle: 0.2,
+      cpuUsPerRequest: 150,
+      postgresCpuUsPerRequest: 120.4,
+      loadGeneratorCpuUsPerRequest: 80,
+    });
+    const row = measured({
+      machineCpuUsPerRequest: 2000,
+      machineIdle: 0.4,
+      cpuUsPerRequest: 900,
+      postgresCpuUsPerRequest: 950,
+      loadGeneratorCpuUsPerRequest: 90.6,
+    });
     // 400 ÷ (2000 × 0.8) = 0.25; the target 0.275 needs 400 ÷ (0.275 × 0.8) = 1,818 µs.
-    assert.deepEqual(machineBound(row, ceiling, 0.275, 'create'), [
-      "  the machine's CPU a create (every process): 2000 µs, 40 % idle; the ceiling's 400 µs, 20 % idle; " +
+    assert.deepEqual(machineBound(row, ceiling, 0.275, 'create', 'postgres'), [
+      "  the machine's CPU a create (every process): 2000 µs (the server 900, PostgreSQL 950, the load generator 91), 40 % idle; " +
+        "the ceiling's 400 µs (the server 150, PostgreSQL 120, the load generator 80), 20 % idle; " +
         'at 2000 µs the ratio can reach 0.25 at most; 0.275 needs ≤ 1818 µs',
     ]);
+    // On SQLite the database is the server's own work: no PostgreSQL part.
+    assert.match(
+      machineBound(row, ceiling, 0.275, 'create', 'sqlite')[0],
+      /: 2000 µs \(the server 900, the load generator 91\), 40 % idle; the ceiling's 400 µs \(the server 150, the load generator 80\)/,
+    );
   });
 
   test('the same for a read against the Fastify ceiling', () => {
     const ceiling = measured({ machineCpuUsPerRequest: 140, machineIdle: 0.08 });
-    const [line] = machineBound(measured({ machineCpuUsPerRequest: 301, machineIdle: 0.2 }), ceiling, 0.55, 'read');
+    const [line] = machineBound(
+      measured({ machineCpuUsPerRequest: 301, machineIdle: 0.2 }),
+      ceiling,
+      0.55,
+      'read',
+      'sqlite',
+    );
     // 140 ÷ (301 × 0.92) = 0.506; 140 ÷ (0.55 × 0.92) = 277.
     assert.match(
       line,
-      /^ {2}the machine's CPU a read \(every process\): 301 µs, 20 % idle; .* can reach 0\.51 at most; 0\.550 needs ≤ 277 µs$/,
+      /^ {2}the machine's CPU a read \(every process\): 301 µs \(.*\), 20 % idle; .* can reach 0\.51 at most; 0\.550 needs ≤ 277 µs$/,
     );
   });
 
   test('nothing when either row has no machine figure (not Linux)', () => {
     const ceiling = measured({ machineCpuUsPerRequest: 400, machineIdle: 0.2 });
-    assert.deepEqual(machineBound(measured({}), ceiling, 0.275, 'create'), []);
+    assert.deepEqual(machineBound(measured({}), ceiling, 0.275, 'create', 'postgres'), []);
     assert.deepEqual(
-      machineBound(measured({ machineCpuUsPerRequest: 2000, machineIdle: 0 }), measured({}), 0.275, 'read'),
+      machineBound(measured({ machineCpuUsPerRequest: 2000, machineIdle: 0 }), measured({}), 0.275, 'read', 'sqlite'),
       [],
     );
     assert.deepEqual(
-      machineBound(measured({ machineCpuUsPerRequest: NaN }), ceiling, 0.275, 'create'),
+      machineBound(measured({ machineCpuUsPerRequest: NaN }), ceiling, 0.275, 'create', 'sqlite'),
       [],
       'a row with no answers',
     );
@@ -76,7 +101,7 @@ describe('the table', () => {
   });
 });
 
-describe('the machine’s CPU time', { skip: process.platform !== 'linux' && 'reads /proc/stat (Linux only)' }, () => {
+describe('the machine’s CPU time', { skip: process.platform !== 'linux' && 'reads /proc (Linux only)' }, () => {
   test('busy and idle seconds are read and only grow', () => {
     const before = readMachineCpu();
     let spin = 0;
@@ -86,5 +111,13 @@ describe('the machine’s CPU time', { skip: process.platform !== 'linux' && 're
     assert.ok(Number.isFinite(before.busy) && Number.isFinite(before.idle), JSON.stringify(before));
     assert.ok(after.busy > before.busy, `busy ${before.busy} → ${after.busy}`);
     assert.ok(after.idle >= before.idle);
+  });
+
+  test('the CPU of the processes of one name: this one’s own, and none of a name no process has', () => {
+    const name = readFileSync('/proc/self/stat', 'utf8').match(/\((.*)\)/)![1];
+    const before = readProcessesCpu(name);
+    for (const end = Date.now() + 50; Date.now() < end;);
+    assert.ok(readProcessesCpu(name) > before, `${name}: ${before} → ${readProcessesCpu(name)}`);
+    assert.equal(readProcessesCpu('no-such-process-name'), 0);
   });
 });
