@@ -79,19 +79,18 @@ export function readMachineCpu(): { busy: number; idle: number } {
 }
 
 /**
- * CPU time (user + system, seconds) used so far by every process of this machine named `name`
- * (its command name, as `ps -o comm` shows it): PostgreSQL's postmaster and backends are all
- * `postgres`. A process that ends between two readings takes its time with it, so a difference
- * under-counts rather than over-counts. NaN off Linux.
+ * CPU time (user + system, seconds) used so far by each process of this machine named `name`
+ * (its command name, as `ps -o comm` shows it), by pid: PostgreSQL's postmaster and backends are
+ * all `postgres`. Empty off Linux.
  */
-export function readProcessesCpu(name: string): number {
+export function readProcessesCpu(name: string): Map<number, number> {
+  const byPid = new Map<number, number>();
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
-    return NaN;
+    return byPid;
   }
-  let seconds = 0;
   for (const pid of pids) {
     let stat: string;
     try {
@@ -101,8 +100,20 @@ export function readProcessesCpu(name: string): number {
     }
     if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    seconds += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    byPid.set(Number(pid), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
   }
+  return byPid;
+}
+
+/**
+ * The CPU seconds the processes of `after` used since `before` (readProcessesCpu): a process
+ * started in between counts whole; one that ended in between took its time with it and counts
+ * nothing (a connection pool closing idle connections), so this under-counts rather than goes
+ * below zero.
+ */
+export function cpuGrowth(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
   return seconds;
 }
 

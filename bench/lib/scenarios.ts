@@ -5,6 +5,7 @@ import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'auto
 import { randomLowerAlnum } from '../../src/lib/crypto.js';
 import { BOUNDARY, uploadBodyFactory } from './jpeg.js';
 import {
+  cpuGrowth,
   memoryAfterGc,
   readCpuSeconds,
   readMachineCpu,
@@ -105,7 +106,7 @@ export async function measureSplit(
   }
   const cpuSeconds = servers.reduce((sum, s, i) => sum + readCpuSeconds(s.pid) - cpuBefore[i], 0);
   const machineAfter = readMachineCpu();
-  const postgresSeconds = readProcessesCpu('postgres') - postgresBefore;
+  const postgresSeconds = cpuGrowth(postgresBefore, readProcessesCpu('postgres'));
   const own = process.cpuUsage(ownBefore);
   const machineBusy = machineAfter.busy - machineBefore.busy;
   const machineIdle = machineAfter.idle - machineBefore.idle;

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTable, machineBound } from '../../bench/lib/report.js';
 import { readFileSync } from 'node:fs';
-import { readMachineCpu, readProcessesCpu } from '../../bench/lib/processes.js';
+import { cpuGrowth, readMachineCpu, readProcessesCpu } from '../../bench/lib/processes.js';
 import type { Measurement } from '../../bench/lib/scenarios.js';
 
 const measured = (over: Partial<Measurement>): Measurement => ({
@@ -116,8 +116,21 @@ describe('the machine’s CPU time', { skip: process.platform !== 'linux' && 're
   test('the CPU of the processes of one name: this one’s own, and none of a name no process has', () => {
     const name = readFileSync('/proc/self/stat', 'utf8').match(/\((.*)\)/)![1];
     const before = readProcessesCpu(name);
+    assert.ok(before.has(process.pid), `pid ${process.pid} among the processes named ${name}`);
     for (const end = Date.now() + 50; Date.now() < end;);
-    assert.ok(readProcessesCpu(name) > before, `${name}: ${before} → ${readProcessesCpu(name)}`);
-    assert.equal(readProcessesCpu('no-such-process-name'), 0);
+    assert.ok(cpuGrowth(before, readProcessesCpu(name)) > 0);
+    assert.equal(readProcessesCpu('no-such-process-name').size, 0);
+  });
+
+  test('growth counts a process started in between whole, and one that ended in between as nothing', () => {
+    const before = new Map([
+      [10, 5],
+      [11, 7],
+    ]);
+    const after = new Map([
+      [10, 5.5],
+      [12, 0.25],
+    ]);
+    assert.equal(cpuGrowth(before, after), 0.75);
   });
 });
