@@ -104,7 +104,8 @@ export function machineBound(
 ): string[] {
   const own = row.machineCpuUsPerRequest ?? NaN;
   const theirs = ceiling.machineCpuUsPerRequest ?? NaN;
-  const busy = 1 - (ceiling.machineIdle ?? NaN);
+  const idle = ceiling.machineIdle ?? NaN;
+  const busy = 1 - idle;
   if (!(own > 0 && theirs > 0 && busy > 0)) return [];
   const percent = (share: number) => `${Math.round(share * 100)} %`;
   const parts = (m: Measurement) =>
@@ -117,7 +118,7 @@ export function machineBound(
       .join(', ');
   return [
     `  the machine's CPU a ${request} (every process): ${Math.round(own)} µs (${parts(row)}), ${percent(row.machineIdle ?? NaN)} idle; ` +
-      `the ceiling's ${Math.round(theirs)} µs (${parts(ceiling)}), ${percent(1 - busy)} idle; at ${Math.round(own)} µs the ratio can reach ` +
+      `the ceiling's ${Math.round(theirs)} µs (${parts(ceiling)}), ${percent(idle)} idle; at ${Math.round(own)} µs the ratio can reach ` +
       `${(theirs / (own * busy)).toFixed(2)} at most; ${needed.toFixed(3)} needs ≤ ${Math.round(theirs / (needed * busy))} µs`,
   ];
 }

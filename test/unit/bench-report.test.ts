@@ -1,5 +1,6 @@
-// The benchmark's table and its machine-CPU bound on a create row's ratio (bench/lib/report.ts):
-// what docs/performance.md quotes has to be computed right.
+// The benchmark's table, the bound the machine's CPU puts on a row's ratio to its ceiling
+// (bench/lib/report.ts) and the /proc readers behind them (bench/lib/processes.ts): what
+// docs/performance.md quotes has to be computed right.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTable, machineBound } from '../../bench/lib/report.js';
@@ -21,7 +22,7 @@ const measured = (over: Partial<Measurement>): Measurement => ({
   ...over,
 });
 
-describe('the machine-CPU bound of a create row', () => {
+describe('the machine-CPU bound of a row', () => {
   test('ceiling µs ÷ (row µs × the ceiling’s busy share), and the row µs the target allows', () => {
     const ceiling = measured({
       machineCpuUsPerRequest: 400,

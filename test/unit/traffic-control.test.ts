@@ -311,34 +311,18 @@ describe('traffic control, redis backend', () => {
   it("gives the rate counter its window's expiry, also a counter found without one", async (t) => {
     if (!(await needRedis(t))) return;
     const { traffic, admin, keyPrefix } = await oneInstance(t);
-    const first = await traffic.admit({
-      keyId: 'key-w',
-      rateClass: 'read',
-      limitPerMinute: 5,
-      concurrency: 1,
-      takeSlot: false,
-    });
+    const ask = (keyId: string) =>
+      traffic.admit({ keyId, rateClass: 'read', limitPerMinute: 5, concurrency: 1, takeSlot: false });
+    const first = await ask('key-w');
     const ttl = await admin.pttl(`${keyPrefix}rate:read:key-w`);
     assert.ok(ttl > 55_000 && ttl <= 60_000, `ttl ${ttl}`);
     assert.equal(first.windowEndMs, startMs + 60_000, 'a whole window from the first request');
-    const second = await traffic.admit({
-      keyId: 'key-w',
-      rateClass: 'read',
-      limitPerMinute: 5,
-      concurrency: 1,
-      takeSlot: false,
-    });
+    const second = await ask('key-w');
     assert.equal(second.consumed, 2);
     assert.ok(second.windowEndMs <= first.windowEndMs && second.windowEndMs > startMs + 55_000);
     // A counter without an expiry (written by hand, or by a bug) would refuse for ever: it gets one.
     await admin.set(`${keyPrefix}rate:read:key-x`, '7');
-    const found = await traffic.admit({
-      keyId: 'key-x',
-      rateClass: 'read',
-      limitPerMinute: 5,
-      concurrency: 1,
-      takeSlot: false,
-    });
+    const found = await ask('key-x');
     assert.deepEqual([found.consumed, found.decision.allowed, found.windowEndMs], [8, false, startMs + 60_000]);
     const given = await admin.pttl(`${keyPrefix}rate:read:key-x`);
     assert.ok(given > 55_000 && given <= 60_000, `ttl ${given}`);
